@@ -1,0 +1,71 @@
+"""The `minors` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from importlib.metadata import version
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from . import render
+from .errors import MinorsError
+from .loader import SECTIONS
+from .ruleset import load_ruleset
+
+__all__ = ["main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _errors_exit_2(func: F) -> F:
+    """Print a library error in one line and exit 2: no traceback for bad input."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MinorsError as exc:
+            click.echo(f"minors: error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version("minors"), "--version", prog_name="minors")
+def main() -> None:
+    """A rules kernel for the minor countries of A World at War (rule 82) and ASL A25."""
+
+
+@main.command()
+@click.argument("name", required=False,
+                type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+@click.option("--ruleset", "overlays", multiple=True, metavar="FILE",
+              help="An overlay merged over the tables (repeatable, in order).")
+@_errors_exit_2
+def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
+    """Show the rule tables (all, or the view or table NAME), with overlays merged in."""
+    rs = load_ruleset(overlays)
+    names = [name.lower()] if name else list(render.VIEWS)
+    if as_json:
+        sections: list[str] = []
+        for n in names:
+            sections.extend(render.VIEWS[n][1] if n in render.VIEWS else (n,))
+        document = {"digest": rs.digest, "overlays": list(rs.sources),
+                    "tables": render.sections_json(rs, tuple(sections))}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    console = Console()
+    for n in names:
+        if n in render.VIEWS:
+            console.print(render.view(rs, n))
+        else:
+            console.print_json(data=render.sections_json(rs, (n,)))
+    console.print(f"tables digest {rs.digest}" + (f" (overlays: {', '.join(rs.sources)})"
+                                                 if rs.sources else ""))
