@@ -43,11 +43,19 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("name", required=False,
-                type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False))
+@click.argument(
+    "name",
+    required=False,
+    type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False),
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
-@click.option("--ruleset", "overlays", multiple=True, metavar="FILE",
-              help="An overlay merged over the tables (repeatable, in order).")
+@click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="An overlay merged over the tables (repeatable, in order).",
+)
 @_errors_exit_2
 def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     """Show the rule tables (all, or the view or table NAME), with overlays merged in."""
@@ -57,8 +65,11 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
         sections: list[str] = []
         for n in names:
             sections.extend(render.VIEWS[n][1] if n in render.VIEWS else (n,))
-        document = {"digest": rs.digest, "overlays": list(rs.sources),
-                    "tables": render.sections_json(rs, tuple(sections))}
+        document = {
+            "digest": rs.digest,
+            "overlays": list(rs.sources),
+            "tables": render.sections_json(rs, tuple(sections)),
+        }
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
         return
     console = Console()
@@ -67,5 +78,7 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
             console.print(render.view(rs, n))
         else:
             console.print_json(data=render.sections_json(rs, (n,)))
-    console.print(f"tables digest {rs.digest}" + (f" (overlays: {', '.join(rs.sources)})"
-                                                 if rs.sources else ""))
+    console.print(
+        f"tables digest {rs.digest}"
+        + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
+    )

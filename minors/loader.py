@@ -69,7 +69,9 @@ def _read_toml(name: str, data: bytes) -> dict[str, Any]:
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise TableError(f"not valid TOML: {exc}", file=name, fix="correct the TOML syntax") from None
+        raise TableError(
+            f"not valid TOML: {exc}", file=name, fix="correct the TOML syntax"
+        ) from None
 
 
 def _sections_of(name: str, document: Mapping[str, Any]) -> Raw:
@@ -82,12 +84,19 @@ def _sections_of(name: str, document: Mapping[str, Any]) -> Raw:
                 fix=f"use one of {', '.join(sorted(SECTIONS))}",
             )
         if not isinstance(entries, dict):
-            raise TableError(f"table {section!r} must hold entries", file=name,
-                             fix=f"write entries as [{section}.NAME]")
+            raise TableError(
+                f"table {section!r} must hold entries",
+                file=name,
+                fix=f"write entries as [{section}.NAME]",
+            )
         for key, entry in entries.items():
             if not isinstance(entry, dict):
-                raise TableError(f"{section}.{key} is not an entry", file=name, entry=key,
-                                 fix=f"write it as a table: [{section}.{key}]")
+                raise TableError(
+                    f"{section}.{key} is not an entry",
+                    file=name,
+                    entry=key,
+                    fix=f"write it as a table: [{section}.{key}]",
+                )
         out[section] = entries
     return out
 
@@ -105,8 +114,11 @@ def load_raw() -> tuple[Raw, Origins]:
             for key, entry in entries.items():
                 if key in target:
                     raise TableError(
-                        f"defined again (first in {origins[(section, key)]})", file=name,
-                        entry=f"{section}.{key}", fix="define each entry in one file only")
+                        f"defined again (first in {origins[(section, key)]})",
+                        file=name,
+                        entry=f"{section}.{key}",
+                        fix="define each entry in one file only",
+                    )
                 target[key] = entry
                 origins[(section, key)] = name
     return raw, origins
@@ -114,27 +126,40 @@ def load_raw() -> tuple[Raw, Origins]:
 
 def merge(raw: Raw, origins: Origins, overlays: Iterable[str | Path]) -> tuple[Raw, Origins]:
     """Merge overlay files over the tables, in order (see the module docstring)."""
-    merged: Raw = {section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()}
+    merged: Raw = {
+        section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
+    }
     origins = dict(origins)
     for overlay in overlays:
         name = str(overlay)
         try:
             data = Path(overlay).read_bytes()
         except OSError as exc:
-            raise TableError(f"cannot read overlay: {exc.strerror}", file=name,
-                             fix="give the path of an existing TOML file") from None
+            raise TableError(
+                f"cannot read overlay: {exc.strerror}",
+                file=name,
+                fix="give the path of an existing TOML file",
+            ) from None
         for section, entries in _sections_of(name, _read_toml(name, data)).items():
             target = merged.setdefault(section, {})
             for key, entry in entries.items():
                 if "remove" in entry:
                     if entry != {"remove": True}:
-                        raise TableError("remove must be `remove = true` and stand alone",
-                                         file=name, entry=f"{section}.{key}", field="remove",
-                                         fix="write only `remove = true` in this entry")
+                        raise TableError(
+                            "remove must be `remove = true` and stand alone",
+                            file=name,
+                            entry=f"{section}.{key}",
+                            field="remove",
+                            fix="write only `remove = true` in this entry",
+                        )
                     if key not in target:
-                        raise TableError("there is no such entry to remove", file=name,
-                                         entry=f"{section}.{key}", field="remove",
-                                         fix="check the entry's key")
+                        raise TableError(
+                            "there is no such entry to remove",
+                            file=name,
+                            entry=f"{section}.{key}",
+                            field="remove",
+                            fix="check the entry's key",
+                        )
                     del target[key]
                     continue
                 target.setdefault(key, {}).update(entry)
@@ -143,10 +168,22 @@ def merge(raw: Raw, origins: Origins, overlays: Iterable[str | Path]) -> tuple[R
 
 
 def _strict(kind: type[Any]) -> Any:
-    def hook(value: Any, _: Any) -> Any:
-        if type(value) is not kind:
-            raise FieldError("", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}")
-        return value
+    """Structure `kind` without coercion ('5' is not 5); its enum subclasses by value."""
+
+    def hook(value: Any, target: type[Any]) -> Any:
+        if target is kind:
+            if type(value) is not kind:
+                raise FieldError(
+                    "", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
+                )
+            return value
+        try:
+            return target(value)
+        except ValueError:
+            members = ", ".join(repr(m.value) for m in target)
+            raise FieldError(
+                "", f"{value!r} is not one of {members}", f"use one of {members}"
+            ) from None
 
     return hook
 
@@ -166,8 +203,11 @@ def _partisans(value: Any, _: Any) -> r.Partisans:
         if len(parts) in (1, 2) and all(p.strip().isdigit() for p in parts):
             numbers = [int(p) for p in parts]
             return r.Partisans(numbers[0], numbers[-1])
-    raise FieldError("", f"{value!r} is not a partisan count",
-                     "write automatic:maximum like '1:2', or one number")
+    raise FieldError(
+        "",
+        f"{value!r} is not a partisan count",
+        "write automatic:maximum like '1:2', or one number",
+    )
 
 
 def _count(value: Any, _: Any) -> r.Count:
@@ -198,16 +238,18 @@ def _level(value: Any, _: Any) -> DiplomaticLevel:
         return value
     if isinstance(value, str) and value.upper() in DiplomaticLevel.__members__:
         return DiplomaticLevel[value.upper()]
-    raise FieldError("", f"{value!r} is not a diplomatic level",
-                     f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}")
+    raise FieldError(
+        "",
+        f"{value!r} is not a diplomatic level",
+        f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}",
+    )
 
 
 def _converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     for kind in (int, str, bool):
-        # by predicate, not by class: a class hook would also catch str and int subclasses
-        # such as the StrEnum and IntEnum domain values
-        converter.register_structure_hook_func(lambda t, kind=kind: t is kind, _strict(kind))
+        # a class hook also receives the StrEnum and IntEnum subclasses: _strict serves both
+        converter.register_structure_hook(kind, _strict(kind))
     converter.register_structure_hook(r.Partisans, _partisans)
     converter.register_structure_hook(r.Count, _count)
     converter.register_structure_hook(Fraction, _fraction)
@@ -227,9 +269,12 @@ def _key_value(section: str, key: str, name: str) -> Any:
         try:
             return int(key)
         except ValueError:
-            raise TableError(f"{key!r} is not a diplomatic result", file=name, entry=key,
-                             fix="key results by their number, like [diplomatic_results.\"7\"]"
-                             ) from None
+            raise TableError(
+                f"{key!r} is not a diplomatic result",
+                file=name,
+                entry=key,
+                fix='key results by their number, like [diplomatic_results."7"]',
+            ) from None
     if section == "diplomatic_levels":
         try:
             return _level(key, None)
@@ -244,8 +289,17 @@ def _first_problem(exc: BaseException) -> tuple[str, str, str]:
         with_notes, others = exc.group_exceptions()
         for sub, note in with_notes:
             field, problem, fix = _first_problem(sub)
-            return (note.name if not field or field == note.name else f"{note.name}.{field}"
-                    if isinstance(sub, ClassValidationError) else note.name), problem, fix
+            return (
+                (
+                    note.name
+                    if not field or field == note.name
+                    else f"{note.name}.{field}"
+                    if isinstance(sub, ClassValidationError)
+                    else note.name
+                ),
+                problem,
+                fix,
+            )
         if others:
             return _first_problem(others[0])
     if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
@@ -270,8 +324,13 @@ def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
             name = origins.get((section, key), "tables")
             entry_id = f"{section}.{key}"
             if key_field in entry:
-                raise TableError(f"the key already gives {key_field}", file=name, entry=entry_id,
-                                 field=key_field, fix=f"remove {key_field} from the entry")
+                raise TableError(
+                    f"the key already gives {key_field}",
+                    file=name,
+                    entry=entry_id,
+                    field=key_field,
+                    fix=f"remove {key_field} from the entry",
+                )
             data = {**entry, key_field: _key_value(section, key, name)}
             try:
                 record = CONVERTER.structure(data, cls)

@@ -9,8 +9,16 @@ from typing import Any
 import attrs
 from attrs import field, frozen
 
-from .domain import ClauseKind, DiplomaticLevel, Faction, FootnoteKind, Rounding, Side, Status
-from .domain import Theater
+from .domain import (
+    ClauseKind,
+    DiplomaticLevel,
+    Faction,
+    FootnoteKind,
+    Rounding,
+    Side,
+    Status,
+    Theater,
+)
 
 __all__ = [
     "ArrivalRow",
@@ -20,10 +28,10 @@ __all__ = [
     "Cost",
     "Count",
     "DiplomaticResult",
-    "FieldError",
-    "ForceRow",
-    "Footnote",
     "FactionEntry",
+    "FieldError",
+    "Footnote",
+    "ForceRow",
     "LevelEffect",
     "Limit",
     "LimitGroup",
@@ -32,8 +40,8 @@ __all__ = [
     "Note",
     "Partisans",
     "Provenance",
-    "ResultStep",
     "ResultForces",
+    "ResultStep",
     "Ship",
 ]
 
@@ -82,7 +90,9 @@ class Clause:
     @source.validator
     def _check_source(self, attribute: attrs.Attribute[str], value: str) -> None:
         if value not in ("awaw-82", "asl-a25"):
-            raise FieldError("source", f"{value!r} is not a rule text", "use 'awaw-82' or 'asl-a25'")
+            raise FieldError(
+                "source", f"{value!r} is not a rule text", "use 'awaw-82' or 'asl-a25'"
+            )
 
 
 @frozen
@@ -137,14 +147,20 @@ class Minor:
             for hex_label in getattr(self, name):
                 if hex_label not in self.hexes:
                     raise FieldError(
-                        name, f"hex {hex_label!r} is not among the country's hexes", "add it to hexes"
+                        name,
+                        f"hex {hex_label!r} is not among the country's hexes",
+                        "add it to hexes",
                     )
         if self.capital and self.capital not in self.hexes:
-            raise FieldError("capital", f"hex {self.capital!r} is not among the country's hexes",
-                             "add it to hexes")
+            raise FieldError(
+                "capital",
+                f"hex {self.capital!r} is not among the country's hexes",
+                "add it to hexes",
+            )
         if self.start_status is Status.COLONY and not self.colony_of:
-            raise FieldError("colony_of", "a colony at the start must name its major power",
-                             "set colony_of")
+            raise FieldError(
+                "colony_of", "a colony at the start must name its major power", "set colony_of"
+            )
 
     @property
     def conquest_hexes(self) -> tuple[str, ...]:
@@ -234,17 +250,20 @@ class ForceRow:
     def __attrs_post_init__(self) -> None:
         columns = COLUMNS[self.theater]
         for name in (a.name for a in attrs.fields(ForceRow)):
-            if name.startswith(("army_", "air_", "naval_")) and name not in columns:
-                if getattr(self, name):
-                    raise FieldError(
-                        name,
-                        f"the {self.theater} table has no column {COLUMN_LABELS[name]!r}",
-                        f"use one of {', '.join(columns)}",
-                    )
+            foreign = name.startswith(("army_", "air_", "naval_")) and name not in columns
+            if foreign and getattr(self, name):
+                raise FieldError(
+                    name,
+                    f"the {self.theater} table has no column {COLUMN_LABELS[name]!r}",
+                    f"use one of {', '.join(columns)}",
+                )
         for column in self.marks:
             if column not in columns:
-                raise FieldError("marks", f"{column!r} is not a column of the {self.theater} table",
-                                 f"use one of {', '.join(columns)}")
+                raise FieldError(
+                    "marks",
+                    f"{column!r} is not a column of the {self.theater} table",
+                    f"use one of {', '.join(columns)}",
+                )
 
     def cell(self, column: str) -> int | Partisans:
         """The value of one column."""
@@ -300,8 +319,9 @@ class ResultStep:
         if self.min > self.max:
             raise FieldError("steps", f"min {self.min} exceeds max {self.max}", "swap them")
         if not 0 <= self.share <= 1:
-            raise FieldError("steps", f"share {self.share} is not between 0 and 1",
-                             "give a share like '1/2'")
+            raise FieldError(
+                "steps", f"share {self.share} is not between 0 and 1", "give a share like '1/2'"
+            )
 
 
 @frozen
@@ -349,8 +369,11 @@ class ArrivalRow:
     @arrival.validator
     def _check_arrival(self, attribute: attrs.Attribute[str], value: str) -> None:
         if value != "at_start" and not re.match(r"^\d{4}-(spring|summer|fall|winter)$", value):
-            raise FieldError("arrival", f"{value!r} is not an arrival",
-                             "use 'at_start' or a season like '1940-fall'")
+            raise FieldError(
+                "arrival",
+                f"{value!r} is not an arrival",
+                "use 'at_start' or a season like '1940-fall'",
+            )
 
 
 @frozen
@@ -361,12 +384,16 @@ class CommonwealthLayout:
     columns: tuple[str, ...] = field()
 
     @columns.validator
-    def _check_columns(self, attribute: attrs.Attribute[tuple[str, ...]],
-                       value: tuple[str, ...]) -> None:
+    def _check_columns(
+        self, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+    ) -> None:
         for column in value:
             if column not in COMMONWEALTH_COLUMNS:
-                raise FieldError("columns", f"{column!r} is not a Commonwealth column",
-                                 f"use one of {', '.join(COMMONWEALTH_COLUMNS)}")
+                raise FieldError(
+                    "columns",
+                    f"{column!r} is not a Commonwealth column",
+                    f"use one of {', '.join(COMMONWEALTH_COLUMNS)}",
+                )
 
 
 @frozen
@@ -420,13 +447,15 @@ class DiplomaticResult:
     @effect.validator
     def _check_effect(self, attribute: attrs.Attribute[str], value: str) -> None:
         if value not in ("set", "keep", "keep_axis", "keep_allies"):
-            raise FieldError("effect", f"{value!r} is not an effect",
-                             "use set, keep, keep_axis or keep_allies")
+            raise FieldError(
+                "effect", f"{value!r} is not an effect", "use set, keep, keep_axis or keep_allies"
+            )
 
     def __attrs_post_init__(self) -> None:
         if (self.effect == "set") != (self.side is not None):
-            raise FieldError("side", "a side is given exactly when the effect is 'set'",
-                             "add or drop side")
+            raise FieldError(
+                "side", "a side is given exactly when the effect is 'set'", "add or drop side"
+            )
 
 
 @frozen
@@ -465,18 +494,25 @@ class BrpRule:
     @kind.validator
     def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
         if value not in ("fixed", "fraction", "proration"):
-            raise FieldError("kind", f"{value!r} is not a BRP rule kind",
-                             "use fixed, fraction or proration")
+            raise FieldError(
+                "kind", f"{value!r} is not a BRP rule kind", "use fixed, fraction or proration"
+            )
 
     def __attrs_post_init__(self) -> None:
         if self.kind == "proration":
             seasons = ("spring", "summer", "fall", "winter")
             if sorted(self.season_weights) != sorted(seasons):
-                raise FieldError("season_weights", "must give a weight for each season",
-                                 "set spring, summer, fall and winter")
+                raise FieldError(
+                    "season_weights",
+                    "must give a weight for each season",
+                    "set spring, summer, fall and winter",
+                )
             if self.denominator <= 0:
-                raise FieldError("denominator", f"{self.denominator} is not positive",
-                                 "give a positive denominator")
+                raise FieldError(
+                    "denominator",
+                    f"{self.denominator} is not positive",
+                    "give a positive denominator",
+                )
 
 
 @frozen
@@ -517,5 +553,6 @@ class Provenance:
     @kind.validator
     def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
         if value not in ("illustrative", "public", "reading"):
-            raise FieldError("kind", f"{value!r} is not a provenance",
-                             "use illustrative, public or reading")
+            raise FieldError(
+                "kind", f"{value!r} is not a provenance", "use illustrative, public or reading"
+            )

@@ -34,8 +34,10 @@ def _cell(value: object) -> str:
 
 def _forces(rs: Ruleset) -> Iterator[RenderableType]:
     for theater, columns in COLUMNS.items():
-        table = Table(title=f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater",
-                      title_justify="left")
+        table = Table(
+            title=f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater",
+            title_justify="left",
+        )
         table.add_column("Minor", no_wrap=True)
         for header in _headers(columns):
             table.add_column(header, justify="center", no_wrap=True)
@@ -63,29 +65,49 @@ def _commonwealth(rs: Ruleset) -> Iterator[RenderableType]:
             counts: list[Count] = [getattr(row, c) for c in layout.columns]
             table.add_row(row.arrival.replace("_", " "), *(str(c) for c in counts))
         yield table
-    yield Text("\n".join(
-        ["n[m]: a bracketed figure kept as printed; the text does not give its meaning."]
-        + [f"{key}: {note.text}" for key, note in rs.commonwealth_notes.items()]
-    ))
+    yield Text(
+        "\n".join(
+            ["n[m]: a bracketed figure kept as printed; the text does not give its meaning."]
+            + [f"{key}: {note.text}" for key, note in rs.commonwealth_notes.items()]
+        )
+    )
 
 
 def _minors(rs: Ruleset) -> Iterator[RenderableType]:
     table = Table(title="Minor countries (82.1, 82.9): Fall 1939 start", title_justify="left")
-    for name in ("Minor", "Theater", "Status", "Major", "At war with", "Colony of", "Forces",
-                 "BRPs" + (ILLUSTRATIVE if rs.is_illustrative("minors.brps") else ""),
-                 "Conquered by holding"):
+    for name in (
+        "Minor",
+        "Theater",
+        "Status",
+        "Major",
+        "At war with",
+        "Colony of",
+        "Forces",
+        "BRPs" + (ILLUSTRATIVE if rs.is_illustrative("minors.brps") else ""),
+        "Conquered by holding",
+    ):
         table.add_column(name)
     for m in rs.minors.values():
         forces = "yes" if m.armed_forces else "none"
         if m.armed_forces_exception:
             forces += f" ({m.armed_forces_exception})"
         name = m.name + (" *" if m.illustrative else "") + ("" if m.active else " (inactive)")
-        table.add_row(name, m.theater.value, m.start_status.value, m.start_major or "-",
-                      ", ".join(m.start_at_war_with) or "-", m.colony_of or "-", forces,
-                      str(m.brps), ", ".join(m.conquest_hexes) or "-")
+        table.add_row(
+            name,
+            m.theater.value,
+            m.start_status.value,
+            m.start_major or "-",
+            ", ".join(m.start_at_war_with) or "-",
+            m.colony_of or "-",
+            forces,
+            str(m.brps),
+            ", ".join(m.conquest_hexes) or "-",
+        )
     yield table
-    yield Text("* a member of an illustrative list (82.12, 82.62). Map data and BRP values are "
-               "illustrative defaults: replace them with an overlay.")
+    yield Text(
+        "* a member of an illustrative list (82.12, 82.62). Map data and BRP values are "
+        "illustrative defaults: replace them with an overlay."
+    )
 
 
 def _powers(rs: Ruleset) -> Iterator[RenderableType]:
@@ -93,8 +115,12 @@ def _powers(rs: Ruleset) -> Iterator[RenderableType]:
     for name in ("Major", "Faction", "Side", "Aliases"):
         table.add_column(name)
     for major in rs.majors.values():
-        table.add_row(major.name, rs.factions[major.faction].title, major.faction.side.value,
-                      ", ".join(major.aliases))
+        table.add_row(
+            major.name,
+            rs.factions[major.faction].title,
+            major.faction.side.value,
+            ", ".join(major.aliases),
+        )
     yield table
     assoc = Table(title="Association partners (82.81, 82.82)", title_justify="left")
     for name in ("Faction", "Attacked by it: associates with", "It joins the war: associates with"):
@@ -102,7 +128,9 @@ def _powers(rs: Ruleset) -> Iterator[RenderableType]:
     for faction, entry in rs.association.items():
         assoc.add_row(rs.factions[faction].title, entry.on_attack, entry.on_joining)
     yield assoc
-    yield Text("\n".join(f"Cost {key}: {cost.brps} BRPs — {cost.note}" for key, cost in rs.costs.items()))
+    yield Text(
+        "\n".join(f"Cost {key}: {cost.brps} BRPs — {cost.note}" for key, cost in rs.costs.items())
+    )
 
 
 def _diplomacy(rs: Ruleset) -> Iterator[RenderableType]:
@@ -114,8 +142,13 @@ def _diplomacy(rs: Ruleset) -> Iterator[RenderableType]:
             level = rs.diplomatic_levels[entry.level]
             where = " (Europe only)" if level.europe_only else ""
             assert entry.side is not None
-            table.add_row(str(result), f"{entry.side.value}: {entry.level.name.lower()}{where}",
-                          level.status.value, level.brps, "yes" if level.hexes else "-")
+            table.add_row(
+                str(result),
+                f"{entry.side.value}: {entry.level.name.lower()}{where}",
+                level.status.value,
+                level.brps,
+                "yes" if level.hexes else "-",
+            )
         else:
             table.add_row(str(result), entry.note or entry.effect, "", "", "")
     yield table
@@ -129,16 +162,35 @@ def _diplomacy(rs: Ruleset) -> Iterator[RenderableType]:
 
 def _limits(rs: Ruleset) -> Iterator[RenderableType]:
     table = Table(title="Foreign-factor limits (82.32, 82.321, 82.322)", title_justify="left")
-    for name in ("Limit", "Factors", "Armor units", "Side", "Always", "Exempt kinds",
-                 "Exempt owners", "Clause"):
+    for name in (
+        "Limit",
+        "Factors",
+        "Armor units",
+        "Side",
+        "Always",
+        "Exempt kinds",
+        "Exempt owners",
+        "Clause",
+    ):
         table.add_column(name)
     for key, limit in rs.limits.items():
-        table.add_row(key, str(limit.factors), str(limit.max_armor_units or "-"),
-                      limit.side.value if limit.side else "any foreign", "yes" if limit.always else "-",
-                      ", ".join(limit.exempt_kinds), ", ".join(limit.exempt_owners) or "-", limit.clause)
+        table.add_row(
+            key,
+            str(limit.factors),
+            str(limit.max_armor_units or "-"),
+            limit.side.value if limit.side else "any foreign",
+            "yes" if limit.always else "-",
+            ", ".join(limit.exempt_kinds),
+            ", ".join(limit.exempt_owners) or "-",
+            limit.clause,
+        )
     yield table
-    yield Text("\n".join(f"{', '.join(g.minors)} count as one country ({g.clause})"
-                         for g in rs.limit_groups.values()))
+    yield Text(
+        "\n".join(
+            f"{', '.join(g.minors)} count as one country ({g.clause})"
+            for g in rs.limit_groups.values()
+        )
+    )
 
 
 def _clauses(rs: Ruleset) -> Iterator[RenderableType]:

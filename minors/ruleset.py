@@ -14,7 +14,7 @@ from attrs import frozen
 
 from . import loader
 from . import records as r
-from .domain import DiplomaticLevel, Faction, FootnoteKind, Status, Theater
+from .domain import DiplomaticLevel, Faction, FootnoteKind, Status
 from .errors import TableError, UnknownNameError
 
 __all__ = ["Ruleset", "load_ruleset"]
@@ -111,11 +111,17 @@ class Ruleset:
 # ---- building and validating ---------------------------------------------------------
 
 
-def _check(ok: bool, problem: str, origins: loader.Origins, section: str, key: Any, field: str,
-           fix: str) -> None:
+def _check(
+    ok: bool, problem: str, origins: loader.Origins, section: str, key: Any, field: str, fix: str
+) -> None:
     if not ok:
-        raise TableError(problem, file=origins.get((section, str(key)), "tables"),
-                         entry=f"{section}.{key}", field=field, fix=fix)
+        raise TableError(
+            problem,
+            file=origins.get((section, str(key)), "tables"),
+            entry=f"{section}.{key}",
+            field=field,
+            fix=fix,
+        )
 
 
 def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
@@ -124,27 +130,62 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
 
     def clause_ok(section: str, key: Any, field: str, ids: Iterable[str]) -> None:
         for clause_id in ids:
-            _check(normalize_clause(clause_id) in clauses, f"clause {clause_id!r} is not in the registry",
-                   origins, section, key, field, "cite a clause of tables/clauses.toml")
+            _check(
+                normalize_clause(clause_id) in clauses,
+                f"clause {clause_id!r} is not in the registry",
+                origins,
+                section,
+                key,
+                field,
+                "cite a clause of tables/clauses.toml",
+            )
 
     def major_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
         for name in names:
-            _check(name in majors, f"{name!r} is not a major power", origins, section, key, field,
-                   f"use one of {', '.join(majors)}")
+            _check(
+                name in majors,
+                f"{name!r} is not a major power",
+                origins,
+                section,
+                key,
+                field,
+                f"use one of {', '.join(majors)}",
+            )
 
     def minor_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
         for name in names:
-            _check(name in minors, f"{name!r} is not a minor country", origins, section, key,
-                   field, "use a name of tables/minors.toml")
+            _check(
+                name in minors,
+                f"{name!r} is not a minor country",
+                origins,
+                section,
+                key,
+                field,
+                "use a name of tables/minors.toml",
+            )
 
     for key, clause in clauses.items():
         if clause.parent:
             clause_ok("clauses", key, "parent", [clause.parent])
     for faction in Faction:
-        _check(faction in t["factions"], f"faction {faction.value!r} is missing", origins,
-               "factions", faction.value, "", "add it")
-        _check(faction in t["association"], f"no association partners for {faction.value!r}",
-               origins, "association", faction.value, "", "add the entry")
+        _check(
+            faction in t["factions"],
+            f"faction {faction.value!r} is missing",
+            origins,
+            "factions",
+            faction.value,
+            "",
+            "add it",
+        )
+        _check(
+            faction in t["association"],
+            f"no association partners for {faction.value!r}",
+            origins,
+            "association",
+            faction.value,
+            "",
+            "add the entry",
+        )
     for key, assoc in t["association"].items():
         major_ok("association", key.value, "on_attack", [assoc.on_attack])
         major_ok("association", key.value, "on_joining", [assoc.on_joining])
@@ -154,8 +195,15 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         for key, entry in table.items():
             for spelling in (key, *entry.aliases):
                 folded = spelling.casefold()
-                _check(folded not in seen, f"name {spelling!r} is already used by {seen.get(folded)!r}",
-                       origins, section, key, "aliases", "give each spelling to one country")
+                _check(
+                    folded not in seen,
+                    f"name {spelling!r} is already used by {seen.get(folded)!r}",
+                    origins,
+                    section,
+                    key,
+                    "aliases",
+                    "give each spelling to one country",
+                )
                 seen[folded] = key
 
     for key, minor in minors.items():
@@ -165,95 +213,213 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         major_ok("minors", key, "start_at_war_with", minor.start_at_war_with)
         if minor.armed_forces_exception:
             clause_ok("minors", key, "armed_forces_exception", [minor.armed_forces_exception])
-        _check(not (minor.colony_of and minor.armed_forces and not minor.armed_forces_exception),
-               "a colony has no armed forces (82.62)", origins, "minors", key, "armed_forces",
-               "set armed_forces = false, or cite the exception in armed_forces_exception")
+        _check(
+            not (minor.colony_of and minor.armed_forces and not minor.armed_forces_exception),
+            "a colony has no armed forces (82.62)",
+            origins,
+            "minors",
+            key,
+            "armed_forces",
+            "set armed_forces = false, or cite the exception in armed_forces_exception",
+        )
         tied = minor.start_status not in (Status.NEUTRAL, Status.INDEPENDENT)
-        _check(bool(minor.start_major) == tied,
-               f"a minor starting {minor.start_status.value} "
-               + ("needs" if tied else "takes no") + " start_major",
-               origins, "minors", key, "start_major", "set or clear start_major")
+        _check(
+            bool(minor.start_major) == tied,
+            f"a minor starting {minor.start_status.value} "
+            + ("needs" if tied else "takes no")
+            + " start_major",
+            origins,
+            "minors",
+            key,
+            "start_major",
+            "set or clear start_major",
+        )
         row = t["forces"].get(key)
         armed = row is not None and any(
             getattr(row, c) for c in r.COLUMNS[row.theater] if not c.startswith("partisans")
         )
         in_commonwealth = any(a.country == key for a in t["commonwealth"].values())
-        _check(not (armed and not minor.armed_forces), "has armed forces in the forces table",
-               origins, "minors", key, "armed_forces",
-               "set armed_forces = true, or clear its army, air and naval cells (82.62)")
-        _check(not (minor.armed_forces and not (armed or in_commonwealth)),
-               "has armed forces but no army, air or naval cell in any force table",
-               origins, "minors", key, "armed_forces", "set armed_forces = false, or add its forces")
+        _check(
+            not (armed and not minor.armed_forces),
+            "has armed forces in the forces table",
+            origins,
+            "minors",
+            key,
+            "armed_forces",
+            "set armed_forces = true, or clear its army, air and naval cells (82.62)",
+        )
+        _check(
+            not (minor.armed_forces and not (armed or in_commonwealth)),
+            "has armed forces but no army, air or naval cell in any force table",
+            origins,
+            "minors",
+            key,
+            "armed_forces",
+            "set armed_forces = false, or add its forces",
+        )
 
     for key, row in t["forces"].items():
         minor_ok("forces", key, "minor", [key])
-        _check(minors[key].theater is row.theater,
-               f"{key} is a {minors[key].theater.value} minor", origins, "forces", key, "theater",
-               f"set theater = {minors[key].theater.value!r}")
+        _check(
+            minors[key].theater is row.theater,
+            f"{key} is a {minors[key].theater.value} minor",
+            origins,
+            "forces",
+            key,
+            "theater",
+            f"set theater = {minors[key].theater.value!r}",
+        )
         for field, marks in (("marks", tuple(row.marks.values())), ("row_marks", row.row_marks)):
             for mark in marks:
-                _check(mark in t["force_footnotes"], f"footnote mark {mark!r} has no footnote",
-                       origins, "forces", key, field, "add it to force_footnotes or drop the mark")
+                _check(
+                    mark in t["force_footnotes"],
+                    f"footnote mark {mark!r} has no footnote",
+                    origins,
+                    "forces",
+                    key,
+                    field,
+                    "add it to force_footnotes or drop the mark",
+                )
     for mark, note in t["force_footnotes"].items():
         minor_ok("force_footnotes", mark, "minors", note.minors)
         minor_ok("force_footnotes", mark, "minor", [note.minor] if note.minor else [])
         if note.kind is FootnoteKind.DEPENDS_ON_RESULT:
-            _check(note.table == "forces_by_result", f"table {note.table!r} is not known", origins,
-                   "force_footnotes", mark, "table", "use forces_by_result")
+            _check(
+                note.table == "forces_by_result",
+                f"table {note.table!r} is not known",
+                origins,
+                "force_footnotes",
+                mark,
+                "table",
+                "use forces_by_result",
+            )
         if note.kind is FootnoteKind.ANNUAL_PARTISANS:
-            _check(note.column.startswith("partisans_"), f"{note.column!r} is not a partisan column",
-                   origins, "force_footnotes", mark, "column", "use partisans_ax, _wa or _ru")
-    result_marks = {m for m, n in t["force_footnotes"].items() if n.kind is FootnoteKind.DEPENDS_ON_RESULT}
+            _check(
+                note.column.startswith("partisans_"),
+                f"{note.column!r} is not a partisan column",
+                origins,
+                "force_footnotes",
+                mark,
+                "column",
+                "use partisans_ax, _wa or _ru",
+            )
+    result_marks = {
+        m for m, n in t["force_footnotes"].items() if n.kind is FootnoteKind.DEPENDS_ON_RESULT
+    }
     for key in t["forces_by_result"]:
         minor_ok("forces_by_result", key, "minor", [key])
         row = t["forces"].get(key)
         marked = row is not None and bool(result_marks & {*row.row_marks, *row.marks.values()})
-        _check(marked, f"{key}'s forces are not marked as depending on the result", origins,
-               "forces_by_result", key, "minor", "mark its row or cell with the † footnote")
+        _check(
+            marked,
+            f"{key}'s forces are not marked as depending on the result",
+            origins,
+            "forces_by_result",
+            key,
+            "minor",
+            "mark its row or cell with the † footnote",
+        )
 
-    for key, layout in t["commonwealth_layout"].items():
+    for key in t["commonwealth_layout"]:
         minor_ok("commonwealth_layout", key, "country", [key])
     for key, arrival in t["commonwealth"].items():
         minor_ok("commonwealth", key, "country", [arrival.country])
-        _check(minors[arrival.country].start_status is Status.COMMONWEALTH,
-               f"{arrival.country} is not a Commonwealth country", origins, "commonwealth", key,
-               "country", "use Canada, South Africa, Australia or India")
+        _check(
+            minors[arrival.country].start_status is Status.COMMONWEALTH,
+            f"{arrival.country} is not a Commonwealth country",
+            origins,
+            "commonwealth",
+            key,
+            "country",
+            "use Canada, South Africa, Australia or India",
+        )
         layout = t["commonwealth_layout"].get(arrival.country)
-        _check(layout is not None, f"{arrival.country} has no column layout", origins,
-               "commonwealth", key, "country", "add a commonwealth_layout entry")
+        _check(
+            layout is not None,
+            f"{arrival.country} has no column layout",
+            origins,
+            "commonwealth",
+            key,
+            "country",
+            "add a commonwealth_layout entry",
+        )
         assert layout is not None
         for column in r.COMMONWEALTH_COLUMNS:
-            _check(column in layout.columns or getattr(arrival, column) == r.Count(0),
-                   f"{arrival.country}'s table has no column {column!r}", origins, "commonwealth",
-                   key, column, f"use one of {', '.join(layout.columns)}")
+            _check(
+                column in layout.columns or getattr(arrival, column) == r.Count(0),
+                f"{arrival.country}'s table has no column {column!r}",
+                origins,
+                "commonwealth",
+                key,
+                column,
+                f"use one of {', '.join(layout.columns)}",
+            )
     for key, note in t["commonwealth_notes"].items():
         minor_ok("commonwealth_notes", key, "countries", note.countries)
         major_ok("commonwealth_notes", key, "by", [note.by] if note.by else [])
         clause_ok("commonwealth_notes", key, "clause", [note.clause] if note.clause else [])
 
-    for section, required in (("costs", ("declare_war_minor", "declare_war_major")),
-                              ("brp_rules", ("partial", "proration")), ("limits", ("default",))):
+    for section, required in (
+        ("costs", ("declare_war_minor", "declare_war_major")),
+        ("brp_rules", ("partial", "proration")),
+        ("limits", ("default",)),
+    ):
         for name in required:
-            _check(name in t[section], f"required entry {name!r} is missing", origins, section,
-                   name, "", "add it (or do not remove it)")
+            _check(
+                name in t[section],
+                f"required entry {name!r} is missing",
+                origins,
+                section,
+                name,
+                "",
+                "add it (or do not remove it)",
+            )
     for key, cost in t["costs"].items():
         clause_ok("costs", key, "clause", [cost.clause] if cost.clause else [])
-    _check(t["brp_rules"]["partial"].kind in ("fixed", "fraction"), "the partial grant must be "
-           "fixed or fraction", origins, "brp_rules", "partial", "kind", "use fixed or fraction")
-    _check(t["brp_rules"]["proration"].kind == "proration", "must be a proration", origins,
-           "brp_rules", "proration", "kind", "use kind = 'proration'")
+    _check(
+        t["brp_rules"]["partial"].kind in ("fixed", "fraction"),
+        "the partial grant must be fixed or fraction",
+        origins,
+        "brp_rules",
+        "partial",
+        "kind",
+        "use fixed or fraction",
+    )
+    _check(
+        t["brp_rules"]["proration"].kind == "proration",
+        "must be a proration",
+        origins,
+        "brp_rules",
+        "proration",
+        "kind",
+        "use kind = 'proration'",
+    )
 
     results = sorted(t["diplomatic_results"])
-    _check(bool(results) and results == list(range(results[0], results[-1] + 1)),
-           "the diplomatic scale has gaps", origins, "diplomatic_results", results[0] if results else 0,
-           "", "give every result from the lowest to the highest")
+    _check(
+        bool(results) and results == list(range(results[0], results[-1] + 1)),
+        "the diplomatic scale has gaps",
+        origins,
+        "diplomatic_results",
+        results[0] if results else 0,
+        "",
+        "give every result from the lowest to the highest",
+    )
     for key, result in t["diplomatic_results"].items():
         if result.effect == "set":
-            _check(result.level in t["diplomatic_levels"], f"level {result.level.name.lower()!r} "
-                   "has no effect entry", origins, "diplomatic_results", key, "level",
-                   "add it to diplomatic_levels")
+            _check(
+                result.level in t["diplomatic_levels"],
+                f"level {result.level.name.lower()!r} has no effect entry",
+                origins,
+                "diplomatic_results",
+                key,
+                "level",
+                "add it to diplomatic_levels",
+            )
     for key, level in t["diplomatic_levels"].items():
-        clause_ok("diplomatic_levels", key.name.lower(), "clause", [level.clause] if level.clause else [])
+        clause_ok(
+            "diplomatic_levels", key.name.lower(), "clause", [level.clause] if level.clause else []
+        )
 
     for key, limit in t["limits"].items():
         clause_ok("limits", key, "clause", [limit.clause])
@@ -264,8 +430,15 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         minor_ok("limit_groups", key, "minors", group.minors)
     for key in t["provenance"]:
         section = key.split(".")[0]
-        _check(section in loader.SECTIONS, f"{section!r} is not a table", origins, "provenance",
-               key, "key", "key provenance by a table or table.field")
+        _check(
+            section in loader.SECTIONS,
+            f"{section!r} is not a table",
+            origins,
+            "provenance",
+            key,
+            "key",
+            "key provenance by a table or table.field",
+        )
 
 
 def _names(t: dict[str, dict[Any, Any]]) -> dict[str, str]:

@@ -1,0 +1,80 @@
+"""The diplomatic scale as data: standing, new result -> new standing and status."""
+
+from __future__ import annotations
+
+import pytest
+
+from minors import DiplomaticLevel, Side, Status, Theater, load_ruleset
+from minors.diplomacy import Standing, clamp, next_standing, status_of
+
+RS = load_ruleset()
+AXIS_BRPS = Standing(Side.AXIS, DiplomaticLevel.BRPS)
+AXIS_CONTROL = Standing(Side.AXIS, DiplomaticLevel.CONTROL)
+ALLIED_BRPS = Standing(Side.ALLIES, DiplomaticLevel.BRPS)
+ALLIED_CONTROL = Standing(Side.ALLIES, DiplomaticLevel.CONTROL)
+
+
+@pytest.mark.rule("82.21A")
+@pytest.mark.rule("82.21B")
+@pytest.mark.rule("82.31")
+@pytest.mark.parametrize(
+    ("current", "result", "expected"),
+    [
+        (None, 7, AXIS_BRPS),
+        (None, 8, AXIS_CONTROL),
+        (None, 0, ALLIED_BRPS),
+        (None, -1, ALLIED_CONTROL),
+        (None, 9, Standing(Side.AXIS, DiplomaticLevel.ASSOCIATION)),
+        (None, -3, Standing(Side.ALLIES, DiplomaticLevel.ALLIANCE)),
+        (AXIS_CONTROL, 6, AXIS_CONTROL),  # 5-6: a pro-Axis result stands
+        (ALLIED_CONTROL, 5, None),  # ... a pro-Allied one is cancelled
+        (AXIS_BRPS, 4, AXIS_BRPS),  # 3-4: nothing changes
+        (ALLIED_BRPS, 3, ALLIED_BRPS),
+        (ALLIED_CONTROL, 2, ALLIED_CONTROL),  # 1-2: a pro-Allied result stands
+        (AXIS_CONTROL, 1, None),  # ... a pro-Axis one is cancelled
+        (AXIS_CONTROL, -1, ALLIED_CONTROL),  # reversal
+        (AXIS_CONTROL, 7, AXIS_BRPS),
+        (None, 14, Standing(Side.AXIS, DiplomaticLevel.ALLIANCE)),  # clamped
+        (None, -9, Standing(Side.ALLIES, DiplomaticLevel.ALLIANCE)),
+        (None, 4, None),
+    ],
+)
+def test_next_standing(current: Standing | None, result: int, expected: Standing | None) -> None:
+    """A new result sets, keeps or cancels the standing as the scale says."""
+    assert next_standing(RS, current, result) == expected
+
+
+def test_results_beyond_the_scale_are_clamped() -> None:
+    """The scale runs from -3 to 10."""
+    assert (clamp(RS, 12), clamp(RS, -5), clamp(RS, 4)) == (10, -3, 4)
+
+
+@pytest.mark.rule("82.11C")
+@pytest.mark.rule("82.11D")
+@pytest.mark.rule("82.11E")
+@pytest.mark.rule("82.11F")
+def test_status_of_each_level() -> None:
+    """7/0 BRPs attributed, 8/−1 hexes controlled, 9/−2 associated, 10/−3 allied."""
+    statuses = [
+        status_of(RS, Standing(Side.AXIS, level), Theater.EUROPE)
+        for level in (
+            DiplomaticLevel.BRPS,
+            DiplomaticLevel.CONTROL,
+            DiplomaticLevel.ASSOCIATION,
+            DiplomaticLevel.ALLIANCE,
+        )
+    ]
+    assert statuses == [
+        Status.BRPS_ATTRIBUTED,
+        Status.HEXES_CONTROLLED,
+        Status.ASSOCIATED,
+        Status.ALLIED,
+    ]
+    assert status_of(RS, None, Theater.EUROPE) is Status.NEUTRAL
+
+
+@pytest.mark.rule("82.11E")
+def test_association_is_europe_only() -> None:
+    """In the Pacific a 9 / −2 has the effects of 8 / −1 (a documented reading)."""
+    standing = Standing(Side.AXIS, DiplomaticLevel.ASSOCIATION)
+    assert status_of(RS, standing, Theater.PACIFIC) is Status.HEXES_CONTROLLED
