@@ -3,13 +3,36 @@ standing, status and BRP share (82.21, 82.31; the scale itself is from public ma
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
 from attrs import frozen
 
+from .brps import grants_by_level, prorate
+from .clock import Moment, Phase
+from .commands import DiplomaticResult
 from .domain import DiplomaticLevel, Side, Status, Theater
+from .effects import BrpChange, DeadlineSet, Note, UnitEliminated
 from .records import LevelEffect
+from .registry import Violation, at_phase_end, check, effect, handles
+from .rulebook import Context, fire
 from .ruleset import Ruleset
+from .state import Deadline, Holding, LedgerEntry
 
-__all__ = ["Standing", "clamp", "effect_of", "next_standing", "status_of"]
+if TYPE_CHECKING:
+    from .tx import Tx
+
+__all__ = [
+    "Standing",
+    "active_grants",
+    "apply_result",
+    "clamp",
+    "deduct",
+    "effect_of",
+    "next_standing",
+    "status_of",
+]
 
 
 @frozen
@@ -54,3 +77,176 @@ def status_of(ruleset: Ruleset, standing: Standing | None, theater: Theater) -> 
         return Status.NEUTRAL
     effect = effect_of(ruleset, standing.level, theater)
     return effect.status if effect is not None else Status.NEUTRAL
+
+
+# ---- the diplomatic_result command ---------------------------------------------------
+
+PEACE = frozenset({Status.NEUTRAL, Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED})
+TRIGGERS = {
+    DiplomaticLevel.NONE: "result_none",
+    DiplomaticLevel.BRPS: "result_brps",
+    DiplomaticLevel.CONTROL: "result_control",
+    DiplomaticLevel.ASSOCIATION: "result_association",
+    DiplomaticLevel.ALLIANCE: "result_alliance",
+}
+
+
+@check("diplomatic_result", "K1")
+def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    side = tx.side(cmd.major)
+    if tx.clock.phase is not Phase.DIPLOMACY or tx.clock.side is not side:
+        yield Violation("K1", f"{cmd.major}'s diplomatic results belong in the {side.value} "
+                        f"diplomacy phase, not {tx.clock}", {"major": cmd.major})
+
+
+@check("diplomatic_result", "K2")
+def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    if cmd.major in tx.surrendered:
+        yield Violation("K2", f"{cmd.major} has surrendered and makes no diplomatic rolls",
+                        {"major": cmd.major})
+
+
+@check("diplomatic_result", "K4")
+def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
+        total = cmd.roll + sum(cmd.modifiers)
+        yield Violation("K4", f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes "
+                        f"{total}, not the result {cmd.result}", {"roll": cmd.roll})
+
+
+@check("diplomatic_result", "K7")
+def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    state = tx.minor(cmd.minor)
+    if not state.active:
+        yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
+    elif state.status not in PEACE:
+        yield Violation("K7", f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
+                        "minor at peace (neutral, BRPs attributed, hexes controlled)",
+                        {"minor": cmd.minor, "status": state.status.value})
+
+
+@handles("diplomatic_result")
+def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
+    apply_result(tx, cmd.minor, cmd.major, cmd.result, rule="82.21")
+
+
+def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:
+    """Apply a modified result of `major` on `minor`: the new standing, its BRPs (82.22),
+    status (82.21, 82.31), the 82.33 reversal, and the partner's wars."""
+    rs = tx.rs
+    clamped = clamp(rs, result)
+    if clamped != result:
+        tx.effects.append(Note(f"result {result} for {minor} counts as {clamped}: the scale "
+                               f"runs {min(rs.diplomatic_results)}..{max(rs.diplomatic_results)}",
+                               rule))
+    side = tx.side(major)
+    entry = rs.diplomatic_results[clamped]
+    if entry.effect == "set" and entry.side is not side:
+        # A result favouring the other side counts as the band that keeps that side's
+        # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
+        clamped = 6 if entry.side is Side.AXIS else 1
+        tx.effects.append(Note(f"{major}'s result {result} favours the other side: it counts "
+                               f"as {clamped}", rule))
+    state = tx.minor(minor)
+    old = state.standing
+    current = Standing(old.side, old.level) if old is not None else None
+    new = next_standing(rs, current, clamped)
+    if new == current:
+        return  # kept, or set again at the level already standing: nothing changes
+    holding = None
+    if new is not None:  # a result of the roller's side set a new standing: it holds it
+        holding = Holding(major, new.side, new.level, clamped, tx.clock.player_turn_start())
+    _settle_brps(tx, minor, holding)
+    level = holding.level if holding is not None else DiplomaticLevel.NONE
+    effective = effect_of(rs, level, rs.minors[minor].theater)
+    trigger = TRIGGERS[effective.level if effective is not None else DiplomaticLevel.NONE]
+    barred = holding is not None and holding.major in state.barred
+    dest = fire(state.status, trigger, Context(partner_free=not barred))
+    assert dest is not None, (state.status, trigger)
+    deadline = _reversal(tx, minor, old, holding) or state.deadline
+    state = attrs.evolve(state, standing=holding, deadline=deadline)
+    major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
+    tx.set_status(state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}")
+
+
+def _rule_of(status: Status) -> str:
+    return {
+        Status.NEUTRAL: "82.11A", Status.BRPS_ATTRIBUTED: "82.21A",
+        Status.HEXES_CONTROLLED: "82.31", Status.ASSOCIATED: "82.11E", Status.ALLIED: "82.11F",
+    }.get(status, "82.21")  # fmt: skip
+
+
+def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
+    """The grants for `minor` that no deduction has undone yet, in ledger order."""
+    undone = {e.undoes for e in tx.ledger if e.undoes is not None}
+    return [e for e in tx.ledger
+            if e.kind == "grant" and e.minor == minor and e.seq not in undone]
+
+
+@effect("82.22")
+def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
+    """Grant what the new standing gives and deduct what it no longer gives, each at its
+    prorated value now; a deduction names the grant it undoes (82.21, 82.22)."""
+    value = tx.rs.minors[minor].brps
+    want: dict[DiplomaticLevel, int] = {}
+    if holding is not None:
+        for level, base in grants_by_level(tx.rs, value).items():
+            if holding.level >= level and base > 0:
+                want[level] = base
+    kept: set[DiplomaticLevel] = set()
+    for grant in active_grants(tx, minor):
+        assert grant.level is not None
+        if holding is not None and grant.major == holding.major and grant.level in want:
+            kept.add(grant.level)
+            continue
+        deduct(tx, grant, "82.22")
+    proration = tx.rs.brp_rules["proration"]
+    for level, base in sorted(want.items()):
+        if level in kept:
+            continue
+        assert holding is not None
+        entry = LedgerEntry(tx.next_seq(), holding.major, prorate(proration, base, tx.clock.season),
+                            "grant", "82.21A" if level is DiplomaticLevel.BRPS else "82.21B",
+                            tx.clock, minor=minor, level=level, base=base)
+        tx.record(entry)
+        tx.effects.append(BrpChange(entry, entry.rule))
+
+
+def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
+    """Deduct a grant at its prorated value now (82.22)."""
+    amount = prorate(tx.rs.brp_rules["proration"], grant.base, tx.clock.season)
+    entry = LedgerEntry(tx.next_seq(), grant.major, -amount, "deduction", rule, tx.clock,
+                        minor=grant.minor, level=grant.level, base=grant.base, undoes=grant.seq)
+    tx.record(entry)
+    tx.effects.append(BrpChange(entry, rule))
+
+
+@effect("82.33")
+def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> Deadline | None:
+    """82.33: when hex control is reversed, the side that lost it must be gone by the end of
+    the first redeployment phase of its player turn that begins after the roll."""
+    if old is None or old.level < DiplomaticLevel.CONTROL:
+        return None
+    if new is not None and new.side is old.side and new.level >= DiplomaticLevel.CONTROL:
+        return None
+    start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
+    at = Moment(start.index + 4)  # the redeployment phase of that player turn
+    tx.effects.append(DeadlineSet(minor, old.side.value, str(at)))
+    return Deadline(old.side, at)
+
+
+@at_phase_end(Phase.REDEPLOYMENT.value)
+@effect("82.33")
+def _deadline_passes(tx: Tx, side: Side) -> None:
+    """82.33: at the deadline, the side's foreign units still in the minor are eliminated."""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        deadline = state.deadline
+        if deadline is None or deadline.side is not side or deadline.at != tx.clock:
+            continue
+        for unit in sorted(tx.units_in(name), key=lambda u: u.id):
+            if unit.owner != name and tx.owner_side(unit) is side:
+                tx.eliminate(unit.id)
+                tx.effects.append(UnitEliminated(unit.id, "82.33",
+                                                 f"still in {name} after the reversal"))
+        tx.put(attrs.evolve(tx.minors[name], deadline=None))

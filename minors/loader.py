@@ -44,12 +44,13 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "commonwealth_notes": (r.Note, "key"),
     "association": (r.Association, "faction"),
     "costs": (r.Cost, "key"),
-    "diplomatic_results": (r.DiplomaticResult, "result"),
+    "diplomatic_results": (r.ScaleEntry, "result"),
     "diplomatic_levels": (r.LevelEffect, "level"),
     "brp_rules": (r.BrpRule, "key"),
     "limits": (r.Limit, "key"),
     "limit_groups": (r.LimitGroup, "key"),
     "provenance": (r.Provenance, "key"),
+    "starts": (r.Start, "name"),
 }
 
 Raw = dict[str, dict[str, dict[str, Any]]]

@@ -27,7 +27,7 @@ __all__ = [
     "Clause",
     "Cost",
     "Count",
-    "DiplomaticResult",
+    "ScaleEntry",
     "FactionEntry",
     "FieldError",
     "Footnote",
@@ -43,6 +43,8 @@ __all__ = [
     "ResultForces",
     "ResultStep",
     "Ship",
+    "Start",
+    "StartPending",
 ]
 
 
@@ -435,7 +437,7 @@ class Cost:
 
 
 @frozen
-class DiplomaticResult:
+class ScaleEntry:
     """One value of the diplomatic scale: set a standing, or keep or cancel the standing one."""
 
     result: int
@@ -556,3 +558,28 @@ class Provenance:
             raise FieldError(
                 "kind", f"{value!r} is not a provenance", "use illustrative, public or reading"
             )
+
+
+@frozen
+class StartPending:
+    """An association or alliance that the start already promises (Poland, 82.12)."""
+
+    minor: str
+    partner: str
+    level: DiplomaticLevel
+    due: str
+    rule: str
+
+
+@frozen
+class Start:
+    """A start position: the clock, the wars already declared (at no BRP cost) and what is
+    pending. Minors start as the registry says (`start_status`, `start_at_war_with`)."""
+
+    name: str
+    clock: str
+    wars: tuple[tuple[str, str], ...] = ()
+    attacked_at: str = ""
+    """The moment the minors at war at the start were attacked."""
+    pending: tuple[StartPending, ...] = ()
+    note: str = ""

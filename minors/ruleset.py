@@ -15,7 +15,8 @@ from attrs import frozen
 from . import loader
 from . import records as r
 from .domain import DiplomaticLevel, Faction, FootnoteKind, Status
-from .errors import TableError, UnknownNameError
+from .clock import Moment
+from .errors import MinorsError, TableError, UnknownNameError
 
 __all__ = ["Ruleset", "load_ruleset"]
 
@@ -48,12 +49,13 @@ class Ruleset:
     commonwealth_notes: Mapping[str, r.Note]
     association: Mapping[Faction, r.Association]
     costs: Mapping[str, r.Cost]
-    diplomatic_results: Mapping[int, r.DiplomaticResult]
+    diplomatic_results: Mapping[int, r.ScaleEntry]
     diplomatic_levels: Mapping[DiplomaticLevel, r.LevelEffect]
     brp_rules: Mapping[str, r.BrpRule]
     limits: Mapping[str, r.Limit]
     limit_groups: Mapping[str, r.LimitGroup]
     provenance: Mapping[str, r.Provenance]
+    starts: Mapping[str, r.Start]
     digest: str
     sources: tuple[str, ...]
     _names: Mapping[str, str] = attrs.field(alias="names", repr=False)
@@ -428,6 +430,18 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key, group in t["limit_groups"].items():
         clause_ok("limit_groups", key, "clause", [group.clause])
         minor_ok("limit_groups", key, "minors", group.minors)
+    for key, start in t["starts"].items():
+        for pair in start.wars:
+            major_ok("starts", key, "wars", pair)
+        for pending in start.pending:
+            minor_ok("starts", key, "pending", [pending.minor])
+            major_ok("starts", key, "pending", [pending.partner])
+        for moment in (start.clock, start.attacked_at, *(p.due for p in start.pending)):
+            if moment:
+                try:
+                    Moment.parse(moment)
+                except MinorsError as exc:
+                    _check(False, str(exc), origins, "starts", key, "clock", "write a moment")
     for key in t["provenance"]:
         section = key.split(".")[0]
         _check(

@@ -1,0 +1,367 @@
+"""The `Game`: state, clock and log behind the public API (shared/spec/api.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+
+# The rule modules register their checks, effects and handlers on import, in this order.
+from . import conquest, diplomacy, movement, survival, war  # noqa: F401
+from .clock import Moment, MomentError
+from .commands import (
+    KINDS,
+    BorderWar,
+    Command,
+    CommandError,
+    Conquer,
+    DeclareWar,
+    DiplomaticResult,
+    Move,
+    Place,
+    ReenterWar,
+    RefuseAssociation,
+    Remove,
+    Subvert,
+    Surrender,
+    fields_of,
+)
+from .domain import DiplomaticLevel, Status
+from .effects import Effect
+from .errors import MinorsError, UnknownNameError
+from .hooks import Hooks
+from .log import Log, LogEntry
+from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, registered_checks
+from .ruleset import Ruleset, load_ruleset
+from .state import GameState, MinorState, Pending, state_converter
+from .tx import TIED, Tx
+from .units import Unit
+
+__all__ = ["ClockError", "Game", "StateError"]
+
+
+class ClockError(MinorsError, ValueError):
+    """The clock moves forward only."""
+
+
+class StateError(MinorsError, ValueError):
+    """A state given to `Game.from_state` that cannot be read."""
+
+
+def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
+    return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
+
+
+def start_state(rs: Ruleset, start: str) -> GameState:
+    """The start position `start` of the tables: clock, wars, each minor's start."""
+    if start not in rs.starts:
+        raise UnknownNameError("start", start, tuple(rs.starts))
+    spec = rs.starts[start]
+    wars = {(a, b) if a < b else (b, a): Moment.parse(spec.clock) for a, b in spec.wars}
+    attacked_at = Moment.parse(spec.attacked_at) if spec.attacked_at else None
+    pending = {p.minor: Pending(p.partner, p.level, p.rule, Moment.parse(p.due))
+               for p in spec.pending}
+    minors: dict[str, MinorState] = {}
+    for name, m in rs.minors.items():
+        tied = m.start_status in TIED
+        direct = () if tied else tuple(sorted(m.start_at_war_with))
+        minors[name] = MinorState(
+            name=name, status=m.start_status, major=m.start_major or None,
+            direct_wars=direct, attacked_by=direct[0] if direct else None,
+            attacked_at=attacked_at if direct else None, pending=pending.get(name),
+            active=m.active,
+        )  # fmt: skip
+    state = GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
+    tx = Tx(state, rs, frozenset(), Hooks())
+    for name in sorted(minors):
+        tx.put(attrs.evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
+    return tx.commit()
+
+
+class Game:
+    """A game of minor countries: apply commands, advance the clock, clone, inspect."""
+
+    __slots__ = ("_disabled", "_hooks", "_log", "_rs", "_state")
+
+    def __init__(self, state: GameState, rs: Ruleset, *, disabled: frozenset[str] = frozenset(),
+                 hooks: Hooks | None = None, log: Log | None = None) -> None:
+        self._state = state
+        self._rs = rs
+        self._disabled = disabled
+        self._hooks = hooks or Hooks()
+        self._log = log or Log()
+
+    # ---- construction ----------------------------------------------------------------
+
+    @classmethod
+    def new(cls, ruleset: Ruleset | Iterable[str | Path] = (), *, start: str = "1939-fall",
+            disabled: Iterable[str] = (), hooks: Hooks | None = None) -> Game:
+        """The built-in campaign start (`1939-fall`), with overlay tables if given.
+
+        `disabled` (for tests) switches off the checks and effects registered under those
+        clause ids.
+        """
+        rs = _ruleset(ruleset)
+        return cls(start_state(rs, start), rs, disabled=frozenset(disabled), hooks=hooks)
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any], ruleset: Ruleset | Iterable[str | Path] = (), *,
+                   hooks: Hooks | None = None) -> Game:
+        """A game at the state `state()` returned (the log starts empty)."""
+        rs = _ruleset(ruleset)
+        try:
+            state = state_converter.structure(data, GameState)
+        except (cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"not a minors state: {exc}") from None
+        unknown = sorted(set(state.minors) ^ set(rs.minors))
+        if unknown:
+            raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
+        return cls(state, rs, hooks=hooks)
+
+    def clone(self) -> Game:
+        """An independent copy; the state is immutable and the log persistent, so nothing
+        is copied."""
+        return Game(self._state, self._rs, disabled=self._disabled, hooks=self._hooks,
+                    log=self._log)
+
+    # ---- queries ---------------------------------------------------------------------
+
+    @property
+    def clock(self) -> Moment:
+        return self._state.clock
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._rs
+
+    @property
+    def hooks(self) -> Hooks:
+        return self._hooks
+
+    @property
+    def log(self) -> Log:
+        """The log entries so far (applied commands and clock advances)."""
+        return self._log
+
+    @property
+    def raw_state(self) -> GameState:
+        """The frozen state records (read-only)."""
+        return self._state
+
+    def minor(self, name: str) -> MinorState:
+        """A minor country's frozen record."""
+        return self._state.minors[self._rs.minor(name).name]
+
+    def unit(self, unit_id: str) -> Unit:
+        return self._state.units[unit_id]
+
+    def at_war(self, a: str, b: str) -> bool:
+        """Whether two countries (majors, or a major and a minor) are at war."""
+        a, b = self._rs.resolve(a), self._rs.resolve(b)
+        if a in self._rs.majors and b in self._rs.majors:
+            pair = (a, b) if a < b else (b, a)
+            return pair in self._state.wars
+        minor, major = (a, b) if a in self._rs.minors else (b, a)
+        return major in self._state.minors[minor].at_war_with if minor in self._rs.minors else False
+
+    def brps(self, major: str) -> int:
+        """The major's BRP credits from rule 82: grants less deductions and costs."""
+        name = self._rs.major(major).name
+        return sum(e.amount for e in self._state.ledger if e.major == name)
+
+    # ---- commands --------------------------------------------------------------------
+
+    def resolve(self, cmd: Command) -> Command:
+        """The command with every name in canonical spelling; `CommandError` if a name is
+        unknown or of the wrong kind (a minor where a major belongs ...)."""
+        rs = self._rs
+
+        def name(value: str, field: str, *, minor: bool = False, major: bool = False) -> str:
+            try:
+                canonical = rs.resolve(value)
+            except UnknownNameError as exc:
+                raise CommandError(f"{cmd.name}: {field} {exc}") from None
+            if minor and not major and canonical not in rs.minors:
+                raise CommandError(f"{cmd.name}: {field} {value!r} is not a minor country")
+            if major and not minor and canonical not in rs.majors:
+                raise CommandError(f"{cmd.name}: {field} {value!r} is not a major power")
+            return canonical
+
+        if isinstance(cmd, DiplomaticResult | Subvert | RefuseAssociation):
+            return attrs.evolve(cmd, minor=name(cmd.minor, "minor", minor=True),
+                                major=name(cmd.major, "major", major=True))
+        if isinstance(cmd, DeclareWar | BorderWar):
+            return attrs.evolve(cmd, attacker=name(cmd.attacker, "attacker", major=True),
+                                target=name(cmd.target, "target", minor=True, major=True))
+        if isinstance(cmd, Conquer):
+            return attrs.evolve(cmd, minor=name(cmd.minor, "minor", minor=True),
+                                by=name(cmd.by, "by", major=True))
+        if isinstance(cmd, Surrender | ReenterWar):
+            return attrs.evolve(cmd, major=name(cmd.major, "major", major=True))
+        if isinstance(cmd, Place):
+            units = tuple(attrs.evolve(u, owner=name(u.owner, "owner", minor=True, major=True))
+                          for u in cmd.units)
+            return attrs.evolve(cmd, units=units, in_=name(cmd.in_, "in", minor=True, major=True))
+        if isinstance(cmd, Move):
+            if len(set(cmd.units)) != len(cmd.units):
+                raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
+            return attrs.evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
+        if isinstance(cmd, Remove):
+            if len(set(cmd.units)) != len(cmd.units):
+                raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
+            return cmd
+        raise CommandError(f"not a command: {cmd!r}; build one with minors.command()")
+
+    def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
+        found: list[Violation] = []
+        for clause, fn in registered_checks(cmd):
+            if clause not in self._disabled:
+                found.extend(fn(tx, cmd))
+        return found
+
+    def check(self, cmd: Command) -> list[Violation]:
+        """Every rule `cmd` would break now, in clause order; empty when it is legal.
+
+        Raises:
+            CommandError: the command is malformed (an unknown name ...).
+        """
+        cmd = self.resolve(cmd)
+        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        return RuleViolation(v).violations if (v := self._violations(tx, cmd)) else []
+
+    def apply(self, cmd: Command) -> list[Effect]:
+        """Apply `cmd` and return its effects.
+
+        Raises:
+            RuleViolation: `cmd` is illegal now; the game is left exactly as it was.
+            CommandError: the command is malformed.
+        """
+        cmd = self.resolve(cmd)
+        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        violations = self._violations(tx, cmd)
+        if violations:
+            raise RuleViolation(violations)
+        HANDLERS[cmd.name](tx, cmd)
+        state = tx.commit()
+        log = self._log.append(LogEntry(len(self._log) + 1, state.clock, fields_of(cmd),
+                                        tuple(tx.effects)))
+        self._state, self._log = state, log
+        return tx.effects
+
+    def advance_to(self, moment: Moment | str) -> list[Effect]:
+        """Move the clock forward to `moment`, ending and starting every phase on the way
+        with all the rules run there; logged as one `advance` entry.
+
+        Raises:
+            ClockError: `moment` is earlier than the clock.
+        """
+        target = moment if isinstance(moment, Moment) else Moment.parse(moment)
+        if target < self._state.clock:
+            raise ClockError(f"the clock stands at {self._state.clock}; it cannot go back to "
+                             f"{target}")
+        if target == self._state.clock:
+            return []
+        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        while tx.clock < target:
+            for fn in PHASE_END.get(tx.clock.phase.value, ()):
+                fn(tx, tx.clock.side)
+            tx.clock = tx.clock.next()
+            for fn in PHASE_START.get(tx.clock.phase.value, ()):
+                fn(tx, tx.clock.side)
+        state = tx.commit()
+        log = self._log.append(LogEntry(len(self._log) + 1, target,
+                                        {"command": "advance", "to": str(target)},
+                                        tuple(tx.effects)))
+        self._state, self._log = state, log
+        return tx.effects
+
+    def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
+        """The commands of the finite kinds that are legal now (see docs/embedding.md):
+        declarations, border wars, subversions, diplomatic results over the whole scale,
+        conquests, refusals, surrenders, re-entries, and moves and removals of the units on
+        the map (moves to a country, without a hex). `place` is not enumerated."""
+        wanted = set(kinds) if kinds is not None else set(KINDS) - {"place"}
+        unknown = wanted - set(KINDS)
+        if unknown:
+            raise CommandError(f"unknown command kinds {sorted(unknown)}")
+        out: list[Command] = []
+        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        for cmd in self._candidates(wanted):
+            if not self._violations(tx, cmd):
+                out.append(cmd)
+        return out
+
+    def _candidates(self, wanted: set[str]) -> Iterable[Command]:
+        rs, state = self._rs, self._state
+        side = state.clock.side
+        majors = [m for m in rs.majors if rs.majors[m].faction.side is side]
+        minors = [m for m in rs.minors if state.minors[m].active]
+        if "declare_war" in wanted:
+            for attacker in majors:
+                for target in (*rs.majors, *minors):
+                    yield DeclareWar(attacker, target)
+        if "border_war" in wanted:
+            for attacker, target in sorted(war.BORDER_WARS):
+                yield BorderWar(attacker, target)
+        if "subvert" in wanted:
+            for minor in minors:
+                yield Subvert("Russia", minor)
+        if "diplomatic_result" in wanted:
+            low, high = min(rs.diplomatic_results), max(rs.diplomatic_results)
+            for major in majors:
+                for minor in minors:
+                    for result in range(low, high + 1):
+                        yield DiplomaticResult(minor, major, result)
+        if "conquer" in wanted:
+            for major in majors:
+                for minor in minors:
+                    yield Conquer(minor, major)
+        if "refuse_association" in wanted:
+            for minor in minors:
+                pending = state.minors[minor].pending
+                if pending is not None:
+                    yield RefuseAssociation(pending.partner, minor)
+        if "surrender" in wanted:
+            yield from (Surrender(m) for m in rs.majors)
+        if "reenter_war" in wanted:
+            yield from (ReenterWar(m) for m in rs.majors)
+        if "move" in wanted:
+            for unit_id in sorted(state.units):
+                for country in (*minors, *rs.majors):
+                    if country != state.units[unit_id].country:
+                        yield Move((unit_id,), country)
+        if "remove" in wanted:
+            yield from (Remove((u,)) for u in sorted(state.units))
+
+    # ---- output ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON state of scenario-format.md."""
+        state = self._state
+        return {
+            "clock": str(state.clock),
+            "minors": {
+                name: {"status": m.status.value, "major": m.major,
+                       "at_war_with": list(m.at_war_with)}
+                for name, m in state.minors.items() if m.active
+            },
+            "units": {
+                u.id: {"owner": u.owner, "kind": u.kind.value, "factors": u.factors,
+                       "in": u.country, **({"hex": u.hex} if u.hex else {})}
+                for u in state.units.values()
+            },
+            "eliminated": list(state.eliminated),
+            "brps": {m: self.brps(m) for m in self._rs.majors},
+            "error": None,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The complete canonical state: everything `from_state` needs (ledger, bars,
+        pending associations, deadlines ...)."""
+        data: dict[str, Any] = state_converter.unstructure(self._state)
+        return data
+
+

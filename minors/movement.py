@@ -1,0 +1,170 @@
+"""Units: `place`, `move` and `remove`, and who may enter a minor country (82.32D, 82.41,
+82.83)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .clock import Phase
+from .commands import Move, Place, Remove
+from .conquest import may_attack_without_declaration
+from .domain import DiplomaticLevel, Side, Status
+from .effects import UnitMoved, UnitPlaced, UnitRemoved
+from .registry import Violation, check, handles
+from .tx import TIED
+from .units import Unit
+
+if TYPE_CHECKING:
+    from .tx import Tx
+
+__all__ = ["entry_violation"]
+
+MOVING = frozenset({Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT})
+INDEPENDENT_PHASES = frozenset({Phase.MOVEMENT, Phase.COMBAT, Phase.CONSTRUCTION})
+
+
+def _major_of(tx: Tx, owner: str) -> str | None:
+    """The major a unit fights for: itself, a minor's major, or its potential ally."""
+    if owner in tx.rs.majors:
+        return owner
+    state = tx.minors.get(owner)
+    if state is None:
+        return None
+    if state.major is not None:
+        return state.major
+    return state.pending.partner if state.pending is not None else None
+
+
+def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
+    """Whether units of `owner` may be in `country`; the broken rule if not."""
+    if owner == country:
+        return None
+    major = _major_of(tx, owner)
+    if country in tx.rs.majors:
+        if major is not None and (tx.side(major) is tx.side(country) or tx.at_war(major, country)):
+            return None
+        return Violation("K3", f"{owner}'s units cannot enter {country}: not its side and not "
+                         "at war with it", {"owner": owner, "country": country})
+    state = tx.minor(country)
+    if major is None:
+        return Violation("82.83C", f"{owner}'s units fight only in their own country",
+                         {"owner": owner, "country": country})
+    if state.status in (*TIED, Status.CONQUERED) and state.major is not None:
+        if tx.side(state.major) is tx.side(major):
+            return None
+    if state.status is Status.INDEPENDENT and state.pending is not None:
+        if tx.side(state.pending.partner) is tx.side(major):
+            return None  # its potential ally's forces (82.82, 82.83)
+    holding = state.standing
+    if (state.status is Status.HEXES_CONTROLLED and holding is not None
+            and holding.level >= DiplomaticLevel.CONTROL
+            and tx.faction(holding.major) is tx.faction(major)):
+        return None  # 82.32D: the controlling power and its allies
+    if may_attack_without_declaration(tx, major, country) is not None:
+        return None
+    return Violation("82.41", f"{owner}'s units cannot enter {country} ({state.status.value}): "
+                     f"{major} must declare war on it first", {"owner": owner, "country": country})
+
+
+@check("place", "K3")
+def _place_ids(tx: Tx, cmd: Place) -> Iterator[Violation]:
+    seen: set[str] = set()
+    for spec in cmd.units:
+        if spec.id in tx.units or spec.id in tx.eliminated or spec.id in seen:
+            yield Violation("K3", f"unit id {spec.id!r} is already used", {"unit": spec.id})
+        seen.add(spec.id)
+    yield from _hex(tx, cmd.in_, cmd.hex)
+
+
+def _hex(tx: Tx, country: str, hex_label: str | None) -> Iterator[Violation]:
+    if hex_label is not None and country in tx.rs.minors:
+        hexes = tx.rs.minors[country].hexes
+        if hexes and hex_label not in hexes:
+            yield Violation("K3", f"hex {hex_label!r} is not in {country}",
+                            {"hex": hex_label, "country": country})
+
+
+@check("place", "82.41")
+def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
+    for owner in sorted({s.owner for s in cmd.units}):
+        violation = entry_violation(tx, owner, cmd.in_)
+        if violation is not None:
+            yield violation
+
+
+@handles("place")
+def _place(tx: Tx, cmd: Place) -> None:
+    for spec in cmd.units:
+        tx.put_unit(Unit(spec.id, spec.owner, spec.kind, spec.factors, cmd.in_, cmd.hex))
+        tx.effects.append(UnitPlaced(spec.id, cmd.in_))
+
+
+def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
+    for unit_id in ids:
+        if unit_id not in tx.units:
+            yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
+
+
+@check("move", "K3")
+def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
+    yield from _unknown(tx, cmd.units)
+    yield from _hex(tx, cmd.to, cmd.hex)
+
+
+@check("move", "K1")
+def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
+    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
+        side = tx.owner_side(unit) or _potential_side(tx, unit)
+        if side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING):
+            yield Violation("K1", f"{unit.id} moves in its side's movement, combat or "
+                            f"redeployment phase, not {tx.clock}", {"unit": unit.id})
+
+
+def _potential_side(tx: Tx, unit: Unit) -> Side | None:
+    major = _major_of(tx, unit.owner)
+    return tx.side(major) if major is not None else None
+
+
+@check("move", "82.83A")
+def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
+    """82.83A: an independent minor moves only in the movement and combat phases of its
+    potential ally's player turn (Vichy France may also redeploy)."""
+    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
+        state = tx.minors.get(unit.owner)
+        if state is None or state.status is not Status.INDEPENDENT:
+            continue
+        allowed = INDEPENDENT_PHASES | ({Phase.REDEPLOYMENT} if unit.owner == "Vichy France"
+                                        else set())
+        if tx.clock.phase not in allowed:
+            yield Violation("82.83A", f"{unit.owner} is independent: its units act only in the "
+                            "movement, combat and construction phases", {"unit": unit.id})
+
+
+@check("move", "82.41")
+def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
+    for owner in sorted({tx.units[u].owner for u in cmd.units if u in tx.units}):
+        violation = entry_violation(tx, owner, cmd.to)
+        if violation is not None:
+            yield violation
+
+
+@handles("move")
+def _move(tx: Tx, cmd: Move) -> None:
+    for unit_id in cmd.units:
+        tx.put_unit(attrs.evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
+        tx.effects.append(UnitMoved(unit_id, cmd.to))
+
+
+@check("remove", "K3")
+def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
+    yield from _unknown(tx, cmd.units)
+
+
+@handles("remove")
+def _remove(tx: Tx, cmd: Remove) -> None:
+    for unit_id in cmd.units:
+        tx.drop_unit(unit_id)
+        tx.effects.append(UnitRemoved(unit_id))

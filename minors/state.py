@@ -1,0 +1,137 @@
+"""The game state: frozen records held in plain dicts, replaced copy-on-write, never mutated.
+
+A `GameState` is immutable by discipline: every container in it is built fresh for a new
+state and never changed afterwards, so clones share it safely.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import cattrs
+from attrs import frozen
+
+from .clock import Moment
+from .domain import DiplomaticLevel, Side, Status
+from .units import Unit
+
+__all__ = [
+    "Deadline",
+    "GameState",
+    "LedgerEntry",
+    "MinorState",
+    "Pending",
+    "Holding",
+    "state_converter",
+]
+
+
+@frozen
+class Holding:
+    """The diplomatic result standing for a minor, the major holding it, and since when
+    (82.31: control dates from the start of the player turn of the result)."""
+
+    major: str
+    side: Side
+    level: DiplomaticLevel
+    result: int
+    since: Moment
+
+
+@frozen
+class Pending:
+    """An association or alliance that takes effect later (82.81, 82.82, 82.12, 82.91D)."""
+
+    partner: str
+    level: DiplomaticLevel
+    rule: str
+    due: Moment | None = None
+    """When it takes effect; None while it waits for a condition (82.81B, 82.81C)."""
+
+
+@frozen
+class Deadline:
+    """82.33: after a reversal, `side`'s units in the minor are eliminated when `at` ends."""
+
+    side: Side
+    at: Moment
+    rule: str = "82.33"
+
+
+@frozen
+class MinorState:
+    """One minor country's status and what goes with it; its garrison is derived from units."""
+
+    name: str
+    status: Status
+    major: str | None = None
+    at_war_with: tuple[str, ...] = ()
+    """Every major power at war with it: its own wars and, when tied, its major's (sorted)."""
+    direct_wars: tuple[str, ...] = ()
+    """The majors at war with the minor itself (attackers, and those it attacked)."""
+    attacked_by: str | None = None
+    attacked_at: Moment | None = None
+    standing: Holding | None = None
+    pending: Pending | None = None
+    refused_by: tuple[str, ...] = ()
+    barred: tuple[str, ...] = ()
+    deadline: Deadline | None = None
+    active: bool = True
+
+
+@frozen
+class LedgerEntry:
+    """One BRP change: a grant (82.21, 82.22), a deduction naming the grant it undoes, or a
+    cost. Amounts are whole BRPs, signed."""
+
+    seq: int
+    major: str
+    amount: int
+    kind: str
+    rule: str
+    moment: Moment
+    minor: str | None = None
+    level: DiplomaticLevel | None = None
+    base: int = 0
+    """For a grant, the unprorated BRPs it stands for; a deduction prorates it again."""
+    undoes: int | None = None
+
+
+@frozen
+class GameState:
+    """Everything the rules know at one moment; `state()` serializes it whole."""
+
+    clock: Moment
+    minors: dict[str, MinorState]
+    units: dict[str, Unit]
+    wars: dict[tuple[str, str], Moment]
+    """Wars between major powers, keyed by the sorted pair of names."""
+    ledger: tuple[LedgerEntry, ...] = ()
+    surrendered: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """Majors out of the war, with the enemies they had when they surrendered."""
+    fallen: dict[str, Moment] = attrs.field(factory=dict)
+    """When each major power surrendered first (France's fall, 82.91F)."""
+    eliminated: tuple[str, ...] = ()
+
+
+def _converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_unstructure_hook(Moment, str)
+    conv.register_structure_hook(Moment, lambda v, _: Moment.parse(v))
+    conv.register_unstructure_hook(DiplomaticLevel, lambda v: v.name.lower())
+    conv.register_structure_hook(DiplomaticLevel, lambda v, _: DiplomaticLevel[v.upper()])
+
+    def wars_out(wars: dict[tuple[str, str], Moment]) -> list[list[str]]:
+        return [[a, b, str(m)] for (a, b), m in sorted(wars.items())]
+
+    def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
+        return {(a, b): Moment.parse(m) for a, b, m in value}
+
+    wars_type = dict[tuple[str, str], Moment]
+    conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)
+    conv.register_structure_hook_func(lambda t: t == wars_type, wars_in)
+    return conv
+
+
+state_converter = _converter()

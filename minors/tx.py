@@ -1,0 +1,179 @@
+"""A transaction: the successor state built copy-on-write, committed by one assignment.
+
+Reads see the changes made so far; the first write to a container copies it, so the state
+the transaction started from is never touched. An exception before `commit` leaves the
+game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .clock import Moment
+from .domain import Faction, Side, Status
+from .effects import Effect, StatusChanged, WarBegan, WarEnded
+from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from .hooks import Hooks
+from .state import GameState, LedgerEntry, MinorState
+from .units import Unit
+
+__all__ = ["Tx"]
+
+TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMONWEALTH})
+"""Statuses that tie a minor to its major's wars (82.12, 82.93)."""
+
+
+class Tx:
+    """The state being built by one command or one phase change."""
+
+    __slots__ = (
+        "_owned", "base", "clock", "disabled", "effects", "eliminated", "fallen", "hooks",
+        "ledger", "minors", "rs", "surrendered", "units", "wars",
+    )  # fmt: skip
+
+    def __init__(self, state: GameState, rs: Ruleset, disabled: frozenset[str],
+                 hooks: Hooks) -> None:
+        self.base = state
+        self.hooks = hooks
+        self.rs = rs
+        self.disabled = disabled
+        self.clock = state.clock
+        self.minors = state.minors
+        self.units = state.units
+        self.wars = state.wars
+        self.ledger = state.ledger
+        self.surrendered = state.surrendered
+        self.fallen = state.fallen
+        self.eliminated = state.eliminated
+        self.effects: list[Effect] = []
+        self._owned: set[str] = set()
+
+    def commit(self) -> GameState:
+        """The successor state (the original is untouched)."""
+        return GameState(
+            clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
+            ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
+            eliminated=self.eliminated,
+        )  # fmt: skip
+
+    def _own(self, name: str) -> None:
+        if name not in self._owned:
+            self._owned.add(name)
+            setattr(self, name, dict(getattr(self, name)))
+
+    # ---- majors and wars -------------------------------------------------------------
+
+    def faction(self, major: str) -> Faction:
+        return self.rs.majors[major].faction
+
+    def side(self, major: str) -> Side:
+        return self.rs.majors[major].faction.side
+
+    def at_war(self, a: str, b: str) -> bool:
+        """Whether two major powers are at war."""
+        return (a, b) in self.wars or (b, a) in self.wars
+
+    def enemies(self, major: str) -> list[str]:
+        """The major powers at war with `major`, sorted."""
+        return sorted({b if a == major else a for a, b in self.wars if major in (a, b)})
+
+    def allies(self, major: str) -> list[str]:
+        """`major` and the other major powers of its faction."""
+        faction = self.faction(major)
+        return [m for m, entry in self.rs.majors.items() if entry.faction is faction]
+
+    def neutral_major(self, major: str) -> bool:
+        """82.81B: not at war with any major power of an opposing faction."""
+        own = self.faction(major)
+        return not any(self.faction(e) is not own for e in self.enemies(major))
+
+    def add_war(self, a: str, b: str, rule: str, cause: str) -> None:
+        self._own("wars")
+        self.wars[(a, b) if a < b else (b, a)] = self.clock
+        self.effects.append(WarBegan(a, b, rule, cause))
+
+    # ---- minors ----------------------------------------------------------------------
+
+    def minor(self, name: str) -> MinorState:
+        return self.minors[name]
+
+    def put(self, state: MinorState) -> None:
+        """Store a minor's new record."""
+        self._own("minors")
+        self.minors[state.name] = state
+
+    def set_status(self, state: MinorState, status: Status, major: str | None, rule: str,
+                   cause: str) -> MinorState:
+        """Change a minor's status (and major), with its effect, and rederive its wars."""
+        new = attrs.evolve(state, status=status, major=major)
+        new = attrs.evolve(new, at_war_with=self.wars_of(new))
+        if (state.status, state.major) != (status, major):
+            self.effects.append(StatusChanged(state.name, state.status, status, major, rule, cause))
+        self.put(new)
+        return new
+
+    def wars_of(self, state: MinorState) -> tuple[str, ...]:
+        """Who a minor is at war with: its own wars, and its major's if tied to it."""
+        if state.status is Status.CONQUERED:
+            return ()
+        wars = set(state.direct_wars)
+        if state.status in TIED and state.major is not None:
+            wars.update(self.enemies(state.major))
+            wars.discard(state.major)
+        return tuple(sorted(wars))
+
+    def refresh_wars(self, rule: str = "82.12") -> None:
+        """Rederive every minor's wars after wars between majors began or ended."""
+        for state in list(self.minors.values()):
+            wars = self.wars_of(state)
+            if wars == state.at_war_with:
+                continue
+            for enemy in sorted(set(wars) - set(state.at_war_with)):
+                self.effects.append(
+                    WarBegan(enemy, state.name, rule, f"{state.name} shares {state.major}'s wars")
+                )
+            for enemy in sorted(set(state.at_war_with) - set(wars)):
+                self.effects.append(WarEnded(enemy, state.name, rule, "its major left the war"))
+            self.put(attrs.evolve(state, at_war_with=wars))
+
+    # ---- units -----------------------------------------------------------------------
+
+    def units_in(self, country: str) -> Iterator[Unit]:
+        return (u for u in self.units.values() if u.country == country)
+
+    def put_unit(self, unit: Unit) -> None:
+        self._own("units")
+        self.units[unit.id] = unit
+
+    def drop_unit(self, unit_id: str) -> None:
+        self._own("units")
+        del self.units[unit_id]
+
+    def eliminate(self, unit_id: str) -> None:
+        self.drop_unit(unit_id)
+        self.eliminated = (*self.eliminated, unit_id)
+
+    def owner_side(self, unit: Unit) -> Side | None:
+        """The side a unit fights for: its major's, or for a minor's unit its major's."""
+        if unit.owner in self.rs.majors:
+            return self.side(unit.owner)
+        state = self.minors.get(unit.owner)
+        if state is not None and state.major is not None:
+            return self.side(state.major)
+        return None
+
+    # ---- ledger ----------------------------------------------------------------------
+
+    def record(self, entry: LedgerEntry) -> None:
+        self.ledger = (*self.ledger, entry)
+
+    def next_seq(self) -> int:
+        return len(self.ledger) + 1
+
+    def moment(self) -> Moment:
+        return self.clock

@@ -1,0 +1,334 @@
+"""War: declarations on minors and majors (82.34-82.36, 82.41, 82.42), border wars,
+subversion, refusal of association, surrender and re-entry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import attrs
+
+from .clock import Phase
+from .commands import (
+    BorderWar,
+    DeclareWar,
+    ReenterWar,
+    RefuseAssociation,
+    Subvert,
+    Surrender,
+)
+from .diplomacy import PEACE, active_grants, deduct
+from .domain import DiplomaticLevel, Side, Status
+from .effects import BrpChange, Note, WarEnded
+from .registry import Violation, check, effect, handles
+from .rulebook import Context, fire
+from .state import LedgerEntry, MinorState
+from .survival import on_attack, on_war_between_majors, resolve_pending
+from .tx import TIED
+
+if TYPE_CHECKING:
+    from .tx import Tx
+
+__all__ = ["garrisons"]
+
+BORDER_WARS = {("Russia", "Finland"), ("Russia", "Rumania")}
+"""82.41's exception: Russia's border wars (66.2, 67.2)."""
+
+
+def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
+    """Majors other than the attacker's faction with units in `minor`, most factors first."""
+    own = tx.faction(attacker)
+    factors: dict[str, int] = {}
+    for unit in tx.units_in(minor):
+        if unit.owner in tx.rs.majors and tx.faction(unit.owner) is not own:
+            factors[unit.owner] = factors.get(unit.owner, 0) + unit.factors
+    return sorted(factors, key=lambda m: (-factors[m], m))
+
+
+# ---- checks shared by declarations and border wars -------------------------------------
+
+
+def _phase(tx: Tx, major: str, phase: Phase, what: str) -> Iterator[Violation]:
+    side = tx.side(major)
+    if tx.clock.phase is not phase or tx.clock.side is not side:
+        yield Violation("K1", f"{what} belongs in the {side.value} {phase.value} phase, not "
+                        f"{tx.clock}", {"major": major})
+
+
+def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
+    if attacker in tx.surrendered:
+        yield Violation("K2", f"{attacker} has surrendered", {"major": attacker})
+    if target in tx.rs.majors:
+        if target == attacker or tx.faction(target) is tx.faction(attacker):
+            yield Violation("K2", f"{attacker} cannot declare war on its own faction's {target}",
+                            {"target": target})
+        elif tx.at_war(attacker, target):
+            yield Violation("K2", f"{attacker} is already at war with {target}",
+                            {"target": target})
+        elif target in tx.surrendered:
+            yield Violation("K2", f"{target} has surrendered", {"target": target})
+        return
+    state = tx.minor(target)
+    if not state.active:
+        yield Violation("K7", f"{target} is not in play", {"minor": target})
+    elif attacker in state.at_war_with:
+        yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
+    elif state.status is Status.CONQUERED:
+        yield Violation("82.42", f"{target} is conquered by {state.major}: it is attacked "
+                        "without a declaration of war", {"minor": target})
+    elif state.status in TIED:
+        rule = {Status.COLONY: "82.12", Status.COMMONWEALTH: "82.13"}.get(state.status, "82.42")
+        if tx.rs.minors[target].theater.value == "pacific" and state.status is not Status.COLONY:
+            rule = "82.93"
+        yield Violation(rule, f"{target} is {state.status.value} with {state.major}: it shares "
+                        f"{state.major}'s wars, so declare war on {state.major}",
+                        {"minor": target, "major": state.major})
+
+
+@check("declare_war", "K1")
+def _declare_in_phase(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _phase(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war")
+
+
+@check("declare_war", "K2")
+def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _attacker_fit(tx, cmd.attacker, cmd.target)
+
+
+@check("declare_war", "82.34")
+def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
+    if cmd.target in tx.rs.majors:
+        return
+    for major in garrisons(tx, cmd.target, cmd.attacker):
+        if not tx.at_war(cmd.attacker, major):
+            yield Violation("82.34", f"{major} garrisons {cmd.target}: {cmd.attacker} must "
+                            f"declare war on {major} first", {"garrison": major})
+
+
+@check("border_war", "K1")
+def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    yield from _phase(tx, cmd.attacker, Phase.DECLARATIONS, "a border war")
+
+
+@check("border_war", "82.41")
+def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    """82.41: only Russia's border wars on Finland or Rumania need no declaration."""
+    if (cmd.attacker, cmd.target) not in BORDER_WARS:
+        yield Violation("82.41", f"{cmd.attacker} has no border war with {cmd.target}: only "
+                        "Russia against Finland or Rumania; declare war instead",
+                        {"attacker": cmd.attacker, "target": cmd.target})
+
+
+@check("border_war", "K2")
+def _border_fits(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    if cmd.target in tx.rs.minors:
+        yield from _attacker_fit(tx, cmd.attacker, cmd.target)
+
+
+@check("border_war", "82.34")
+def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    if cmd.target in tx.rs.minors:
+        yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
+
+
+# ---- declarations: effects -------------------------------------------------------------
+
+
+@handles("declare_war")
+def _declare_war(tx: Tx, cmd: DeclareWar) -> None:
+    if cmd.target in tx.rs.majors:
+        _pay(tx, cmd.attacker, "declare_war_major", f"war on {cmd.target}")
+        tx.add_war(cmd.attacker, cmd.target, "K2", f"{cmd.attacker} declares war")
+        tx.refresh_wars()
+        on_war_between_majors(tx, cmd.attacker, cmd.target)
+        return
+    _pay(tx, cmd.attacker, "declare_war_minor", f"war on {cmd.target}")
+    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker} declares war")
+
+
+@handles("border_war")
+def _border_war(tx: Tx, cmd: BorderWar) -> None:
+    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker}'s border war")
+
+
+@effect("K6")
+def _pay(tx: Tx, major: str, cost: str, what: str) -> None:
+    """Declaring war costs BRPs: 10 on a minor (82.62 repeats it), 35 on a major power."""
+    brps = tx.rs.costs[cost].brps
+    entry = LedgerEntry(tx.next_seq(), major, -brps, "cost", "K6", tx.clock, minor=None)
+    tx.record(entry)
+    tx.effects.append(BrpChange(entry, "K6"))
+
+
+def attack(tx: Tx, attacker: str, minor: str, rule: str, cause: str) -> None:
+    """A major power attacks a minor: bars, control, wars, status and survival."""
+    state = tx.minor(minor)
+    state = _bar(tx, state, attacker) or state
+    state = _end_own_control(tx, state, attacker) or state
+    first = state.attacked_by is None
+    state = attrs.evolve(
+        state,
+        direct_wars=tuple(sorted({*state.direct_wars, attacker})),
+        attacked_by=attacker if first else state.attacked_by,
+        attacked_at=tx.clock if first else state.attacked_at,
+    )
+    garrison = _garrison_partner(tx, state, attacker)
+    dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
+    assert dest is not None, state.status
+    if dest is Status.ASSOCIATED:
+        tx.set_status(state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it")
+        return
+    state = tx.set_status(state, dest, None, rule, cause)
+    tx.put(on_attack(tx, state, attacker))
+
+
+@effect("82.351")
+def _bar(tx: Tx, state: MinorState, attacker: str) -> MinorState:
+    """82.351: the attacker and its major-power allies may never take the minor as an
+    associate or ally."""
+    barred = tuple(sorted({*state.barred, *tx.allies(attacker)}))
+    return attrs.evolve(state, barred=barred)
+
+
+@effect("82.35")
+def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> MinorState:
+    """82.35: a power may declare war on a minor it controls; its control and the BRPs it
+    drew from the minor end (a reading: docs/rules.md)."""
+    holding = state.standing
+    if holding is None or tx.side(holding.major) is not tx.side(attacker):
+        return state
+    for grant in active_grants(tx, state.name):
+        if grant.major == holding.major:
+            deduct(tx, grant, "82.35")
+    tx.effects.append(Note(f"{holding.major}'s hold on {state.name} ends", "82.35"))
+    return attrs.evolve(state, standing=None)
+
+
+def _garrison_partner(tx: Tx, state: MinorState, attacker: str) -> str | None:
+    """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
+    associates with at once, if it is not barred (82.351)."""
+    if "82.34" in tx.disabled:
+        return None
+    for major in garrisons(tx, state.name, attacker):
+        if tx.at_war(major, attacker) and major not in state.barred:
+            return major
+    return None
+
+
+# ---- subversion -------------------------------------------------------------------------
+
+
+@check("subvert", "K1")
+def _subvert_in_phase(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
+    yield from _phase(tx, cmd.major, Phase.DIPLOMACY, "subversion")
+
+
+@check("subvert", "82.36")
+def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
+    """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
+    (eligibility: a European minor at peace; the subversion rule itself is not given)."""
+    state = tx.minor(cmd.minor)
+    if cmd.major != "Russia":
+        yield Violation("82.36", f"subversion is Communist: {cmd.major} cannot subvert",
+                        {"major": cmd.major})
+    if state.status not in PEACE or not state.active:
+        yield Violation("82.36", f"{cmd.minor} is {state.status.value}: only a minor at peace "
+                        "can be subverted", {"minor": cmd.minor})
+
+
+@handles("subvert")
+def _subvert(tx: Tx, cmd: Subvert) -> None:
+    tx.hooks.subversion(tx, cmd.major, cmd.minor)
+
+
+# ---- refusal of association -------------------------------------------------------------
+
+
+@check("refuse_association", "82.81D")
+def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
+    """82.81D: a refusal is possible from the attack until the association takes effect."""
+    state = tx.minor(cmd.minor)
+    if state.status is Status.ASSOCIATED and state.major == cmd.major:
+        yield Violation("82.81D", f"{cmd.minor}'s association with {cmd.major} has already "
+                        "taken effect: it can no longer be refused", {"minor": cmd.minor})
+    elif state.pending is None or state.status is not Status.INDEPENDENT:
+        yield Violation("82.81D", f"no association of {cmd.minor} is pending: it has not "
+                        "been attacked, or its fate is settled", {"minor": cmd.minor})
+    elif state.pending.partner != cmd.major:
+        yield Violation("82.81D", f"{cmd.minor} would associate with {state.pending.partner}, "
+                        f"not {cmd.major}", {"partner": state.pending.partner})
+
+
+@handles("refuse_association")
+def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
+    state = tx.minor(cmd.minor)
+    tx.put(attrs.evolve(state, pending=None,
+                        refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
+    tx.effects.append(Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays "
+                           "independent", "82.81D"))
+
+
+# ---- surrender and re-entry -------------------------------------------------------------
+
+
+@check("surrender", "K2")
+def _can_surrender(tx: Tx, cmd: Surrender) -> Iterator[Violation]:
+    if cmd.major in tx.surrendered:
+        yield Violation("K2", f"{cmd.major} has already surrendered", {"major": cmd.major})
+
+
+@handles("surrender")
+def _surrender(tx: Tx, cmd: Surrender) -> None:
+    enemies = tuple(tx.enemies(cmd.major))
+    tx.surrendered = {**tx.surrendered, cmd.major: enemies}
+    if cmd.major not in tx.fallen:
+        tx.fallen = {**tx.fallen, cmd.major: tx.clock}
+    tx.wars = {pair: m for pair, m in tx.wars.items() if cmd.major not in pair}
+    for enemy in enemies:
+        tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
+    tx.refresh_wars("K2")
+    if cmd.major == "France":
+        _free_french(tx)
+        tx.hooks.vichy(tx)
+
+
+@effect("82.91F")
+def _free_french(tx: Tx) -> None:
+    """82.91F: when France falls, its Pacific islands turn Free French: associated with
+    Britain (a reading: Free French fight under British command, A25.4)."""
+    for name in ("New Caledonia", "Wallis Island", "Society Islands"):
+        state = tx.minors.get(name)
+        if state is None or state.status is not Status.COLONY:
+            continue
+        dest = fire(state.status, "free_french")
+        assert dest is not None
+        tx.set_status(state, dest, "Britain", "82.91F", "France has fallen: Free French")
+
+
+@check("reenter_war", "K2")
+def _can_reenter(tx: Tx, cmd: ReenterWar) -> Iterator[Violation]:
+    if cmd.major not in tx.surrendered:
+        yield Violation("K2", f"{cmd.major} has not surrendered", {"major": cmd.major})
+
+
+@handles("reenter_war")
+def _reenter(tx: Tx, cmd: ReenterWar) -> None:
+    enemies = tx.surrendered[cmd.major]
+    tx.surrendered = {m: e for m, e in tx.surrendered.items() if m != cmd.major}
+    for enemy in enemies:
+        if enemy not in tx.surrendered and not tx.at_war(cmd.major, enemy):
+            tx.add_war(cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
+    tx.refresh_wars("K2")
+    _waiting_associations(tx, cmd.major)
+
+
+@effect("82.81C")
+def _waiting_associations(tx: Tx, major: str) -> None:
+    """82.81C: minors waiting for `major` associate with it when it re-enters the war."""
+    for name in sorted(tx.minors):
+        pending = tx.minors[name].pending
+        if pending is not None and pending.partner == major and pending.due is None:
+            resolve_pending(tx, name, f"{major} re-entered the war (82.81C)")
+
+
