@@ -1,8 +1,30 @@
 """minors: a rules kernel for the minor countries of A World at War (rule 82) and the
-nationality distinctions of ASL (A25)."""
+nationality distinctions of ASL (A25).
+
+The public surface is listed in `__all__`; see shared/spec/api.md for the contract and
+docs/embedding.md for an engine's use of it.
+"""
 
 from __future__ import annotations
 
+from .clock import Moment, MomentError, Phase
+from .commands import (
+    BorderWar,
+    Command,
+    CommandError,
+    Conquer,
+    DeclareWar,
+    DiplomaticResult,
+    Move,
+    Place,
+    ReenterWar,
+    RefuseAssociation,
+    Remove,
+    Subvert,
+    Surrender,
+    UnitSpec,
+    command,
+)
 from .domain import (
     ClauseKind,
     DiplomaticLevel,
@@ -14,22 +36,91 @@ from .domain import (
     Status,
     Theater,
 )
+from .effects import (
+    BrpChange,
+    DeadlineSet,
+    Effect,
+    Note,
+    PhaseEnded,
+    StatusChanged,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    WarBegan,
+    WarEnded,
+)
 from .errors import MinorsError, TableError, UnknownNameError
+from .game import ClockError, Game, StateError
+from .hooks import Hooks
+from .log import Log, LogEntry
+from .registry import RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
+from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
+from .state import Deadline, Holding, LedgerEntry, MinorState, Pending
+from .units import Unit, UnitKind
 
 __all__ = [
+    "BorderWar",
+    "BrpChange",
     "ClauseKind",
+    "ClockError",
+    "Command",
+    "CommandError",
+    "Conquer",
+    "Deadline",
+    "DeadlineSet",
+    "DeclareWar",
     "DiplomaticLevel",
+    "DiplomaticResult",
+    "Effect",
     "Faction",
     "FootnoteKind",
+    "Game",
+    "Holding",
+    "Hooks",
+    "LedgerEntry",
+    "Log",
+    "LogEntry",
+    "MinorState",
     "MinorsError",
+    "Moment",
+    "MomentError",
+    "Move",
+    "Note",
+    "Pending",
+    "Phase",
+    "PhaseEnded",
+    "Place",
+    "ReenterWar",
+    "RefuseAssociation",
+    "Remove",
     "Rounding",
+    "RuleViolation",
     "Ruleset",
+    "ScenarioError",
+    "ScenarioRuleViolation",
     "Season",
     "Side",
+    "StateError",
     "Status",
+    "StatusChanged",
+    "Subvert",
+    "Surrender",
     "TableError",
     "Theater",
+    "Unit",
+    "UnitEliminated",
+    "UnitKind",
+    "UnitMoved",
+    "UnitPlaced",
+    "UnitRemoved",
+    "UnitSpec",
     "UnknownNameError",
+    "Violation",
+    "WarBegan",
+    "WarEnded",
+    "command",
     "load_ruleset",
+    "run_scenario",
 ]

@@ -82,3 +82,77 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
         f"tables digest {rs.digest}"
         + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
     )
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--until",
+    "until",
+    metavar="MOMENT",
+    help="Apply the commands stamped before MOMENT, then advance to it.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
+@click.option(
+    "--log",
+    "log_path",
+    metavar="PATH",
+    type=click.Path(dir_okay=False),
+    help="Write the log of the run (JSON Lines).",
+)
+@click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="Overlay tables; they replace the file's own overlays (repeatable).",
+)
+def run(
+    file: str | None,
+    until: str | None,
+    as_json: bool,
+    log_path: str | None,
+    overlays: tuple[str, ...],
+) -> None:
+    """Play a scenario FILE (without one, the built-in sample campaign) and report.
+
+    Exit 0 when the run completes, 3 when a command breaks a rule (the state before it is
+    printed, with the error), 2 when the file or its values are malformed.
+    """
+    from .report import report
+    from .scenario import SAMPLE, ScenarioRuleViolation, run_scenario
+
+    error: dict[str, Any] | None = None
+    try:
+        game = run_scenario(file or SAMPLE, until, ruleset=list(overlays) if overlays else None)
+        code = 0
+    except ScenarioRuleViolation as exc:
+        game, error, code = exc.game, exc.error_object(), 3
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    if log_path:
+        _write_log(game, log_path)
+    if as_json:
+        document = game.to_json()
+        document["error"] = error
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        text = None
+        if error is not None:
+            text = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
+        Console().print(report(game, text))
+    sys.exit(code)
+
+
+def _write_log(game: Any, path: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for entry in game.log:
+                line = json.dumps(
+                    entry.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                )
+                out.write(line + "\n")
+    except OSError as exc:
+        click.echo(f"minors: error: cannot write the log {path}: {exc.strerror}", err=True)
+        sys.exit(2)

@@ -52,12 +52,15 @@ class Moment:
         """Read `1940-spring/axis/declarations`, or `1939-fall` for its first phase."""
         match = _PATTERN.match(text.strip().lower()) if isinstance(text, str) else None
         if match is None:
-            raise MomentError(f"{text!r} is not a moment; write YEAR-SEASON/SIDE/PHASE, "
-                              "like '1940-spring/axis/declarations'")
+            raise MomentError(
+                f"{text!r} is not a moment; write YEAR-SEASON/SIDE/PHASE, "
+                "like '1940-spring/axis/declarations'"
+            )
         year, season, side, phase = match.groups()
         try:
-            return cls.of(int(year), Season(season), Side(side or "axis"),
-                          Phase(phase or "diplomacy"))
+            return cls.of(
+                int(year), Season(season), Side(side or "axis"), Phase(phase or "diplomacy")
+            )
         except ValueError:
             raise MomentError(
                 f"{text!r} is not a moment: seasons are spring, summer, fall, winter; sides "

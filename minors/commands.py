@@ -152,13 +152,33 @@ class Remove:
 
 
 Command = (
-    DiplomaticResult | DeclareWar | BorderWar | Subvert | Conquer | RefuseAssociation
-    | Surrender | ReenterWar | Place | Move | Remove
+    DiplomaticResult
+    | DeclareWar
+    | BorderWar
+    | Subvert
+    | Conquer
+    | RefuseAssociation
+    | Surrender
+    | ReenterWar
+    | Place
+    | Move
+    | Remove
 )
 KINDS: dict[str, type[Any]] = {
     cls.name: cls
-    for cls in (DiplomaticResult, DeclareWar, BorderWar, Subvert, Conquer, RefuseAssociation,
-                Surrender, ReenterWar, Place, Move, Remove)
+    for cls in (
+        DiplomaticResult,
+        DeclareWar,
+        BorderWar,
+        Subvert,
+        Conquer,
+        RefuseAssociation,
+        Surrender,
+        ReenterWar,
+        Place,
+        Move,
+        Remove,
+    )
 }
 
 
@@ -178,25 +198,31 @@ def _unit_spec(name: str, value: Any) -> UnitSpec:
     if isinstance(value, UnitSpec):
         return value
     if not isinstance(value, dict):
-        raise CommandError(f"{name}: a unit must be a table like "
-                           "{ id = 'ger-1', owner = 'Germany', kind = 'infantry', factors = 3 }")
+        raise CommandError(
+            f"{name}: a unit must be a table like "
+            "{ id = 'ger-1', owner = 'Germany', kind = 'infantry', factors = 3 }"
+        )
     unknown = sorted(set(value) - {"id", "owner", "kind", "factors"})
     if unknown:
-        raise CommandError(f"{name}: unit field {unknown[0]!r} is not known "
-                           "(fields: id, owner, kind, factors)")
+        raise CommandError(
+            f"{name}: unit field {unknown[0]!r} is not known (fields: id, owner, kind, factors)"
+        )
     for key in ("id", "owner", "kind", "factors"):
         if key not in value:
             raise CommandError(f"{name}: a unit needs {key!r}")
     try:
         kind = UnitKind(value["kind"])
     except ValueError:
-        raise CommandError(f"{name}: unit kind {value['kind']!r} is not one of "
-                           + ", ".join(k.value for k in UnitKind)) from None
+        raise CommandError(
+            f"{name}: unit kind {value['kind']!r} is not one of "
+            + ", ".join(k.value for k in UnitKind)
+        ) from None
     factors = _integer(name, "factors", value["factors"])
     if factors < 0:
         raise CommandError(f"{name}: unit factors must not be negative, not {factors}")
-    return UnitSpec(_text(name, "id", value["id"]), _text(name, "owner", value["owner"]), kind,
-                    factors)
+    return UnitSpec(
+        _text(name, "id", value["id"]), _text(name, "owner", value["owner"]), kind, factors
+    )
 
 
 def _ids(name: str, value: Any) -> tuple[str, ...]:
@@ -229,8 +255,11 @@ def command(name: str, /, **fields: Any) -> Command:
     values: dict[str, Any] = {}
     for key, value in given.items():
         if key == "units":
-            values[key] = (tuple(_unit_spec(name, v) for v in _as_list(name, value))
-                           if cls is Place else _ids(name, value))
+            values[key] = (
+                tuple(_unit_spec(name, v) for v in _as_list(name, value))
+                if cls is Place
+                else _ids(name, value)
+            )
         elif key in ("result", "roll"):
             values[key] = None if value is None and key == "roll" else _integer(name, key, value)
         elif key == "modifiers":
@@ -245,8 +274,9 @@ def command(name: str, /, **fields: Any) -> Command:
 
 def _as_list(name: str, value: Any, *, empty: bool = False) -> list[Any]:
     if not isinstance(value, list | tuple) or (not value and not empty):
-        raise CommandError(f"{name}: expected a {'list' if empty else 'non-empty list'}, "
-                           f"not {value!r}")
+        raise CommandError(
+            f"{name}: expected a {'list' if empty else 'non-empty list'}, not {value!r}"
+        )
     return list(value)
 
 
@@ -255,13 +285,14 @@ def fields_of(cmd: Command) -> dict[str, Any]:
     out: dict[str, Any] = {"command": cmd.name}
     for attribute in attrs.fields(type(cmd)):
         value = getattr(cmd, attribute.name)
-        if value is None or value == ():
-            if attribute.default is not attrs.NOTHING:
-                continue
+        if (value is None or value == ()) and attribute.default is not attrs.NOTHING:
+            continue
         key = "in" if attribute.name == "in_" else attribute.name
         if attribute.name == "units" and isinstance(cmd, Place):
-            value = [{"id": u.id, "owner": u.owner, "kind": u.kind.value, "factors": u.factors}
-                     for u in cmd.units]
+            value = [
+                {"id": u.id, "owner": u.owner, "kind": u.kind.value, "factors": u.factors}
+                for u in cmd.units
+            ]
         elif isinstance(value, tuple):
             value = list(value)
         out[key] = value

@@ -34,8 +34,11 @@ def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None
     state = tx.minor(minor)
     if major in state.at_war_with:
         return "82.41"
-    if (state.status in (Status.ASSOCIATED, Status.ALLIED, Status.CONQUERED)
-            and state.major is not None and tx.at_war(major, state.major)):
+    if (
+        state.status in (Status.ASSOCIATED, Status.ALLIED, Status.CONQUERED)
+        and state.major is not None
+        and tx.at_war(major, state.major)
+    ):
         return "82.42"
     if major in ("Britain", "U.S.") and tx.hooks.vichy_colony(tx, major, minor):
         return "82.41"
@@ -48,8 +51,11 @@ def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None
 def _conquer_in_combat(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     side = tx.side(cmd.by)
     if tx.clock.phase is not Phase.COMBAT or tx.clock.side is not side:
-        yield Violation("K1", f"a conquest by {cmd.by} belongs in the {side.value} combat "
-                        f"phase, not {tx.clock}", {"by": cmd.by})
+        yield Violation(
+            "K1",
+            f"a conquest by {cmd.by} belongs in the {side.value} combat phase, not {tx.clock}",
+            {"by": cmd.by},
+        )
 
 
 @check("conquer", "K7")
@@ -58,8 +64,7 @@ def _conquerable(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     if not state.active:
         yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
     elif state.status is Status.CONQUERED and state.major == cmd.by:
-        yield Violation("K7", f"{cmd.minor} is already conquered by {cmd.by}",
-                        {"minor": cmd.minor})
+        yield Violation("K7", f"{cmd.minor} is already conquered by {cmd.by}", {"minor": cmd.minor})
     elif cmd.by in tx.surrendered:
         yield Violation("K2", f"{cmd.by} has surrendered", {"by": cmd.by})
 
@@ -72,8 +77,11 @@ def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     if state.status is Status.CONQUERED and state.major == cmd.by:
         return
     if may_attack_without_declaration(tx, cmd.by, cmd.minor) is None:
-        yield Violation("82.41", f"{cmd.by} is not at war with {cmd.minor}: declare war on it "
-                        "first", {"by": cmd.by, "minor": cmd.minor})
+        yield Violation(
+            "82.41",
+            f"{cmd.by} is not at war with {cmd.minor}: declare war on it first",
+            {"by": cmd.by, "minor": cmd.minor},
+        )
 
 
 @check("conquer", "K5")
@@ -85,8 +93,12 @@ def _holds_the_capital(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     held = {u.hex for u in tx.units_in(cmd.minor) if u.owner == cmd.by and u.kind in GROUND}
     missing = [h for h in tx.rs.minors[cmd.minor].conquest_hexes if h not in held]
     if missing:
-        yield Violation("K5", f"{cmd.by} holds no ground unit in {', '.join(missing)}: "
-                        f"{cmd.minor} is not conquered yet", {"hexes": missing})
+        yield Violation(
+            "K5",
+            f"{cmd.by} holds no ground unit in {', '.join(missing)}: "
+            f"{cmd.minor} is not conquered yet",
+            {"hexes": missing},
+        )
 
 
 @handles("conquer")

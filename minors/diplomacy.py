@@ -95,23 +95,32 @@ TRIGGERS = {
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     side = tx.side(cmd.major)
     if tx.clock.phase is not Phase.DIPLOMACY or tx.clock.side is not side:
-        yield Violation("K1", f"{cmd.major}'s diplomatic results belong in the {side.value} "
-                        f"diplomacy phase, not {tx.clock}", {"major": cmd.major})
+        yield Violation(
+            "K1",
+            f"{cmd.major}'s diplomatic results belong in the {side.value} "
+            f"diplomacy phase, not {tx.clock}",
+            {"major": cmd.major},
+        )
 
 
 @check("diplomatic_result", "K2")
 def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.major in tx.surrendered:
-        yield Violation("K2", f"{cmd.major} has surrendered and makes no diplomatic rolls",
-                        {"major": cmd.major})
+        yield Violation(
+            "K2", f"{cmd.major} has surrendered and makes no diplomatic rolls", {"major": cmd.major}
+        )
 
 
 @check("diplomatic_result", "K4")
 def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
         total = cmd.roll + sum(cmd.modifiers)
-        yield Violation("K4", f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes "
-                        f"{total}, not the result {cmd.result}", {"roll": cmd.roll})
+        yield Violation(
+            "K4",
+            f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes "
+            f"{total}, not the result {cmd.result}",
+            {"roll": cmd.roll},
+        )
 
 
 @check("diplomatic_result", "K7")
@@ -120,9 +129,12 @@ def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if not state.active:
         yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
     elif state.status not in PEACE:
-        yield Violation("K7", f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
-                        "minor at peace (neutral, BRPs attributed, hexes controlled)",
-                        {"minor": cmd.minor, "status": state.status.value})
+        yield Violation(
+            "K7",
+            f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
+            "minor at peace (neutral, BRPs attributed, hexes controlled)",
+            {"minor": cmd.minor, "status": state.status.value},
+        )
 
 
 @handles("diplomatic_result")
@@ -136,17 +148,22 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     rs = tx.rs
     clamped = clamp(rs, result)
     if clamped != result:
-        tx.effects.append(Note(f"result {result} for {minor} counts as {clamped}: the scale "
-                               f"runs {min(rs.diplomatic_results)}..{max(rs.diplomatic_results)}",
-                               rule))
+        tx.effects.append(
+            Note(
+                f"result {result} for {minor} counts as {clamped}: the scale "
+                f"runs {min(rs.diplomatic_results)}..{max(rs.diplomatic_results)}",
+                rule,
+            )
+        )
     side = tx.side(major)
     entry = rs.diplomatic_results[clamped]
     if entry.effect == "set" and entry.side is not side:
         # A result favouring the other side counts as the band that keeps that side's
         # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
         clamped = 6 if entry.side is Side.AXIS else 1
-        tx.effects.append(Note(f"{major}'s result {result} favours the other side: it counts "
-                               f"as {clamped}", rule))
+        tx.effects.append(
+            Note(f"{major}'s result {result} favours the other side: it counts as {clamped}", rule)
+        )
     state = tx.minor(minor)
     old = state.standing
     current = Standing(old.side, old.level) if old is not None else None
@@ -179,8 +196,7 @@ def _rule_of(status: Status) -> str:
 def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
     """The grants for `minor` that no deduction has undone yet, in ledger order."""
     undone = {e.undoes for e in tx.ledger if e.undoes is not None}
-    return [e for e in tx.ledger
-            if e.kind == "grant" and e.minor == minor and e.seq not in undone]
+    return [e for e in tx.ledger if e.kind == "grant" and e.minor == minor and e.seq not in undone]
 
 
 @effect("82.22")
@@ -205,9 +221,17 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
         if level in kept:
             continue
         assert holding is not None
-        entry = LedgerEntry(tx.next_seq(), holding.major, prorate(proration, base, tx.clock.season),
-                            "grant", "82.21A" if level is DiplomaticLevel.BRPS else "82.21B",
-                            tx.clock, minor=minor, level=level, base=base)
+        entry = LedgerEntry(
+            tx.next_seq(),
+            holding.major,
+            prorate(proration, base, tx.clock.season),
+            "grant",
+            "82.21A" if level is DiplomaticLevel.BRPS else "82.21B",
+            tx.clock,
+            minor=minor,
+            level=level,
+            base=base,
+        )
         tx.record(entry)
         tx.effects.append(BrpChange(entry, entry.rule))
 
@@ -215,8 +239,18 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
 def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
     """Deduct a grant at its prorated value now (82.22)."""
     amount = prorate(tx.rs.brp_rules["proration"], grant.base, tx.clock.season)
-    entry = LedgerEntry(tx.next_seq(), grant.major, -amount, "deduction", rule, tx.clock,
-                        minor=grant.minor, level=grant.level, base=grant.base, undoes=grant.seq)
+    entry = LedgerEntry(
+        tx.next_seq(),
+        grant.major,
+        -amount,
+        "deduction",
+        rule,
+        tx.clock,
+        minor=grant.minor,
+        level=grant.level,
+        base=grant.base,
+        undoes=grant.seq,
+    )
     tx.record(entry)
     tx.effects.append(BrpChange(entry, rule))
 
@@ -247,6 +281,7 @@ def _deadline_passes(tx: Tx, side: Side) -> None:
         for unit in sorted(tx.units_in(name), key=lambda u: u.id):
             if unit.owner != name and tx.owner_side(unit) is side:
                 tx.eliminate(unit.id)
-                tx.effects.append(UnitEliminated(unit.id, "82.33",
-                                                 f"still in {name} after the reversal"))
+                tx.effects.append(
+                    UnitEliminated(unit.id, "82.33", f"still in {name} after the reversal")
+                )
         tx.put(attrs.evolve(tx.minors[name], deadline=None))

@@ -16,6 +16,7 @@ __all__ = [
     "DeadlineSet",
     "Effect",
     "Note",
+    "PhaseEnded",
     "StatusChanged",
     "UnitEliminated",
     "UnitMoved",
@@ -106,6 +107,16 @@ class DeadlineSet:
 
 
 @frozen
+class PhaseEnded:
+    """The clock left a phase: the rules that run at phase ends and starts ran (effects that
+    follow, up to the next marker, happened there)."""
+
+    ended: str
+    started: str
+    rule: str = "K1"
+
+
+@frozen
 class Note:
     """Something worth a line in the report that changes no state (a clamped result)."""
 
@@ -114,8 +125,17 @@ class Note:
 
 
 Effect = (
-    StatusChanged | WarBegan | WarEnded | BrpChange | UnitPlaced | UnitMoved | UnitRemoved
-    | UnitEliminated | DeadlineSet | Note
+    StatusChanged
+    | WarBegan
+    | WarEnded
+    | BrpChange
+    | UnitPlaced
+    | UnitMoved
+    | UnitRemoved
+    | UnitEliminated
+    | DeadlineSet
+    | PhaseEnded
+    | Note
 )
 
 

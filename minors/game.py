@@ -11,7 +11,7 @@ import cattrs
 
 # The rule modules register their checks, effects and handlers on import, in this order.
 from . import conquest, diplomacy, movement, survival, war  # noqa: F401
-from .clock import Moment, MomentError
+from .clock import Moment
 from .commands import (
     KINDS,
     BorderWar,
@@ -29,8 +29,7 @@ from .commands import (
     Surrender,
     fields_of,
 )
-from .domain import DiplomaticLevel, Status
-from .effects import Effect
+from .effects import Effect, PhaseEnded
 from .errors import MinorsError, UnknownNameError
 from .hooks import Hooks
 from .log import Log, LogEntry
@@ -62,8 +61,9 @@ def start_state(rs: Ruleset, start: str) -> GameState:
     spec = rs.starts[start]
     wars = {(a, b) if a < b else (b, a): Moment.parse(spec.clock) for a, b in spec.wars}
     attacked_at = Moment.parse(spec.attacked_at) if spec.attacked_at else None
-    pending = {p.minor: Pending(p.partner, p.level, p.rule, Moment.parse(p.due))
-               for p in spec.pending}
+    pending = {
+        p.minor: Pending(p.partner, p.level, p.rule, Moment.parse(p.due)) for p in spec.pending
+    }
     minors: dict[str, MinorState] = {}
     for name, m in rs.minors.items():
         tied = m.start_status in TIED
@@ -86,8 +86,15 @@ class Game:
 
     __slots__ = ("_disabled", "_hooks", "_log", "_rs", "_state")
 
-    def __init__(self, state: GameState, rs: Ruleset, *, disabled: frozenset[str] = frozenset(),
-                 hooks: Hooks | None = None, log: Log | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        rs: Ruleset,
+        *,
+        disabled: frozenset[str] = frozenset(),
+        hooks: Hooks | None = None,
+        log: Log | None = None,
+    ) -> None:
         self._state = state
         self._rs = rs
         self._disabled = disabled
@@ -97,8 +104,14 @@ class Game:
     # ---- construction ----------------------------------------------------------------
 
     @classmethod
-    def new(cls, ruleset: Ruleset | Iterable[str | Path] = (), *, start: str = "1939-fall",
-            disabled: Iterable[str] = (), hooks: Hooks | None = None) -> Game:
+    def new(
+        cls,
+        ruleset: Ruleset | Iterable[str | Path] = (),
+        *,
+        start: str = "1939-fall",
+        disabled: Iterable[str] = (),
+        hooks: Hooks | None = None,
+    ) -> Game:
         """The built-in campaign start (`1939-fall`), with overlay tables if given.
 
         `disabled` (for tests) switches off the checks and effects registered under those
@@ -108,8 +121,13 @@ class Game:
         return cls(start_state(rs, start), rs, disabled=frozenset(disabled), hooks=hooks)
 
     @classmethod
-    def from_state(cls, data: dict[str, Any], ruleset: Ruleset | Iterable[str | Path] = (), *,
-                   hooks: Hooks | None = None) -> Game:
+    def from_state(
+        cls,
+        data: dict[str, Any],
+        ruleset: Ruleset | Iterable[str | Path] = (),
+        *,
+        hooks: Hooks | None = None,
+    ) -> Game:
         """A game at the state `state()` returned (the log starts empty)."""
         rs = _ruleset(ruleset)
         try:
@@ -124,8 +142,9 @@ class Game:
     def clone(self) -> Game:
         """An independent copy; the state is immutable and the log persistent, so nothing
         is copied."""
-        return Game(self._state, self._rs, disabled=self._disabled, hooks=self._hooks,
-                    log=self._log)
+        return Game(
+            self._state, self._rs, disabled=self._disabled, hooks=self._hooks, log=self._log
+        )
 
     # ---- queries ---------------------------------------------------------------------
 
@@ -191,19 +210,28 @@ class Game:
             return canonical
 
         if isinstance(cmd, DiplomaticResult | Subvert | RefuseAssociation):
-            return attrs.evolve(cmd, minor=name(cmd.minor, "minor", minor=True),
-                                major=name(cmd.major, "major", major=True))
+            return attrs.evolve(
+                cmd,
+                minor=name(cmd.minor, "minor", minor=True),
+                major=name(cmd.major, "major", major=True),
+            )
         if isinstance(cmd, DeclareWar | BorderWar):
-            return attrs.evolve(cmd, attacker=name(cmd.attacker, "attacker", major=True),
-                                target=name(cmd.target, "target", minor=True, major=True))
+            return attrs.evolve(
+                cmd,
+                attacker=name(cmd.attacker, "attacker", major=True),
+                target=name(cmd.target, "target", minor=True, major=True),
+            )
         if isinstance(cmd, Conquer):
-            return attrs.evolve(cmd, minor=name(cmd.minor, "minor", minor=True),
-                                by=name(cmd.by, "by", major=True))
+            return attrs.evolve(
+                cmd, minor=name(cmd.minor, "minor", minor=True), by=name(cmd.by, "by", major=True)
+            )
         if isinstance(cmd, Surrender | ReenterWar):
             return attrs.evolve(cmd, major=name(cmd.major, "major", major=True))
         if isinstance(cmd, Place):
-            units = tuple(attrs.evolve(u, owner=name(u.owner, "owner", minor=True, major=True))
-                          for u in cmd.units)
+            units = tuple(
+                attrs.evolve(u, owner=name(u.owner, "owner", minor=True, major=True))
+                for u in cmd.units
+            )
             return attrs.evolve(cmd, units=units, in_=name(cmd.in_, "in", minor=True, major=True))
         if isinstance(cmd, Move):
             if len(set(cmd.units)) != len(cmd.units):
@@ -246,8 +274,9 @@ class Game:
             raise RuleViolation(violations)
         HANDLERS[cmd.name](tx, cmd)
         state = tx.commit()
-        log = self._log.append(LogEntry(len(self._log) + 1, state.clock, fields_of(cmd),
-                                        tuple(tx.effects)))
+        log = self._log.append(
+            LogEntry(len(self._log) + 1, state.clock, fields_of(cmd), tuple(tx.effects))
+        )
         self._state, self._log = state, log
         return tx.effects
 
@@ -260,21 +289,28 @@ class Game:
         """
         target = moment if isinstance(moment, Moment) else Moment.parse(moment)
         if target < self._state.clock:
-            raise ClockError(f"the clock stands at {self._state.clock}; it cannot go back to "
-                             f"{target}")
+            raise ClockError(
+                f"the clock stands at {self._state.clock}; it cannot go back to {target}"
+            )
         if target == self._state.clock:
             return []
         tx = Tx(self._state, self._rs, self._disabled, self._hooks)
         while tx.clock < target:
             for fn in PHASE_END.get(tx.clock.phase.value, ()):
                 fn(tx, tx.clock.side)
+            tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next())))
             tx.clock = tx.clock.next()
             for fn in PHASE_START.get(tx.clock.phase.value, ()):
                 fn(tx, tx.clock.side)
         state = tx.commit()
-        log = self._log.append(LogEntry(len(self._log) + 1, target,
-                                        {"command": "advance", "to": str(target)},
-                                        tuple(tx.effects)))
+        log = self._log.append(
+            LogEntry(
+                len(self._log) + 1,
+                target,
+                {"command": "advance", "to": str(target)},
+                tuple(tx.effects),
+            )
+        )
         self._state, self._log = state, log
         return tx.effects
 
@@ -344,13 +380,22 @@ class Game:
         return {
             "clock": str(state.clock),
             "minors": {
-                name: {"status": m.status.value, "major": m.major,
-                       "at_war_with": list(m.at_war_with)}
-                for name, m in state.minors.items() if m.active
+                name: {
+                    "status": m.status.value,
+                    "major": m.major,
+                    "at_war_with": list(m.at_war_with),
+                }
+                for name, m in state.minors.items()
+                if m.active
             },
             "units": {
-                u.id: {"owner": u.owner, "kind": u.kind.value, "factors": u.factors,
-                       "in": u.country, **({"hex": u.hex} if u.hex else {})}
+                u.id: {
+                    "owner": u.owner,
+                    "kind": u.kind.value,
+                    "factors": u.factors,
+                    "in": u.country,
+                    **({"hex": u.hex} if u.hex else {}),
+                }
                 for u in state.units.values()
             },
             "eliminated": list(state.eliminated),
@@ -363,5 +408,3 @@ class Game:
         pending associations, deadlines ...)."""
         data: dict[str, Any] = state_converter.unstructure(self._state)
         return data
-
-

@@ -29,8 +29,12 @@ class LogEntry:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
-        return {"seq": self.seq, "at": str(self.moment), "command": self.command,
-                "effects": [effect_dict(e) for e in self.effects]}
+        return {
+            "seq": self.seq,
+            "at": str(self.moment),
+            "command": self.command,
+            "effects": [effect_dict(e) for e in self.effects],
+        }
 
 
 @frozen

@@ -46,27 +46,39 @@ def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
     if country in tx.rs.majors:
         if major is not None and (tx.side(major) is tx.side(country) or tx.at_war(major, country)):
             return None
-        return Violation("K3", f"{owner}'s units cannot enter {country}: not its side and not "
-                         "at war with it", {"owner": owner, "country": country})
+        return Violation(
+            "K3",
+            f"{owner}'s units cannot enter {country}: not its side and not at war with it",
+            {"owner": owner, "country": country},
+        )
     state = tx.minor(country)
     if major is None:
-        return Violation("82.83C", f"{owner}'s units fight only in their own country",
-                         {"owner": owner, "country": country})
-    if state.status in (*TIED, Status.CONQUERED) and state.major is not None:
-        if tx.side(state.major) is tx.side(major):
-            return None
+        return Violation(
+            "82.83C",
+            f"{owner}'s units fight only in their own country",
+            {"owner": owner, "country": country},
+        )
+    friendly = state.major if state.status in (*TIED, Status.CONQUERED) else None
     if state.status is Status.INDEPENDENT and state.pending is not None:
-        if tx.side(state.pending.partner) is tx.side(major):
-            return None  # its potential ally's forces (82.82, 82.83)
+        friendly = state.pending.partner  # its potential ally's forces (82.82, 82.83)
+    if friendly is not None and tx.side(friendly) is tx.side(major):
+        return None
     holding = state.standing
-    if (state.status is Status.HEXES_CONTROLLED and holding is not None
-            and holding.level >= DiplomaticLevel.CONTROL
-            and tx.faction(holding.major) is tx.faction(major)):
+    if (
+        state.status is Status.HEXES_CONTROLLED
+        and holding is not None
+        and holding.level >= DiplomaticLevel.CONTROL
+        and tx.faction(holding.major) is tx.faction(major)
+    ):
         return None  # 82.32D: the controlling power and its allies
     if may_attack_without_declaration(tx, major, country) is not None:
         return None
-    return Violation("82.41", f"{owner}'s units cannot enter {country} ({state.status.value}): "
-                     f"{major} must declare war on it first", {"owner": owner, "country": country})
+    return Violation(
+        "82.41",
+        f"{owner}'s units cannot enter {country} ({state.status.value}): "
+        f"{major} must declare war on it first",
+        {"owner": owner, "country": country},
+    )
 
 
 @check("place", "K3")
@@ -83,8 +95,11 @@ def _hex(tx: Tx, country: str, hex_label: str | None) -> Iterator[Violation]:
     if hex_label is not None and country in tx.rs.minors:
         hexes = tx.rs.minors[country].hexes
         if hexes and hex_label not in hexes:
-            yield Violation("K3", f"hex {hex_label!r} is not in {country}",
-                            {"hex": hex_label, "country": country})
+            yield Violation(
+                "K3",
+                f"hex {hex_label!r} is not in {country}",
+                {"hex": hex_label, "country": country},
+            )
 
 
 @check("place", "82.41")
@@ -119,8 +134,12 @@ def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
         side = tx.owner_side(unit) or _potential_side(tx, unit)
         if side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING):
-            yield Violation("K1", f"{unit.id} moves in its side's movement, combat or "
-                            f"redeployment phase, not {tx.clock}", {"unit": unit.id})
+            yield Violation(
+                "K1",
+                f"{unit.id} moves in its side's movement, combat or "
+                f"redeployment phase, not {tx.clock}",
+                {"unit": unit.id},
+            )
 
 
 def _potential_side(tx: Tx, unit: Unit) -> Side | None:
@@ -136,11 +155,16 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
         state = tx.minors.get(unit.owner)
         if state is None or state.status is not Status.INDEPENDENT:
             continue
-        allowed = INDEPENDENT_PHASES | ({Phase.REDEPLOYMENT} if unit.owner == "Vichy France"
-                                        else set())
+        allowed = INDEPENDENT_PHASES | (
+            {Phase.REDEPLOYMENT} if unit.owner == "Vichy France" else set()
+        )
         if tx.clock.phase not in allowed:
-            yield Violation("82.83A", f"{unit.owner} is independent: its units act only in the "
-                            "movement, combat and construction phases", {"unit": unit.id})
+            yield Violation(
+                "82.83A",
+                f"{unit.owner} is independent: its units act only in the "
+                "movement, combat and construction phases",
+                {"unit": unit.id},
+            )
 
 
 @check("move", "82.41")

@@ -93,7 +93,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _register(clause: str, kind: str, fn: Callable[..., Any]) -> None:
-    REGISTRY.setdefault(clause, []).append(Registered(clause, kind, f"{fn.__module__}.{fn.__qualname__}"))
+    REGISTRY.setdefault(clause, []).append(
+        Registered(clause, kind, f"{fn.__module__}.{fn.__qualname__}")
+    )
 
 
 def check(command: str, clause: str) -> Callable[[F], F]:

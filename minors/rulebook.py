@@ -21,8 +21,14 @@ __all__ = ["CONDITIONS", "MACHINE", "TRANSITIONS", "Context", "fire", "table"]
 S = Status
 AT_PEACE = [S.NEUTRAL.value, S.BRPS_ATTRIBUTED.value, S.HEXES_CONTROLLED.value]
 ATTACKABLE = [*AT_PEACE, S.INDEPENDENT.value]
-CONQUERABLE = [*ATTACKABLE, S.ASSOCIATED.value, S.ALLIED.value, S.COLONY.value,
-               S.COMMONWEALTH.value]
+CONQUERABLE = [
+    *ATTACKABLE,
+    S.ASSOCIATED.value,
+    S.ALLIED.value,
+    S.COLONY.value,
+    S.COMMONWEALTH.value,
+    S.CONQUERED.value,  # reconquest by an enemy of its conqueror (82.42)
+]
 
 CONDITIONS = ("garrison_partner", "partner_free", "attacker_at_war", "refused")
 """The facts a transition may depend on, computed by the kernel for each event:
@@ -35,30 +41,56 @@ CONDITIONS = ("garrison_partner", "partner_free", "attacker_at_war", "refused")
 
 TRANSITIONS: list[dict[str, object]] = [
     # 82.41 / 82.34 / 82.35: an attack (a declaration of war or a border war).
-    {"trigger": "attack", "source": ATTACKABLE, "dest": S.ASSOCIATED.value,
-     "conditions": ["garrison_partner"]},
+    {
+        "trigger": "attack",
+        "source": ATTACKABLE,
+        "dest": S.ASSOCIATED.value,
+        "conditions": ["garrison_partner"],
+    },
     {"trigger": "attack", "source": ATTACKABLE, "dest": S.INDEPENDENT.value},
     # 82.21 / 82.31 and the diplomatic scale: a new standing result for a minor at peace.
     {"trigger": "result_none", "source": AT_PEACE, "dest": S.NEUTRAL.value},
     {"trigger": "result_brps", "source": AT_PEACE, "dest": S.BRPS_ATTRIBUTED.value},
     {"trigger": "result_control", "source": AT_PEACE, "dest": S.HEXES_CONTROLLED.value},
-    {"trigger": "result_association", "source": AT_PEACE, "dest": S.ASSOCIATED.value,
-     "conditions": ["partner_free"]},
+    {
+        "trigger": "result_association",
+        "source": AT_PEACE,
+        "dest": S.ASSOCIATED.value,
+        "conditions": ["partner_free"],
+    },
     {"trigger": "result_association", "source": AT_PEACE, "dest": S.HEXES_CONTROLLED.value},
-    {"trigger": "result_alliance", "source": AT_PEACE, "dest": S.ALLIED.value,
-     "conditions": ["partner_free"]},
+    {
+        "trigger": "result_alliance",
+        "source": AT_PEACE,
+        "dest": S.ALLIED.value,
+        "conditions": ["partner_free"],
+    },
     {"trigger": "result_alliance", "source": AT_PEACE, "dest": S.HEXES_CONTROLLED.value},
     # 82.81 / 82.82 / 82.91D: a surviving minor associates, unless barred or refused.
-    {"trigger": "associate", "source": S.INDEPENDENT.value, "dest": S.ASSOCIATED.value,
-     "conditions": ["partner_free", "attacker_at_war"], "unless": ["refused"]},
+    {
+        "trigger": "associate",
+        "source": S.INDEPENDENT.value,
+        "dest": S.ASSOCIATED.value,
+        "conditions": ["partner_free", "attacker_at_war"],
+        "unless": ["refused"],
+    },
     {"trigger": "associate", "source": S.INDEPENDENT.value, "dest": S.INDEPENDENT.value},
     # 82.12 (Poland), 82.91C (Communist China): a surviving minor becomes an ally.
-    {"trigger": "ally", "source": S.INDEPENDENT.value, "dest": S.ALLIED.value,
-     "conditions": ["partner_free", "attacker_at_war"], "unless": ["refused"]},
+    {
+        "trigger": "ally",
+        "source": S.INDEPENDENT.value,
+        "dest": S.ALLIED.value,
+        "conditions": ["partner_free", "attacker_at_war"],
+        "unless": ["refused"],
+    },
     {"trigger": "ally", "source": S.INDEPENDENT.value, "dest": S.INDEPENDENT.value},
     # 82.91D: Thailand associates with Japan; 82.91F: the French islands turn Free French.
-    {"trigger": "align", "source": AT_PEACE, "dest": S.ASSOCIATED.value,
-     "conditions": ["partner_free"]},
+    {
+        "trigger": "align",
+        "source": AT_PEACE,
+        "dest": S.ASSOCIATED.value,
+        "conditions": ["partner_free"],
+    },
     {"trigger": "free_french", "source": S.COLONY.value, "dest": S.ASSOCIATED.value},
     # Conquest: the minor's units are removed; it is at war with no one.
     {"trigger": "conquer", "source": CONQUERABLE, "dest": S.CONQUERED.value},
@@ -92,7 +124,7 @@ def _compile(machine: Machine) -> dict[tuple[Status, str], tuple[Route, ...]]:
     for trigger, event in machine.events.items():
         for source, transitions in event.transitions.items():
             compiled[(Status(source), trigger)] = tuple(
-                (tuple((c.func, c.target) for c in t.conditions), Status(t.dest or source))
+                (tuple((str(c.func), c.target) for c in t.conditions), Status(t.dest or source))
                 for t in transitions
             )
     return compiled

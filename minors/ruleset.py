@@ -14,8 +14,8 @@ from attrs import frozen
 
 from . import loader
 from . import records as r
-from .domain import DiplomaticLevel, Faction, FootnoteKind, Status
 from .clock import Moment
+from .domain import DiplomaticLevel, Faction, FootnoteKind, Status
 from .errors import MinorsError, TableError, UnknownNameError
 
 __all__ = ["Ruleset", "load_ruleset"]

@@ -19,10 +19,10 @@ from .units import Unit
 __all__ = [
     "Deadline",
     "GameState",
+    "Holding",
     "LedgerEntry",
     "MinorState",
     "Pending",
-    "Holding",
     "state_converter",
 ]
 

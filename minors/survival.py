@@ -37,8 +37,9 @@ def _schedule(tx: Tx, state: MinorState, partner: str) -> MinorState:
     """82.81: association at the start of the defender's next diplomatic phase."""
     due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
     pending = Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
-    tx.effects.append(Note(f"{state.name} will associate with {partner} at {due} if it "
-                           "survives", "82.81"))
+    tx.effects.append(
+        Note(f"{state.name} will associate with {partner} at {due} if it survives", "82.81")
+    )
     return attrs.evolve(state, pending=pending)
 
 
@@ -74,8 +75,12 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
     state = attrs.evolve(state, pending=None)
     if dest is Status.INDEPENDENT:
         why = "barred (82.351)" if not context.partner_free else "refused (82.81D)"
-        tx.effects.append(Note(f"{name} stays independent: {pending.partner} is {why}",
-                               "82.351" if not context.partner_free else "82.81D"))
+        tx.effects.append(
+            Note(
+                f"{name} stays independent: {pending.partner} is {why}",
+                "82.351" if not context.partner_free else "82.81D",
+            )
+        )
         tx.put(state)
         return
     assert dest is not None
@@ -86,8 +91,9 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
 def _wait_for_reentry(tx: Tx, state: MinorState, pending: Pending) -> None:
     """82.81C: while Britain is out of the war, the association waits for its return."""
     tx.put(attrs.evolve(state, pending=attrs.evolve(pending, due=None)))
-    tx.effects.append(Note(f"{state.name} waits for {pending.partner} to re-enter the war",
-                           "82.81C"))
+    tx.effects.append(
+        Note(f"{state.name} waits for {pending.partner} to re-enter the war", "82.81C")
+    )
 
 
 @effect("82.82")
@@ -95,8 +101,13 @@ def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
     """82.81B, 82.82: a minor attacked by a neutral major fights on alone until an opposing
     faction goes to war with its attacker."""
     tx.put(attrs.evolve(state, pending=attrs.evolve(pending, due=None, rule="82.82")))
-    tx.effects.append(Note(f"{state.name} fights on independently: {state.attacked_by} is at "
-                           "war with no opposing faction", "82.82"))
+    tx.effects.append(
+        Note(
+            f"{state.name} fights on independently: {state.attacked_by} is at "
+            "war with no opposing faction",
+            "82.82",
+        )
+    )
 
 
 @at_phase_start(Phase.DIPLOMACY.value)
@@ -150,10 +161,10 @@ def _dutch_east_indies(tx: Tx) -> None:
     if state is None or state.status is not Status.INDEPENDENT or state.pending is not None:
         return
     due = tx.clock.turn_start(tx.clock.turn + 2)
-    tx.put(attrs.evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION,
-                                               "82.91D", due)))
-    tx.effects.append(Note(f"the Dutch East Indies will associate with Britain at {due}",
-                           "82.91D"))
+    tx.put(
+        attrs.evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.91D", due))
+    )
+    tx.effects.append(Note(f"the Dutch East Indies will associate with Britain at {due}", "82.91D"))
 
 
 @effect("82.91C")
@@ -164,8 +175,13 @@ def _communist_china(tx: Tx) -> None:
         return
     dest = fire(state.status, "ally", Context(partner_free="Russia" not in state.barred))
     assert dest is not None
-    tx.set_status(state, dest, "Russia" if dest is Status.ALLIED else None, "82.91C",
-                  "Russia is at war with Japan")
+    tx.set_status(
+        state,
+        dest,
+        "Russia" if dest is Status.ALLIED else None,
+        "82.91C",
+        "Russia is at war with Japan",
+    )
 
 
 @effect("82.91D")
@@ -180,5 +196,10 @@ def thailand(tx: Tx) -> None:
         return
     dest = fire(state.status, "align", Context(partner_free="Japan" not in state.barred))
     if dest is Status.ASSOCIATED:
-        tx.set_status(state, dest, "Japan", "82.91D",
-                      "Japan holds French Indochina and is at war with Britain")
+        tx.set_status(
+            state,
+            dest,
+            "Japan",
+            "82.91D",
+            "Japan holds French Indochina and is at war with Britain",
+        )

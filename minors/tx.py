@@ -36,8 +36,9 @@ class Tx:
         "ledger", "minors", "rs", "surrendered", "units", "wars",
     )  # fmt: skip
 
-    def __init__(self, state: GameState, rs: Ruleset, disabled: frozenset[str],
-                 hooks: Hooks) -> None:
+    def __init__(
+        self, state: GameState, rs: Ruleset, disabled: frozenset[str], hooks: Hooks
+    ) -> None:
         self.base = state
         self.hooks = hooks
         self.rs = rs
@@ -107,8 +108,9 @@ class Tx:
         self._own("minors")
         self.minors[state.name] = state
 
-    def set_status(self, state: MinorState, status: Status, major: str | None, rule: str,
-                   cause: str) -> MinorState:
+    def set_status(
+        self, state: MinorState, status: Status, major: str | None, rule: str, cause: str
+    ) -> MinorState:
         """Change a minor's status (and major), with its effect, and rederive its wars."""
         new = attrs.evolve(state, status=status, major=major)
         new = attrs.evolve(new, at_war_with=self.wars_of(new))

@@ -18,7 +18,7 @@ from .commands import (
     Surrender,
 )
 from .diplomacy import PEACE, active_grants, deduct
-from .domain import DiplomaticLevel, Side, Status
+from .domain import Status
 from .effects import BrpChange, Note, WarEnded
 from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
@@ -51,8 +51,11 @@ def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
 def _phase(tx: Tx, major: str, phase: Phase, what: str) -> Iterator[Violation]:
     side = tx.side(major)
     if tx.clock.phase is not phase or tx.clock.side is not side:
-        yield Violation("K1", f"{what} belongs in the {side.value} {phase.value} phase, not "
-                        f"{tx.clock}", {"major": major})
+        yield Violation(
+            "K1",
+            f"{what} belongs in the {side.value} {phase.value} phase, not {tx.clock}",
+            {"major": major},
+        )
 
 
 def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
@@ -60,11 +63,13 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
         yield Violation("K2", f"{attacker} has surrendered", {"major": attacker})
     if target in tx.rs.majors:
         if target == attacker or tx.faction(target) is tx.faction(attacker):
-            yield Violation("K2", f"{attacker} cannot declare war on its own faction's {target}",
-                            {"target": target})
+            yield Violation(
+                "K2",
+                f"{attacker} cannot declare war on its own faction's {target}",
+                {"target": target},
+            )
         elif tx.at_war(attacker, target):
-            yield Violation("K2", f"{attacker} is already at war with {target}",
-                            {"target": target})
+            yield Violation("K2", f"{attacker} is already at war with {target}", {"target": target})
         elif target in tx.surrendered:
             yield Violation("K2", f"{target} has surrendered", {"target": target})
         return
@@ -74,15 +79,21 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
     elif attacker in state.at_war_with:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
     elif state.status is Status.CONQUERED:
-        yield Violation("82.42", f"{target} is conquered by {state.major}: it is attacked "
-                        "without a declaration of war", {"minor": target})
+        yield Violation(
+            "82.42",
+            f"{target} is conquered by {state.major}: it is attacked without a declaration of war",
+            {"minor": target},
+        )
     elif state.status in TIED:
         rule = {Status.COLONY: "82.12", Status.COMMONWEALTH: "82.13"}.get(state.status, "82.42")
         if tx.rs.minors[target].theater.value == "pacific" and state.status is not Status.COLONY:
             rule = "82.93"
-        yield Violation(rule, f"{target} is {state.status.value} with {state.major}: it shares "
-                        f"{state.major}'s wars, so declare war on {state.major}",
-                        {"minor": target, "major": state.major})
+        yield Violation(
+            rule,
+            f"{target} is {state.status.value} with {state.major}: it shares "
+            f"{state.major}'s wars, so declare war on {state.major}",
+            {"minor": target, "major": state.major},
+        )
 
 
 @check("declare_war", "K1")
@@ -102,8 +113,11 @@ def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
         return
     for major in garrisons(tx, cmd.target, cmd.attacker):
         if not tx.at_war(cmd.attacker, major):
-            yield Violation("82.34", f"{major} garrisons {cmd.target}: {cmd.attacker} must "
-                            f"declare war on {major} first", {"garrison": major})
+            yield Violation(
+                "82.34",
+                f"{major} garrisons {cmd.target}: {cmd.attacker} must declare war on {major} first",
+                {"garrison": major},
+            )
 
 
 @check("border_war", "K1")
@@ -115,9 +129,12 @@ def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
 def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     """82.41: only Russia's border wars on Finland or Rumania need no declaration."""
     if (cmd.attacker, cmd.target) not in BORDER_WARS:
-        yield Violation("82.41", f"{cmd.attacker} has no border war with {cmd.target}: only "
-                        "Russia against Finland or Rumania; declare war instead",
-                        {"attacker": cmd.attacker, "target": cmd.target})
+        yield Violation(
+            "82.41",
+            f"{cmd.attacker} has no border war with {cmd.target}: only "
+            "Russia against Finland or Rumania; declare war instead",
+            {"attacker": cmd.attacker, "target": cmd.target},
+        )
 
 
 @check("border_war", "K2")
@@ -230,11 +247,15 @@ def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     (eligibility: a European minor at peace; the subversion rule itself is not given)."""
     state = tx.minor(cmd.minor)
     if cmd.major != "Russia":
-        yield Violation("82.36", f"subversion is Communist: {cmd.major} cannot subvert",
-                        {"major": cmd.major})
+        yield Violation(
+            "82.36", f"subversion is Communist: {cmd.major} cannot subvert", {"major": cmd.major}
+        )
     if state.status not in PEACE or not state.active:
-        yield Violation("82.36", f"{cmd.minor} is {state.status.value}: only a minor at peace "
-                        "can be subverted", {"minor": cmd.minor})
+        yield Violation(
+            "82.36",
+            f"{cmd.minor} is {state.status.value}: only a minor at peace can be subverted",
+            {"minor": cmd.minor},
+        )
 
 
 @handles("subvert")
@@ -250,23 +271,36 @@ def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
     """82.81D: a refusal is possible from the attack until the association takes effect."""
     state = tx.minor(cmd.minor)
     if state.status is Status.ASSOCIATED and state.major == cmd.major:
-        yield Violation("82.81D", f"{cmd.minor}'s association with {cmd.major} has already "
-                        "taken effect: it can no longer be refused", {"minor": cmd.minor})
+        yield Violation(
+            "82.81D",
+            f"{cmd.minor}'s association with {cmd.major} has already "
+            "taken effect: it can no longer be refused",
+            {"minor": cmd.minor},
+        )
     elif state.pending is None or state.status is not Status.INDEPENDENT:
-        yield Violation("82.81D", f"no association of {cmd.minor} is pending: it has not "
-                        "been attacked, or its fate is settled", {"minor": cmd.minor})
+        yield Violation(
+            "82.81D",
+            f"no association of {cmd.minor} is pending: it has not "
+            "been attacked, or its fate is settled",
+            {"minor": cmd.minor},
+        )
     elif state.pending.partner != cmd.major:
-        yield Violation("82.81D", f"{cmd.minor} would associate with {state.pending.partner}, "
-                        f"not {cmd.major}", {"partner": state.pending.partner})
+        yield Violation(
+            "82.81D",
+            f"{cmd.minor} would associate with {state.pending.partner}, not {cmd.major}",
+            {"partner": state.pending.partner},
+        )
 
 
 @handles("refuse_association")
 def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
     state = tx.minor(cmd.minor)
-    tx.put(attrs.evolve(state, pending=None,
-                        refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
-    tx.effects.append(Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays "
-                           "independent", "82.81D"))
+    tx.put(
+        attrs.evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major})))
+    )
+    tx.effects.append(
+        Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays independent", "82.81D")
+    )
 
 
 # ---- surrender and re-entry -------------------------------------------------------------
@@ -330,5 +364,3 @@ def _waiting_associations(tx: Tx, major: str) -> None:
         pending = tx.minors[name].pending
         if pending is not None and pending.partner == major and pending.due is None:
             resolve_pending(tx, name, f"{major} re-entered the war (82.81C)")
-
-

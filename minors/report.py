@@ -1,0 +1,144 @@
+"""A turn-by-turn report of a game's log, as a person reads it (rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import groupby
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .effects import (
+    BrpChange,
+    DeadlineSet,
+    Effect,
+    Note,
+    PhaseEnded,
+    StatusChanged,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    WarBegan,
+    WarEnded,
+)
+from .game import Game
+from .log import LogEntry
+
+__all__ = ["describe", "report"]
+
+
+def describe(effect: Effect) -> str:
+    """One effect as a sentence, with its rule id."""
+    match effect:
+        case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
+            tie = f" ({major})" if major else ""
+            text = f"{minor}: {old.value} → {new.value}{tie} — {cause}"
+        case WarBegan(a=a, b=b, cause=cause):
+            text = f"{a} and {b} are at war" + (f" — {cause}" if cause else "")
+        case WarEnded(a=a, b=b, cause=cause):
+            text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
+        case BrpChange(entry=entry):
+            what = {"grant": "gains", "deduction": "loses", "cost": "pays"}[entry.kind]
+            about = f" for {entry.minor}" if entry.minor else ""
+            undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
+            text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"
+        case UnitEliminated(unit=unit, cause=cause):
+            text = f"unit {unit} is eliminated — {cause}"
+        case UnitPlaced(unit=unit, country=country):
+            text = f"unit {unit} is placed in {country}"
+        case UnitMoved(unit=unit, country=country):
+            text = f"unit {unit} moves to {country}"
+        case UnitRemoved(unit=unit):
+            text = f"unit {unit} is removed"
+        case DeadlineSet(minor=minor, side=side, at=at):
+            text = f"{side} units must leave {minor} by the end of {at}"
+        case Note(text=note):
+            text = note
+        case PhaseEnded(ended=ended):
+            text = f"end of {ended}"
+    return f"{text}  [{effect.rule}]"
+
+
+def _command(entry: LogEntry) -> str:
+    fields = {k: v for k, v in entry.command.items() if k != "command"}
+    kind = entry.command["command"]
+    if kind == "advance":
+        return f"the clock advances to {fields['to']}"
+    shown = ", ".join(f"{k}={v}" for k, v in fields.items() if not isinstance(v, list))
+    units = [u["id"] if isinstance(u, dict) else u for u in fields.get("units", [])]
+    return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
+
+
+def _lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
+    """(moment, sentence) for each effect of an entry; an advance's effects are placed at
+    the phase they happened in, and a run of shared wars is folded into one line."""
+    moment = str(entry.moment) if entry.command["command"] != "advance" else ""
+    shared: list[WarBegan] = []
+
+    def fold() -> Iterator[tuple[str, str]]:
+        if shared:
+            enemy = shared[0].a
+            names = ", ".join(w.b for w in shared)
+            yield moment, f"{enemy} is also at war with their partners: {names}  [82.12]"
+            shared.clear()
+
+    for effect in entry.effects:
+        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            if shared and shared[0].a != effect.a:
+                yield from fold()
+            shared.append(effect)
+            continue
+        yield from fold()
+        if isinstance(effect, PhaseEnded):
+            moment = effect.started
+            continue
+        yield moment, describe(effect)
+    yield from fold()
+
+
+def _turns(game: Game) -> Iterator[RenderableType]:
+    rows: list[tuple[str, str]] = []
+    for entry in game.log:
+        if entry.command["command"] != "advance":
+            rows.append((str(entry.moment), "» " + _command(entry)))
+        rows.extend((m, "    " + text) for m, text in _lines(entry))
+
+    def turn_of(row: tuple[str, str]) -> str:
+        year, rest = row[0].split("-", 1)
+        return f"{rest.split('/')[0].title()} {year}"
+
+    for turn, group in groupby(rows, key=turn_of):
+        lines = Text()
+        for moment, text in group:
+            _, side, phase = moment.split("/")
+            lines.append(f"{side}/{phase}: ", style="bold")
+            lines.append(text.strip() + "\n")
+        yield Text(f"── {turn} ──", style="bold cyan")
+        yield lines
+
+
+def _summary(game: Game) -> Table:
+    start = {name: m.start_status for name, m in game.ruleset.minors.items()}
+    table = Table(
+        title=f"Minor countries at {game.clock} (changed since the start)", title_justify="left"
+    )
+    for name in ("Minor", "Status", "Major", "At war with"):
+        table.add_column(name)
+    for name, minor in game.raw_state.minors.items():
+        if minor.active and minor.status is not start[name]:
+            table.add_row(
+                name, minor.status.value, minor.major or "-", ", ".join(minor.at_war_with) or "-"
+            )
+    return table
+
+
+def report(game: Game, error: str | None = None) -> RenderableType:
+    """The whole report: each turn's commands and what they did, then a summary."""
+    parts: list[RenderableType] = [*_turns(game), _summary(game)]
+    credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
+    parts.append(Text(f"BRP credits from rule 82: {credits}"))
+    if error:
+        parts.append(Text(error, style="bold red"))
+    return Group(*parts)

@@ -1,0 +1,183 @@
+"""Scenario files (shared/spec/scenario-format.md): read, check for form, run."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from .clock import Moment, MomentError
+from .commands import Command, CommandError, command
+from .errors import MinorsError
+from .game import Game
+from .registry import RuleViolation
+
+__all__ = [
+    "SAMPLE",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioRuleViolation",
+    "load_scenario",
+    "run_scenario",
+]
+
+SAMPLE = "campaign.toml"
+"""The built-in sample campaign, shipped in the package (`minors/samples`)."""
+
+
+class ScenarioError(MinorsError, ValueError):
+    """A scenario file or one of its values is malformed; names the file and the command."""
+
+
+class ScenarioRuleViolation(RuleViolation):
+    """A scenario command broke a rule: `.index` is its 1-based position in the file and
+    `.game` the game just before it."""
+
+    def __init__(self, violation: RuleViolation, index: int, game: Game) -> None:
+        super().__init__(violation.violations)
+        self.index = index
+        self.game = game
+
+    def error_object(self) -> dict[str, Any]:
+        """The `error` object of the JSON state (scenario-format.md)."""
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "command": self.index,
+            "violations": [{"rule": v.rule, "message": v.message} for v in self.violations],
+        }
+
+
+@frozen
+class Step:
+    at: Moment
+    command: Command
+
+
+@frozen
+class Scenario:
+    """A start, overlays, and the commands with their moments, in file order."""
+
+    path: str
+    name: str
+    start: str
+    ruleset: tuple[str, ...]
+    steps: tuple[Step, ...]
+
+
+def _read(path: str | Path) -> tuple[str, bytes]:
+    if str(path) == SAMPLE or path == Path(SAMPLE):
+        return f"<built-in {SAMPLE}>", (files("minors") / "samples" / SAMPLE).read_bytes()
+    try:
+        return str(path), Path(path).read_bytes()
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read the scenario: {exc.strerror}") from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and check a scenario file for form (not yet for legality).
+
+    Raises:
+        ScenarioError: naming the file, the command (1-based) and the problem.
+    """
+    name, data = _read(path)
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{name}: not valid TOML: {exc}") from None
+    unknown = sorted(set(document) - {"scenario", "do"})
+    if unknown:
+        raise ScenarioError(f"{name}: unknown table {unknown[0]!r} (tables: scenario, do)")
+    head = document.get("scenario")
+    if not isinstance(head, dict):
+        raise ScenarioError(f"{name}: missing the [scenario] table")
+    extra = sorted(set(head) - {"name", "start", "ruleset", "description"})
+    if extra:
+        raise ScenarioError(f"{name}: [scenario] has unknown field {extra[0]!r}")
+    start = head.get("start")
+    if not isinstance(start, str):
+        raise ScenarioError(f'{name}: [scenario] needs start = "1939-fall"')
+    ruleset = head.get("ruleset", [])
+    if not isinstance(ruleset, list) or not all(isinstance(r, str) for r in ruleset):
+        raise ScenarioError(f"{name}: [scenario] ruleset must be a list of file paths")
+    base = Path(name).parent if not name.startswith("<") else Path(".")
+    steps: list[Step] = []
+    previous: Moment | None = None
+    entries = document.get("do", [])
+    if not isinstance(entries, list):
+        raise ScenarioError(f"{name}: write commands as [[do]] tables")
+    for index, entry in enumerate(entries, start=1):
+        where = f"{name}: command {index}"
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"{where}: not a table")
+        fields = dict(entry)
+        at, kind = fields.pop("at", None), fields.pop("command", None)
+        if not isinstance(at, str):
+            raise ScenarioError(
+                f"{where}: missing field 'at' (a moment like '1940-spring/axis/declarations')"
+            )
+        if not isinstance(kind, str):
+            raise ScenarioError(f"{where}: missing field 'command'")
+        try:
+            moment = Moment.parse(at)
+            built = command(kind, **fields)
+        except (MomentError, CommandError) as exc:
+            raise ScenarioError(f"{where} ({kind}): {exc}") from None
+        if previous is not None and moment < previous:
+            raise ScenarioError(f"{where} ({kind}): at {at} goes back before {previous}")
+        previous = moment
+        steps.append(Step(moment, built))
+    return Scenario(
+        name, str(head.get("name", "")), start, tuple(str(base / r) for r in ruleset), tuple(steps)
+    )
+
+
+def run_scenario(
+    path: str | Path, until: str | Moment | None = None, *, ruleset: list[str] | None = None
+) -> Game:
+    """What `minors run` does: play the scenario and return the game.
+
+    `ruleset` (the CLI's --ruleset) replaces the file's overlays.
+
+    Raises:
+        ScenarioError: the file or a value is malformed (exit 2).
+        ScenarioRuleViolation: a command broke a rule; `.game` is the state before it
+            (exit 3).
+    """
+    scenario = load_scenario(path)
+    stop = None
+    if until is not None:
+        try:
+            stop = until if isinstance(until, Moment) else Moment.parse(until)
+        except MomentError as exc:
+            raise ScenarioError(f"--until: {exc}") from None
+    try:
+        game = Game.new(scenario.ruleset if ruleset is None else ruleset, start=scenario.start)
+    except MinorsError as exc:
+        raise ScenarioError(f"{scenario.path}: {exc}") from None
+    resolved: list[Step] = []
+    for index, step in enumerate(scenario.steps, start=1):
+        try:
+            resolved.append(Step(step.at, game.resolve(step.command)))
+        except CommandError as exc:
+            raise ScenarioError(f"{scenario.path}: command {index}: {exc}") from None
+    if resolved and game.clock > resolved[0].at:
+        raise ScenarioError(
+            f"{scenario.path}: command 1: at {resolved[0].at} is before the start {game.clock}"
+        )
+    for index, step in enumerate(resolved, start=1):
+        if stop is not None and step.at >= stop:
+            break
+        game.advance_to(step.at)
+        try:
+            game.apply(step.command)
+        except RuleViolation as exc:
+            raise ScenarioRuleViolation(exc, index, game) from None
+    if stop is not None:
+        if stop < game.clock:
+            raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
+        game.advance_to(stop)
+    return game
