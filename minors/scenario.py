@@ -136,11 +136,16 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def run_scenario(
-    path: str | Path, until: str | Moment | None = None, *, ruleset: list[str] | None = None
+    path: str | Path,
+    until: str | Moment | None = None,
+    *,
+    ruleset: list[str] | None = None,
+    disabled: frozenset[str] = frozenset(),
 ) -> Game:
     """What `minors run` does: play the scenario and return the game.
 
-    `ruleset` (the CLI's --ruleset) replaces the file's overlays.
+    `ruleset` (the CLI's --ruleset) replaces the file's overlays; `disabled` (for tests)
+    switches off the rules registered under those clause ids.
 
     Raises:
         ScenarioError: the file or a value is malformed (exit 2).
@@ -155,7 +160,11 @@ def run_scenario(
         except MomentError as exc:
             raise ScenarioError(f"--until: {exc}") from None
     try:
-        game = Game.new(scenario.ruleset if ruleset is None else ruleset, start=scenario.start)
+        game = Game.new(
+            scenario.ruleset if ruleset is None else ruleset,
+            start=scenario.start,
+            disabled=disabled,
+        )
     except MinorsError as exc:
         raise ScenarioError(f"{scenario.path}: {exc}") from None
     resolved: list[Step] = []

@@ -19,12 +19,13 @@ from .commands import (
 )
 from .diplomacy import PEACE, active_grants, deduct
 from .domain import Status
-from .effects import BrpChange, Note, WarEnded
+from .effects import BrpChange, Note, UnitMoved, WarEnded
 from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
 from .state import LedgerEntry, MinorState
 from .survival import on_attack, on_war_between_majors, resolve_pending
 from .tx import TIED
+from .units import GROUND
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -161,7 +162,7 @@ def _declare_war(tx: Tx, cmd: DeclareWar) -> None:
         on_war_between_majors(tx, cmd.attacker, cmd.target)
         return
     _pay(tx, cmd.attacker, "declare_war_minor", f"war on {cmd.target}")
-    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker} declares war")
+    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker} declares war", cmd.displace)
 
 
 @handles("border_war")
@@ -178,7 +179,9 @@ def _pay(tx: Tx, major: str, cost: str, what: str) -> None:
     tx.effects.append(BrpChange(entry, "K6"))
 
 
-def attack(tx: Tx, attacker: str, minor: str, rule: str, cause: str) -> None:
+def attack(
+    tx: Tx, attacker: str, minor: str, rule: str, cause: str, displace: str | None = None
+) -> None:
     """A major power attacks a minor: bars, control, wars, status and survival."""
     state = tx.minor(minor)
     state = _bar(tx, state, attacker) or state
@@ -190,6 +193,7 @@ def attack(tx: Tx, attacker: str, minor: str, rule: str, cause: str) -> None:
         attacked_by=attacker if first else state.attacked_by,
         attacked_at=tx.clock if first else state.attacked_at,
     )
+    _displace(tx, state.name, attacker, displace)
     garrison = _garrison_partner(tx, state, attacker)
     dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
     assert dest is not None, state.status
@@ -198,6 +202,36 @@ def attack(tx: Tx, attacker: str, minor: str, rule: str, cause: str) -> None:
         return
     state = tx.set_status(state, dest, None, rule, cause)
     tx.put(on_attack(tx, state, attacker))
+
+
+@effect("82.56")
+def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
+    """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
+    hex next to it, the one the attacker names or, by default, the first listed."""
+    record = tx.rs.minors[minor]
+    if not record.capital or not record.capital_adjacent:
+        return
+    target = displace or record.capital_adjacent[0]
+    friends = set(tx.allies(attacker))
+    for unit in sorted(tx.units_in(minor), key=lambda u: u.id):
+        if unit.hex == record.capital and unit.owner in friends and unit.kind in GROUND:
+            tx.put_unit(attrs.evolve(unit, hex=target))
+            tx.effects.append(UnitMoved(unit.id, f"{minor} ({target})", "82.56"))
+
+
+@check("declare_war", "82.56")
+def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    """82.56: the displaced units go to a hex adjacent to the capital."""
+    if cmd.displace is None:
+        return
+    record = tx.rs.minors.get(cmd.target)
+    if record is None or cmd.displace not in record.capital_adjacent:
+        adjacent = ", ".join(record.capital_adjacent) if record else "none"
+        yield Violation(
+            "82.56",
+            f"{cmd.displace!r} is not next to {cmd.target}'s capital (adjacent: {adjacent})",
+            {"displace": cmd.displace},
+        )
 
 
 @effect("82.351")

@@ -1,0 +1,84 @@
+"""Rulebook situations as scenario files (tests/data/scenarios/*.toml) with their expected
+outcome (the .json beside each), run through `run_scenario` as `minors run` runs them.
+
+The expected file holds `clauses` (the rules the situation shows; each becomes a `rule`
+marker), optionally `until`, `exit` (0, or 3 with `error_rule` and `error_command`) and the
+parts of the JSON state to compare: `minors` (a subset of minors, each field given is
+compared), `units`, `eliminated`, `brps` (subsets) and `clock`. A second test switches the
+clauses off (or those in `disable`) and checks the outcome changes: the situation really
+depends on the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from minors import ScenarioRuleViolation, run_scenario
+
+SCENARIOS = Path(__file__).parent / "data" / "scenarios"
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for path in sorted(SCENARIOS.glob("*.toml")):
+        expected = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        clauses = expected["clauses"]
+        marks = [pytest.mark.rule(clause) for clause in clauses]
+        cases.append(pytest.param(path, expected, id=path.stem, marks=marks))
+    return cases
+
+
+def play(
+    path: Path, expected: dict[str, Any], disabled: frozenset[str] = frozenset()
+) -> tuple[int, dict[str, Any]]:
+    """(exit status, JSON state) as `minors run --json` would give them."""
+    try:
+        game = run_scenario(path, expected.get("until"), disabled=disabled)
+    except ScenarioRuleViolation as exc:
+        document = exc.game.to_json()
+        document["error"] = exc.error_object()
+        return 3, document
+    return 0, game.to_json()
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize(("path", "expected"), CASES)
+def test_situation(path: Path, expected: dict[str, Any]) -> None:
+    """The situation plays out as the rulebook says (its expected JSON)."""
+    code, state = play(path, expected)
+    assert code == expected.get("exit", 0), state["error"]
+    if code == 3:
+        assert state["error"]["rule"] == expected["error_rule"]
+        assert state["error"]["command"] == expected["error_command"]
+    for name, fields in expected.get("minors", {}).items():
+        actual = state["minors"][name]
+        assert {k: actual[k] for k in fields} == fields, name
+    for unit_id, fields in expected.get("units", {}).items():
+        if fields is None:
+            assert unit_id not in state["units"]
+        else:
+            assert {k: state["units"][unit_id].get(k) for k in fields} == fields, unit_id
+    if "eliminated" in expected:
+        assert state["eliminated"] == expected["eliminated"]
+    for major, brps in expected.get("brps", {}).items():
+        assert state["brps"][major] == brps, major
+    if "clock" in expected:
+        assert state["clock"] == expected["clock"]
+
+
+@pytest.mark.parametrize(("path", "expected"), CASES)
+def test_situation_depends_on_its_rule(path: Path, expected: dict[str, Any]) -> None:
+    """With its clauses switched off, the situation plays out differently."""
+    disabled = frozenset(expected.get("disable", expected["clauses"]))
+    assert play(path, expected, disabled) != play(path, expected)
+
+
+def test_there_are_situations() -> None:
+    """The data folder is not empty (a missing folder must not pass silently)."""
+    assert len(CASES) >= 10
