@@ -6,6 +6,7 @@ Whole BRPs only: amounts are computed exactly with `Fraction` and rounded once, 
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -35,8 +36,13 @@ def partial_grant(rule: BrpRule, value: int) -> int:
 
 def prorate(rule: BrpRule, value: int, season: Season) -> int:
     """The prorated value of `value` BRPs at `season` (82.22): value × weight / denominator."""
-    weight = rule.season_weights[season.value]
-    return round_brps(Fraction(value * weight, rule.denominator), rule.rounding)
+    return _prorated(value, rule.season_weights[season.value], rule.denominator, rule.rounding)
+
+
+@functools.lru_cache(maxsize=4096)
+def _prorated(value: int, weight: int, denominator: int, rounding: Rounding) -> int:
+    # Exact with Fraction, and memoized: the same few figures recur all game long.
+    return round_brps(Fraction(value * weight, denominator), rounding)
 
 
 def grants_by_level(ruleset: Ruleset, value: int) -> dict[DiplomaticLevel, int]:

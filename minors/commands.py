@@ -280,15 +280,24 @@ def _as_list(name: str, value: Any, *, empty: bool = False) -> list[Any]:
     return list(value)
 
 
+_FIELDS: dict[type[Any], tuple[tuple[str, str, bool], ...]] = {}
+
+
 def fields_of(cmd: Command) -> dict[str, Any]:
     """A command as the scenario vocabulary writes it (`command` plus its fields)."""
+    cls = type(cmd)
+    layout = _FIELDS.get(cls)
+    if layout is None:  # (attribute, key, optional) per field, computed once per class
+        layout = _FIELDS[cls] = tuple(
+            (a.name, "in" if a.name == "in_" else a.name, a.default is not attrs.NOTHING)
+            for a in attrs.fields(cls)
+        )
     out: dict[str, Any] = {"command": cmd.name}
-    for attribute in attrs.fields(type(cmd)):
-        value = getattr(cmd, attribute.name)
-        if (value is None or value == ()) and attribute.default is not attrs.NOTHING:
+    for attribute, key, optional in layout:
+        value = getattr(cmd, attribute)
+        if optional and (value is None or value == ()):
             continue
-        key = "in" if attribute.name == "in_" else attribute.name
-        if attribute.name == "units" and isinstance(cmd, Place):
+        if attribute == "units" and isinstance(cmd, Place):
             value = [
                 {"id": u.id, "owner": u.owner, "kind": u.kind.value, "factors": u.factors}
                 for u in cmd.units

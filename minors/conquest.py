@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import attrs
-
 from .clock import Phase
 from .commands import Conquer
 from .diplomacy import active_grants, deduct
@@ -14,6 +12,7 @@ from .domain import Side, Status
 from .effects import UnitEliminated
 from .registry import Violation, at_phase_end, check, effect, handles
 from .rulebook import fire
+from .state import evolve
 from .survival import thailand
 from .tx import TIED
 from .units import GROUND
@@ -117,7 +116,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
         if unit.owner == minor:
             tx.eliminate(unit.id)
             tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
-    state = attrs.evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
+    state = evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
     tx.set_status(state, dest, by, "82.11G", cause)
     if minor == "French Indochina":
         thailand(tx)

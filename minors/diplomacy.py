@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import attrs
 from attrs import frozen
 
 from .brps import grants_by_level, prorate
@@ -18,7 +17,7 @@ from .records import LevelEffect
 from .registry import Violation, at_phase_end, check, effect, handles
 from .rulebook import Context, fire
 from .ruleset import Ruleset
-from .state import Deadline, Holding, LedgerEntry
+from .state import Deadline, Holding, LedgerEntry, evolve
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -45,8 +44,8 @@ class Standing:
 
 def clamp(ruleset: Ruleset, result: int) -> int:
     """Results beyond the scale count as its nearest end."""
-    scale = ruleset.diplomatic_results
-    return max(min(scale), min(max(scale), result))
+    low, high = ruleset.scale
+    return low if result < low else high if result > high else result
 
 
 def next_standing(ruleset: Ruleset, current: Standing | None, result: int) -> Standing | None:
@@ -181,7 +180,7 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     dest = fire(state.status, trigger, Context(partner_free=not barred))
     assert dest is not None, (state.status, trigger)
     deadline = _reversal(tx, minor, old, holding) or state.deadline
-    state = attrs.evolve(state, standing=holding, deadline=deadline)
+    state = evolve(state, standing=holding, deadline=deadline)
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
     tx.set_status(state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}")
 
@@ -284,4 +283,4 @@ def _deadline_passes(tx: Tx, side: Side) -> None:
                 tx.effects.append(
                     UnitEliminated(unit.id, "82.33", f"still in {name} after the reversal")
                 )
-        tx.put(attrs.evolve(tx.minors[name], deadline=None))
+        tx.put(evolve(tx.minors[name], deadline=None))

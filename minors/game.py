@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import attrs
 import cattrs
 
 # The rule modules register their checks, effects and handlers on import, in this order.
@@ -35,7 +34,7 @@ from .hooks import Hooks
 from .log import Log, LogEntry
 from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, registered_checks
 from .ruleset import Ruleset, load_ruleset
-from .state import GameState, MinorState, Pending, state_converter
+from .state import GameState, MinorState, Pending, evolve, state_converter
 from .tx import TIED, Tx
 from .units import Unit
 
@@ -77,7 +76,7 @@ def start_state(rs: Ruleset, start: str) -> GameState:
     state = GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
     tx = Tx(state, rs, frozenset(), Hooks())
     for name in sorted(minors):
-        tx.put(attrs.evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
+        tx.put(evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
     return tx.commit()
 
 
@@ -210,33 +209,32 @@ class Game:
             return canonical
 
         if isinstance(cmd, DiplomaticResult | Subvert | RefuseAssociation):
-            return attrs.evolve(
+            return evolve(
                 cmd,
                 minor=name(cmd.minor, "minor", minor=True),
                 major=name(cmd.major, "major", major=True),
             )
         if isinstance(cmd, DeclareWar | BorderWar):
-            return attrs.evolve(
+            return evolve(
                 cmd,
                 attacker=name(cmd.attacker, "attacker", major=True),
                 target=name(cmd.target, "target", minor=True, major=True),
             )
         if isinstance(cmd, Conquer):
-            return attrs.evolve(
+            return evolve(
                 cmd, minor=name(cmd.minor, "minor", minor=True), by=name(cmd.by, "by", major=True)
             )
         if isinstance(cmd, Surrender | ReenterWar):
-            return attrs.evolve(cmd, major=name(cmd.major, "major", major=True))
+            return evolve(cmd, major=name(cmd.major, "major", major=True))
         if isinstance(cmd, Place):
             units = tuple(
-                attrs.evolve(u, owner=name(u.owner, "owner", minor=True, major=True))
-                for u in cmd.units
+                evolve(u, owner=name(u.owner, "owner", minor=True, major=True)) for u in cmd.units
             )
-            return attrs.evolve(cmd, units=units, in_=name(cmd.in_, "in", minor=True, major=True))
+            return evolve(cmd, units=units, in_=name(cmd.in_, "in", minor=True, major=True))
         if isinstance(cmd, Move):
             if len(set(cmd.units)) != len(cmd.units):
                 raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
-            return attrs.evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
+            return evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
         if isinstance(cmd, Remove):
             if len(set(cmd.units)) != len(cmd.units):
                 raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import attrs
 from attrs import frozen
 
 from .domain import Status
+from .state import evolve
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -33,7 +33,7 @@ def default_vichy(tx: Tx) -> None:
     """France's fall: Vichy France becomes an active neutral minor (rule 77 is not given)."""
     state = tx.minors.get("Vichy France")
     if state is not None and not state.active:
-        tx.put(attrs.evolve(state, active=True, status=Status.NEUTRAL))
+        tx.put(evolve(state, active=True, status=Status.NEUTRAL))
 
 
 def no_vichy_colonies(tx: Tx, major: str, minor: str) -> bool:

@@ -6,14 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import attrs
-
 from .clock import Phase
 from .commands import Move, Place, Remove
 from .conquest import may_attack_without_declaration
 from .domain import DiplomaticLevel, Side, Status
 from .effects import UnitMoved, UnitPlaced, UnitRemoved
 from .registry import Violation, check, handles
+from .state import evolve
 from .tx import TIED
 from .units import Unit
 
@@ -178,7 +177,7 @@ def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
 @handles("move")
 def _move(tx: Tx, cmd: Move) -> None:
     for unit_id in cmd.units:
-        tx.put_unit(attrs.evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
+        tx.put_unit(evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
         tx.effects.append(UnitMoved(unit_id, cmd.to))
 
 

@@ -15,7 +15,7 @@ from attrs import frozen
 from . import loader
 from . import records as r
 from .clock import Moment
-from .domain import DiplomaticLevel, Faction, FootnoteKind, Status
+from .domain import DiplomaticLevel, Faction, FootnoteKind, Side, Status
 from .errors import MinorsError, TableError, UnknownNameError
 
 __all__ = ["Ruleset", "load_ruleset"]
@@ -59,6 +59,20 @@ class Ruleset:
     digest: str
     sources: tuple[str, ...]
     _names: Mapping[str, str] = attrs.field(alias="names", repr=False)
+    side_of: Mapping[str, Side] = attrs.field(init=False, repr=False)
+    """Each major power's side (derived, for the hot path)."""
+    faction_members: Mapping[Faction, tuple[str, ...]] = attrs.field(init=False, repr=False)
+    """Each faction's major powers, in table order (derived)."""
+    scale: tuple[int, int] = attrs.field(init=False, repr=False)
+    """The lowest and highest diplomatic results (derived)."""
+
+    def __attrs_post_init__(self) -> None:
+        side_of = {name: m.faction.side for name, m in self.majors.items()}
+        members = {f: tuple(n for n, m in self.majors.items() if m.faction is f) for f in Faction}
+        object.__setattr__(self, "side_of", _view(side_of))
+        object.__setattr__(self, "faction_members", _view(members))
+        results = self.diplomatic_results
+        object.__setattr__(self, "scale", (min(results), max(results)) if results else (0, 0))
 
     # ---- lookups -----------------------------------------------------------------
 

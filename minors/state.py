@@ -6,7 +6,7 @@ state and never changed afterwards, so clones share it safely.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import cattrs
@@ -15,6 +15,8 @@ from attrs import frozen
 from .clock import Moment
 from .domain import DiplomaticLevel, Side, Status
 from .units import Unit
+
+T = TypeVar("T")
 
 __all__ = [
     "Deadline",
@@ -135,3 +137,33 @@ def _converter() -> cattrs.Converter:
 
 
 state_converter = _converter()
+
+
+_REPLACERS: dict[type[Any], Any] = {}
+
+
+def _replacer(cls: type[Any]) -> Any:
+    """A function building `cls` from an instance and changes, generated once per class:
+    `attrs.evolve` is generic and costs several times more on the hot path."""
+    names = [a.name for a in attrs.fields(cls)]
+    args = ", ".join(f"changes.pop({n!r}, self.{n})" for n in names)
+    source = (
+        "def replace(self, changes):\n"
+        f"    new = cls({args})\n"
+        "    if changes:\n"
+        "        raise TypeError(f'unknown fields {sorted(changes)}')\n"
+        "    return new\n"
+    )
+    namespace: dict[str, Any] = {"cls": cls}
+    exec(source, namespace)
+    return namespace["replace"]
+
+
+def evolve(instance: T, **changes: Any) -> T:
+    """`attrs.evolve` for the state records, generated per class for speed."""
+    cls = type(instance)
+    replace = _REPLACERS.get(cls)
+    if replace is None:
+        replace = _REPLACERS[cls] = _replacer(cls)
+    new: T = replace(instance, changes)
+    return new

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
 from .clock import Phase
 from .domain import DiplomaticLevel, Side, Status
 from .effects import Note
 from .registry import at_phase_start, effect
 from .rulebook import Context, fire
-from .state import MinorState, Pending
+from .state import MinorState, Pending, evolve
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -22,25 +20,22 @@ __all__ = ["on_attack", "on_war_between_majors", "resolve_pending"]
 TRIGGER = {DiplomaticLevel.ASSOCIATION: "associate", DiplomaticLevel.ALLIANCE: "ally"}
 
 
-def on_attack(tx: Tx, state: MinorState, attacker: str) -> MinorState:
-    """After an attack left the minor independent: schedule its 82.81 association with the
-    partner of the attacker's faction, at the start of the defender's next diplomacy phase."""
-    if state.status is not Status.INDEPENDENT or state.pending is not None:
-        return state
+def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
+    """After an attack left the minor independent: its 82.81 association with the partner
+    of the attacker's faction, at the start of the defender's next diplomacy phase."""
     partner = tx.rs.association[tx.faction(attacker)].on_attack
-    scheduled: MinorState | None = _schedule(tx, state, partner)
-    return scheduled or state
+    pending: Pending | None = _schedule(tx, minor, partner)
+    return pending
 
 
 @effect("82.81")
-def _schedule(tx: Tx, state: MinorState, partner: str) -> MinorState:
+def _schedule(tx: Tx, minor: str, partner: str) -> Pending:
     """82.81: association at the start of the defender's next diplomatic phase."""
     due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
-    pending = Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
     tx.effects.append(
-        Note(f"{state.name} will associate with {partner} at {due} if it survives", "82.81")
+        Note(f"{minor} will associate with {partner} at {due} if it survives", "82.81")
     )
-    return attrs.evolve(state, pending=pending)
+    return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
 
 
 def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
@@ -62,7 +57,7 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
     if pending is None:
         return
     if state.status is not Status.INDEPENDENT:
-        tx.put(attrs.evolve(state, pending=None))
+        tx.put(evolve(state, pending=None))
         return
     if pending.partner in tx.surrendered:
         _wait_for_reentry(tx, state, pending)
@@ -72,7 +67,7 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
         _fight_alone(tx, state, pending)
         return
     dest = fire(state.status, TRIGGER[pending.level], context)
-    state = attrs.evolve(state, pending=None)
+    state = evolve(state, pending=None)
     if dest is Status.INDEPENDENT:
         why = "barred (82.351)" if not context.partner_free else "refused (82.81D)"
         tx.effects.append(
@@ -90,7 +85,7 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
 @effect("82.81C")
 def _wait_for_reentry(tx: Tx, state: MinorState, pending: Pending) -> None:
     """82.81C: while Britain is out of the war, the association waits for its return."""
-    tx.put(attrs.evolve(state, pending=attrs.evolve(pending, due=None)))
+    tx.put(evolve(state, pending=evolve(pending, due=None)))
     tx.effects.append(
         Note(f"{state.name} waits for {pending.partner} to re-enter the war", "82.81C")
     )
@@ -100,7 +95,7 @@ def _wait_for_reentry(tx: Tx, state: MinorState, pending: Pending) -> None:
 def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
     """82.81B, 82.82: a minor attacked by a neutral major fights on alone until an opposing
     faction goes to war with its attacker."""
-    tx.put(attrs.evolve(state, pending=attrs.evolve(pending, due=None, rule="82.82")))
+    tx.put(evolve(state, pending=evolve(pending, due=None, rule="82.82")))
     tx.effects.append(
         Note(
             f"{state.name} fights on independently: {state.attacked_by} is at "
@@ -139,7 +134,7 @@ def _join(tx: Tx, a: str, b: str) -> None:
         for attacker, joiner in ((a, b), (b, a)):
             if state.attacked_by == attacker and tx.faction(joiner) is not tx.faction(attacker):
                 partner = tx.rs.association[tx.faction(joiner)].on_joining
-                tx.put(attrs.evolve(state, pending=attrs.evolve(pending, partner=partner)))
+                tx.put(evolve(state, pending=evolve(pending, partner=partner)))
                 resolve_pending(tx, name, f"{joiner} went to war with {attacker} (82.82)")
                 break
 
@@ -161,9 +156,7 @@ def _dutch_east_indies(tx: Tx) -> None:
     if state is None or state.status is not Status.INDEPENDENT or state.pending is not None:
         return
     due = tx.clock.turn_start(tx.clock.turn + 2)
-    tx.put(
-        attrs.evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.91D", due))
-    )
+    tx.put(evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.91D", due)))
     tx.effects.append(Note(f"the Dutch East Indies will associate with Britain at {due}", "82.91D"))
 
 

@@ -8,9 +8,7 @@ game exactly as it was.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
-
-import attrs
+from typing import TYPE_CHECKING, Any
 
 from .clock import Moment
 from .domain import Faction, Side, Status
@@ -19,7 +17,7 @@ from .ruleset import Ruleset
 
 if TYPE_CHECKING:
     from .hooks import Hooks
-from .state import GameState, LedgerEntry, MinorState
+from .state import GameState, LedgerEntry, MinorState, evolve
 from .units import Unit
 
 __all__ = ["Tx"]
@@ -73,7 +71,8 @@ class Tx:
         return self.rs.majors[major].faction
 
     def side(self, major: str) -> Side:
-        return self.rs.majors[major].faction.side
+        side: Side = self.rs.side_of[major]
+        return side
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two major powers are at war."""
@@ -85,8 +84,7 @@ class Tx:
 
     def allies(self, major: str) -> list[str]:
         """`major` and the other major powers of its faction."""
-        faction = self.faction(major)
-        return [m for m, entry in self.rs.majors.items() if entry.faction is faction]
+        return list(self.rs.faction_members[self.rs.majors[major].faction])
 
     def neutral_major(self, major: str) -> bool:
         """82.81B: not at war with any major power of an opposing faction."""
@@ -109,11 +107,19 @@ class Tx:
         self.minors[state.name] = state
 
     def set_status(
-        self, state: MinorState, status: Status, major: str | None, rule: str, cause: str
+        self,
+        state: MinorState,
+        status: Status,
+        major: str | None,
+        rule: str,
+        cause: str,
+        **changes: Any,
     ) -> MinorState:
-        """Change a minor's status (and major), with its effect, and rederive its wars."""
-        new = attrs.evolve(state, status=status, major=major)
-        new = attrs.evolve(new, at_war_with=self.wars_of(new))
+        """Change a minor's status and major (and other fields), with its effect, and
+        rederive its wars; one new record."""
+        direct = changes.get("direct_wars", state.direct_wars)
+        wars = self.derive_wars(status, major, direct)
+        new = evolve(state, status=status, major=major, at_war_with=wars, **changes)
         if (state.status, state.major) != (status, major):
             self.effects.append(StatusChanged(state.name, state.status, status, major, rule, cause))
         self.put(new)
@@ -121,12 +127,18 @@ class Tx:
 
     def wars_of(self, state: MinorState) -> tuple[str, ...]:
         """Who a minor is at war with: its own wars, and its major's if tied to it."""
-        if state.status is Status.CONQUERED:
+        return self.derive_wars(state.status, state.major, state.direct_wars)
+
+    def derive_wars(
+        self, status: Status, major: str | None, direct: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        if status is Status.CONQUERED:
             return ()
-        wars = set(state.direct_wars)
-        if state.status in TIED and state.major is not None:
-            wars.update(self.enemies(state.major))
-            wars.discard(state.major)
+        if status not in TIED or major is None:
+            return direct  # kept sorted and unique where it is written
+        wars = set(direct)
+        wars.update(self.enemies(major))
+        wars.discard(major)
         return tuple(sorted(wars))
 
     def refresh_wars(self, rule: str = "82.12") -> None:
@@ -141,7 +153,7 @@ class Tx:
                 )
             for enemy in sorted(set(state.at_war_with) - set(wars)):
                 self.effects.append(WarEnded(enemy, state.name, rule, "its major left the war"))
-            self.put(attrs.evolve(state, at_war_with=wars))
+            self.put(evolve(state, at_war_with=wars))
 
     # ---- units -----------------------------------------------------------------------
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-import attrs
-
 from .clock import Phase
 from .commands import (
     BorderWar,
@@ -22,7 +20,7 @@ from .domain import Status
 from .effects import BrpChange, Note, UnitMoved, WarEnded
 from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
-from .state import LedgerEntry, MinorState
+from .state import LedgerEntry, MinorState, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
 from .tx import TIED
 from .units import GROUND
@@ -184,24 +182,31 @@ def attack(
 ) -> None:
     """A major power attacks a minor: bars, control, wars, status and survival."""
     state = tx.minor(minor)
-    state = _bar(tx, state, attacker) or state
-    state = _end_own_control(tx, state, attacker) or state
     first = state.attacked_by is None
-    state = attrs.evolve(
-        state,
-        direct_wars=tuple(sorted({*state.direct_wars, attacker})),
-        attacked_by=attacker if first else state.attacked_by,
-        attacked_at=tx.clock if first else state.attacked_at,
-    )
-    _displace(tx, state.name, attacker, displace)
-    garrison = _garrison_partner(tx, state, attacker)
+    changes: dict[str, object] = {
+        "direct_wars": tuple(sorted({*state.direct_wars, attacker})),
+        "attacked_by": attacker if first else state.attacked_by,
+        "attacked_at": tx.clock if first else state.attacked_at,
+    }
+    barred = _bar(tx, state, attacker)
+    if barred is not None:
+        changes["barred"] = barred
+    if _end_own_control(tx, state, attacker):
+        changes["standing"] = None
+    _displace(tx, minor, attacker, displace)
+    garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
     dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
     assert dest is not None, state.status
     if dest is Status.ASSOCIATED:
-        tx.set_status(state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it")
+        tx.set_status(
+            state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
+        )
         return
-    state = tx.set_status(state, dest, None, rule, cause)
-    tx.put(on_attack(tx, state, attacker))
+    if state.pending is None:
+        pending = on_attack(tx, minor, attacker)
+        if pending is not None:
+            changes["pending"] = pending
+    tx.set_status(state, dest, None, rule, cause, **changes)
 
 
 @effect("82.56")
@@ -215,7 +220,7 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     friends = set(tx.allies(attacker))
     for unit in sorted(tx.units_in(minor), key=lambda u: u.id):
         if unit.hex == record.capital and unit.owner in friends and unit.kind in GROUND:
-            tx.put_unit(attrs.evolve(unit, hex=target))
+            tx.put_unit(evolve(unit, hex=target))
             tx.effects.append(UnitMoved(unit.id, f"{minor} ({target})", "82.56"))
 
 
@@ -235,34 +240,33 @@ def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
 
 
 @effect("82.351")
-def _bar(tx: Tx, state: MinorState, attacker: str) -> MinorState:
+def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...]:
     """82.351: the attacker and its major-power allies may never take the minor as an
     associate or ally."""
-    barred = tuple(sorted({*state.barred, *tx.allies(attacker)}))
-    return attrs.evolve(state, barred=barred)
+    return tuple(sorted({*state.barred, *tx.allies(attacker)}))
 
 
 @effect("82.35")
-def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> MinorState:
+def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
     """82.35: a power may declare war on a minor it controls; its control and the BRPs it
     drew from the minor end (a reading: docs/rules.md)."""
     holding = state.standing
     if holding is None or tx.side(holding.major) is not tx.side(attacker):
-        return state
+        return False
     for grant in active_grants(tx, state.name):
         if grant.major == holding.major:
             deduct(tx, grant, "82.35")
     tx.effects.append(Note(f"{holding.major}'s hold on {state.name} ends", "82.35"))
-    return attrs.evolve(state, standing=None)
+    return True
 
 
-def _garrison_partner(tx: Tx, state: MinorState, attacker: str) -> str | None:
+def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str) -> str | None:
     """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
     associates with at once, if it is not barred (82.351)."""
-    if "82.34" in tx.disabled:
+    if "82.34" in tx.disabled or not tx.units:
         return None
-    for major in garrisons(tx, state.name, attacker):
-        if tx.at_war(major, attacker) and major not in state.barred:
+    for major in garrisons(tx, minor, attacker):
+        if tx.at_war(major, attacker) and major not in barred:
             return major
     return None
 
@@ -329,9 +333,7 @@ def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
 @handles("refuse_association")
 def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
     state = tx.minor(cmd.minor)
-    tx.put(
-        attrs.evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major})))
-    )
+    tx.put(evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
     tx.effects.append(
         Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays independent", "82.81D")
     )
