@@ -14,9 +14,11 @@ from .commands import (
     CommandError,
     Conquer,
     DeclareWar,
+    Deploy,
     DiplomaticResult,
     Move,
     Place,
+    Placement,
     ReenterWar,
     RefuseAssociation,
     Remove,
@@ -57,7 +59,7 @@ from .log import Log, LogEntry
 from .registry import RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
-from .state import Deadline, Holding, LedgerEntry, MinorState, Pending
+from .state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
 from .units import Unit, UnitKind
 
 __all__ = [
@@ -71,6 +73,8 @@ __all__ = [
     "Deadline",
     "DeadlineSet",
     "DeclareWar",
+    "Deploy",
+    "Deployment",
     "DiplomaticLevel",
     "DiplomaticResult",
     "Effect",
@@ -92,6 +96,7 @@ __all__ = [
     "Phase",
     "PhaseEnded",
     "Place",
+    "Placement",
     "ReenterWar",
     "RefuseAssociation",
     "Remove",

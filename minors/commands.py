@@ -21,9 +21,11 @@ __all__ = [
     "CommandError",
     "Conquer",
     "DeclareWar",
+    "Deploy",
     "DiplomaticResult",
     "Move",
     "Place",
+    "Placement",
     "ReenterWar",
     "RefuseAssociation",
     "Remove",
@@ -46,6 +48,25 @@ class UnitSpec:
     owner: str
     kind: UnitKind
     factors: int
+
+
+@frozen
+class Placement:
+    """One unit of a `deploy` set-up: the minor's unit and the hex it deploys in."""
+
+    id: str
+    kind: UnitKind
+    factors: int
+    hex: str
+
+
+@frozen
+class Deploy:
+    """The deploying power's own set-up of an attacked minor's forces (82.5)."""
+
+    name: ClassVar[str] = "deploy"
+    minor: str
+    placements: tuple[Placement, ...]
 
 
 @frozen
@@ -163,6 +184,7 @@ Command = (
     | Place
     | Move
     | Remove
+    | Deploy
 )
 KINDS: dict[str, type[Any]] = {
     cls.name: cls
@@ -178,6 +200,7 @@ KINDS: dict[str, type[Any]] = {
         Place,
         Move,
         Remove,
+        Deploy,
     )
 }
 
@@ -225,6 +248,19 @@ def _unit_spec(name: str, value: Any) -> UnitSpec:
     )
 
 
+def _placement(name: str, value: Any) -> Placement:
+    if isinstance(value, Placement):
+        return value
+    if not isinstance(value, dict) or set(value) != {"id", "kind", "factors", "hex"}:
+        raise CommandError(
+            f"{name}: a placement is a table with exactly id, kind, factors and hex, not {value!r}"
+        )
+    spec = _unit_spec(
+        name, {"id": value["id"], "owner": "-", "kind": value["kind"], "factors": value["factors"]}
+    )
+    return Placement(spec.id, spec.kind, spec.factors, _text(name, "hex", value["hex"]))
+
+
 def _ids(name: str, value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
@@ -262,6 +298,8 @@ def command(name: str, /, **fields: Any) -> Command:
             )
         elif key in ("result", "roll"):
             values[key] = None if value is None and key == "roll" else _integer(name, key, value)
+        elif key == "placements":
+            values[key] = tuple(_placement(name, v) for v in _as_list(name, value))
         elif key == "modifiers":
             values[key] = tuple(_integer(name, key, v) for v in _as_list(name, value, empty=True))
         elif value is None and attributes[key].default is None:
@@ -297,7 +335,12 @@ def fields_of(cmd: Command) -> dict[str, Any]:
         value = getattr(cmd, attribute)
         if optional and (value is None or value == ()):
             continue
-        if attribute == "units" and isinstance(cmd, Place):
+        if attribute == "placements" and isinstance(cmd, Deploy):
+            value = [
+                {"id": p.id, "kind": p.kind.value, "factors": p.factors, "hex": p.hex}
+                for p in cmd.placements
+            ]
+        elif attribute == "units" and isinstance(cmd, Place):
             value = [
                 {"id": u.id, "owner": u.owner, "kind": u.kind.value, "factors": u.factors}
                 for u in cmd.units

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .clock import Phase
 from .commands import Conquer
-from .diplomacy import active_grants, deduct
+from .diplomacy import active_grants, deduct_all
 from .domain import Side, Status
 from .effects import UnitEliminated
 from .registry import Violation, at_phase_end, check, effect, handles
@@ -85,11 +85,13 @@ def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
 
 @check("conquer", "K5")
 def _holds_the_capital(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
-    """When units in the minor carry hexes, the conqueror's ground units must hold its
-    capital, or its key hexes (Spain: Madrid and Tangiers)."""
-    if not any(u.hex for u in tx.units_in(cmd.minor)):
+    """When the map is known — units of major powers in the minor carry hexes — the
+    conqueror's ground units must hold its capital, or its key hexes (Spain: Madrid and
+    Tangiers). Without map data the command is taken as the engine's word."""
+    units = list(tx.units_in(cmd.minor))
+    if not any(u.hex and u.owner in tx.rs.majors for u in units):
         return
-    held = {u.hex for u in tx.units_in(cmd.minor) if u.owner == cmd.by and u.kind in GROUND}
+    held = {u.hex for u in units if u.owner == cmd.by and u.kind in GROUND}
     missing = [h for h in tx.rs.minors[cmd.minor].conquest_hexes if h not in held]
     if missing:
         yield Violation(
@@ -126,9 +128,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
 def _deduct_others(tx: Tx, minor: str, by: str) -> None:
     """82.22: conquest by another power deducts, at its prorated value now, what a power
     drew from the minor's BRPs."""
-    for grant in active_grants(tx, minor):
-        if grant.major != by:
-            deduct(tx, grant, "82.22")
+    deduct_all(tx, [g for g in active_grants(tx, minor) if g.major != by], "82.22")
 
 
 @at_phase_end(Phase.COMBAT.value)

@@ -28,8 +28,10 @@ __all__ = [
     "apply_result",
     "clamp",
     "deduct",
+    "deduct_all",
     "effect_of",
     "next_standing",
+    "prorated_shares",
     "status_of",
 ]
 
@@ -178,11 +180,16 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     trigger = TRIGGERS[effective.level if effective is not None else DiplomaticLevel.NONE]
     barred = holding is not None and holding.major in state.barred
     dest = fire(state.status, trigger, Context(partner_free=not barred))
-    assert dest is not None, (state.status, trigger)
+    if dest is None:  # only with K7 switched off (a test): the result changes nothing
+        return
     deadline = _reversal(tx, minor, old, holding) or state.deadline
     state = evolve(state, standing=holding, deadline=deadline)
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
     tx.set_status(state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}")
+    if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
+        from .deployment import deploy_now  # deployment imports this module
+
+        deploy_now(tx, minor, major_of)
 
 
 def _rule_of(status: Status) -> str:
@@ -200,8 +207,8 @@ def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
 
 @effect("82.22")
 def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
-    """Grant what the new standing gives and deduct what it no longer gives, each at its
-    prorated value now; a deduction names the grant it undoes (82.21, 82.22)."""
+    """Grant what the new standing gives and deduct what it no longer gives, at their
+    prorated value now (82.21, 82.22); a deduction names the grant it undoes."""
     value = tx.rs.minors[minor].brps
     want: dict[DiplomaticLevel, int] = {}
     if holding is not None:
@@ -209,23 +216,25 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
             if holding.level >= level and base > 0:
                 want[level] = base
     kept: set[DiplomaticLevel] = set()
+    undo: list[LedgerEntry] = []
     for grant in active_grants(tx, minor):
         assert grant.level is not None
         if holding is not None and grant.major == holding.major and grant.level in want:
             kept.add(grant.level)
-            continue
-        deduct(tx, grant, "82.22")
-    proration = tx.rs.brp_rules["proration"]
-    for level, base in sorted(want.items()):
-        if level in kept:
-            continue
+        else:
+            undo.append(grant)
+    deduct_all(tx, undo, "82.22")
+    new = [(level, base) for level, base in sorted(want.items()) if level not in kept]
+    amounts = prorated_shares(tx, [base for _, base in new])
+    for (level, base), amount in zip(new, amounts, strict=True):
         assert holding is not None
+        rule = "82.21A" if level is DiplomaticLevel.BRPS else "82.21B"
         entry = LedgerEntry(
             tx.next_seq(),
             holding.major,
-            prorate(proration, base, tx.clock.season),
+            amount,
             "grant",
-            "82.21A" if level is DiplomaticLevel.BRPS else "82.21B",
+            rule,
             tx.clock,
             minor=minor,
             level=level,
@@ -235,23 +244,41 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
         tx.effects.append(BrpChange(entry, entry.rule))
 
 
+def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
+    """Prorate BRPs that change hands together as one amount (82.22), split over their
+    entries so that the entries add up to it exactly."""
+    proration = tx.rs.brp_rules["proration"]
+    shares, done, total = [], 0, 0
+    for base in bases:
+        total += base
+        cumulative = prorate(proration, total, tx.clock.season)
+        shares.append(cumulative - done)
+        done = cumulative
+    return shares
+
+
+def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
+    """Deduct grants together, at the prorated value of their BRPs now (82.22)."""
+    for grant, amount in zip(grants, prorated_shares(tx, [g.base for g in grants]), strict=True):
+        entry = LedgerEntry(
+            tx.next_seq(),
+            grant.major,
+            -amount,
+            "deduction",
+            rule,
+            tx.clock,
+            minor=grant.minor,
+            level=grant.level,
+            base=grant.base,
+            undoes=grant.seq,
+        )
+        tx.record(entry)
+        tx.effects.append(BrpChange(entry, rule))
+
+
 def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
-    """Deduct a grant at its prorated value now (82.22)."""
-    amount = prorate(tx.rs.brp_rules["proration"], grant.base, tx.clock.season)
-    entry = LedgerEntry(
-        tx.next_seq(),
-        grant.major,
-        -amount,
-        "deduction",
-        rule,
-        tx.clock,
-        minor=grant.minor,
-        level=grant.level,
-        base=grant.base,
-        undoes=grant.seq,
-    )
-    tx.record(entry)
-    tx.effects.append(BrpChange(entry, rule))
+    """Deduct one grant at its prorated value now (82.22)."""
+    deduct_all(tx, [grant], rule)
 
 
 @effect("82.33")

@@ -9,7 +9,7 @@ from typing import Any
 import cattrs
 
 # The rule modules register their checks, effects and handlers on import, in this order.
-from . import conquest, diplomacy, movement, survival, war  # noqa: F401
+from . import conquest, deployment, diplomacy, movement, survival, war  # noqa: F401
 from .clock import Moment
 from .commands import (
     KINDS,
@@ -18,6 +18,7 @@ from .commands import (
     CommandError,
     Conquer,
     DeclareWar,
+    Deploy,
     DiplomaticResult,
     Move,
     Place,
@@ -235,6 +236,8 @@ class Game:
             if len(set(cmd.units)) != len(cmd.units):
                 raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
             return evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
+        if isinstance(cmd, Deploy):
+            return evolve(cmd, minor=name(cmd.minor, "minor", minor=True))
         if isinstance(cmd, Remove):
             if len(set(cmd.units)) != len(cmd.units):
                 raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")

@@ -51,6 +51,8 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "limit_groups": (r.LimitGroup, "key"),
     "provenance": (r.Provenance, "key"),
     "starts": (r.Start, "name"),
+    "force_units": (r.ForceUnit, "column"),
+    "deployment": (r.DeploymentRule, "key"),
 }
 
 Raw = dict[str, dict[str, dict[str, Any]]]

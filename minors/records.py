@@ -27,10 +27,12 @@ __all__ = [
     "Clause",
     "Cost",
     "Count",
+    "DeploymentRule",
     "FactionEntry",
     "FieldError",
     "Footnote",
     "ForceRow",
+    "ForceUnit",
     "LevelEffect",
     "Limit",
     "LimitGroup",
@@ -582,4 +584,30 @@ class Start:
     attacked_at: str = ""
     """The moment the minors at war at the start were attacked."""
     pending: tuple[StartPending, ...] = ()
+    note: str = ""
+
+
+@frozen
+class ForceUnit:
+    """What one counted unit of a forces-table column is on the map (82.5)."""
+
+    column: str
+    kind: str = field()
+    factors: int = field(validator=_non_negative)
+    illustrative: bool = False
+
+    @kind.validator
+    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
+        kinds = ("infantry", "armor", "air", "naval")
+        if value not in kinds:
+            raise FieldError("kind", f"{value!r} is not a deployable kind", f"use one of {kinds}")
+
+
+@frozen
+class DeploymentRule:
+    """Deployment limits (82.55): minor ground and air units per hex."""
+
+    key: str
+    units: int = field(validator=_non_negative)
+    illustrative: bool = False
     note: str = ""

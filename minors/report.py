@@ -73,29 +73,35 @@ def _command(entry: LogEntry) -> str:
 
 def _lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
     """(moment, sentence) for each effect of an entry; an advance's effects are placed at
-    the phase they happened in, and a run of shared wars is folded into one line."""
-    moment = str(entry.moment) if entry.command["command"] != "advance" else ""
-    shared: list[WarBegan] = []
-
-    def fold() -> Iterator[tuple[str, str]]:
-        if shared:
-            enemy = shared[0].a
-            names = ", ".join(w.b for w in shared)
-            yield moment, f"{enemy} is also at war with their partners: {names}  [82.12]"
-            shared.clear()
-
+    the phase they happened in (at its end or its start), and a run of shared wars is
+    folded into one line."""
+    moment = str(entry.moment)
+    buffered: list[Effect] = []
     for effect in entry.effects:
-        if isinstance(effect, WarBegan) and effect.rule == "82.12":
-            if shared and shared[0].a != effect.a:
-                yield from fold()
-            shared.append(effect)
-            continue
-        yield from fold()
         if isinstance(effect, PhaseEnded):
+            yield from _sentences(effect.ended, buffered)
+            buffered = []
             moment = effect.started
             continue
+        buffered.append(effect)
+    yield from _sentences(moment, buffered)
+
+
+def _sentences(moment: str, effects: list[Effect]) -> Iterator[tuple[str, str]]:
+    shared: dict[str, list[str]] = {}
+    for effect in effects:
+        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            shared.setdefault(effect.a, []).append(effect.b)
+    for effect in effects:
+        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            names = shared.pop(effect.a, None)
+            if names:
+                yield (
+                    moment,
+                    (f"{effect.a} is also at war with their partners: {', '.join(names)}  [82.12]"),
+                )
+            continue
         yield moment, describe(effect)
-    yield from fold()
 
 
 def _turns(game: Game) -> Iterator[RenderableType]:

@@ -56,6 +56,8 @@ class Ruleset:
     limit_groups: Mapping[str, r.LimitGroup]
     provenance: Mapping[str, r.Provenance]
     starts: Mapping[str, r.Start]
+    force_units: Mapping[str, r.ForceUnit]
+    deployment: Mapping[str, r.DeploymentRule]
     digest: str
     sources: tuple[str, ...]
     _names: Mapping[str, str] = attrs.field(alias="names", repr=False)
@@ -375,7 +377,19 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         major_ok("commonwealth_notes", key, "by", [note.by] if note.by else [])
         clause_ok("commonwealth_notes", key, "clause", [note.clause] if note.clause else [])
 
+    for column in (*r.EUROPE_COLUMNS, *r.PACIFIC_COLUMNS):
+        if not column.startswith("partisans"):
+            _check(
+                column in t["force_units"],
+                f"column {column!r} has no unit type",
+                origins,
+                "force_units",
+                column,
+                "",
+                "add a force_units entry for it",
+            )
     for section, required in (
+        ("deployment", ("stacking",)),
         ("costs", ("declare_war_minor", "declare_war_major")),
         ("brp_rules", ("partial", "proration")),
         ("limits", ("default",)),

@@ -20,6 +20,7 @@ T = TypeVar("T")
 
 __all__ = [
     "Deadline",
+    "Deployment",
     "GameState",
     "Holding",
     "LedgerEntry",
@@ -62,6 +63,20 @@ class Deadline:
 
 
 @frozen
+class Deployment:
+    """82.5: an attacked minor's forces, set up by `by` when the declarations phase `due`
+    ends (82.53); `placements` is the set-up a `deploy` command chose, if any."""
+
+    by: str
+    due: Moment
+    rule: str = "82.52"
+    placements: tuple[tuple[str, str, int, str], ...] | None = None
+    """(id, kind, factors, hex) of each unit, as the deploying power chose them."""
+    redeploy: bool = False
+    """Finland or Rumania after a border war: units already on the map are set up again."""
+
+
+@frozen
 class MinorState:
     """One minor country's status and what goes with it; its garrison is derived from units."""
 
@@ -79,6 +94,7 @@ class MinorState:
     refused_by: tuple[str, ...] = ()
     barred: tuple[str, ...] = ()
     deadline: Deadline | None = None
+    deployment: Deployment | None = None
     active: bool = True
 
 

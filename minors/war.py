@@ -15,7 +15,8 @@ from .commands import (
     Subvert,
     Surrender,
 )
-from .diplomacy import PEACE, active_grants, deduct
+from .deployment import schedule
+from .diplomacy import PEACE
 from .domain import Status
 from .effects import BrpChange, Note, UnitMoved, WarEnded
 from .registry import Violation, check, effect, handles
@@ -197,6 +198,9 @@ def attack(
     garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
     dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
     assert dest is not None, state.status
+    deployment = schedule(tx, minor, attacker)
+    if deployment is not None:
+        changes["deployment"] = deployment
     if dest is Status.ASSOCIATED:
         tx.set_status(
             state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
@@ -248,14 +252,12 @@ def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...]:
 
 @effect("82.35")
 def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
-    """82.35: a power may declare war on a minor it controls; its control and the BRPs it
-    drew from the minor end (a reading: docs/rules.md)."""
+    """82.35: a power may declare war on a minor it (or its side) controls; its standing
+    ends. Its BRP grants stay until a reversal or a conquest by another power deducts them
+    (82.22 names no other case; docs/rules.md)."""
     holding = state.standing
     if holding is None or tx.side(holding.major) is not tx.side(attacker):
         return False
-    for grant in active_grants(tx, state.name):
-        if grant.major == holding.major:
-            deduct(tx, grant, "82.35")
     tx.effects.append(Note(f"{holding.major}'s hold on {state.name} ends", "82.35"))
     return True
 

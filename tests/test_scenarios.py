@@ -34,15 +34,15 @@ def _cases() -> list[Any]:
 
 def play(
     path: Path, expected: dict[str, Any], disabled: frozenset[str] = frozenset()
-) -> tuple[int, dict[str, Any]]:
-    """(exit status, JSON state) as `minors run --json` would give them."""
+) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """(exit status, JSON state, complete state) as `minors run --json` would end."""
     try:
         game = run_scenario(path, expected.get("until"), disabled=disabled)
     except ScenarioRuleViolation as exc:
         document = exc.game.to_json()
         document["error"] = exc.error_object()
-        return 3, document
-    return 0, game.to_json()
+        return 3, document, exc.game.state()
+    return 0, game.to_json(), game.state()
 
 
 CASES = _cases()
@@ -51,7 +51,7 @@ CASES = _cases()
 @pytest.mark.parametrize(("path", "expected"), CASES)
 def test_situation(path: Path, expected: dict[str, Any]) -> None:
     """The situation plays out as the rulebook says (its expected JSON)."""
-    code, state = play(path, expected)
+    code, state, _ = play(path, expected)
     assert code == expected.get("exit", 0), state["error"]
     if code == 3:
         assert state["error"]["rule"] == expected["error_rule"]
@@ -74,7 +74,8 @@ def test_situation(path: Path, expected: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("path", "expected"), CASES)
 def test_situation_depends_on_its_rule(path: Path, expected: dict[str, Any]) -> None:
-    """With its clauses switched off, the situation plays out differently."""
+    """With its clauses switched off, the situation plays out differently (in the JSON or
+    in the complete state: the ledger, standings, bars ...)."""
     disabled = frozenset(expected.get("disable", expected["clauses"]))
     assert play(path, expected, disabled) != play(path, expected)
 
