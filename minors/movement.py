@@ -13,7 +13,7 @@ from .domain import DiplomaticLevel, Side, Status
 from .effects import UnitMoved, UnitPlaced, UnitRemoved
 from .registry import Violation, check, handles
 from .state import evolve
-from .tx import TIED
+from .tx import TIED, tie_rule
 from .units import Unit
 
 if TYPE_CHECKING:
@@ -72,6 +72,14 @@ def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
         return None  # 82.32D: the controlling power and its allies
     if may_attack_without_declaration(tx, major, country) is not None:
         return None
+    tied = tie_rule(tx.rs, state)
+    if tied is not None and state.major is not None:
+        return Violation(
+            tied,
+            f"{owner}'s units cannot enter {country} ({state.status.value} with "
+            f"{state.major}): {major} must be at war with {state.major} first",
+            {"owner": owner, "country": country, "major": state.major},
+        )
     return Violation(
         "82.41",
         f"{owner}'s units cannot enter {country} ({state.status.value}): "

@@ -42,12 +42,20 @@ def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
     attacker = state.attacked_by
     at_war = True
     if attacker is not None and pending.rule in ("82.81", "82.82"):
-        at_war = not tx.neutral_major(attacker)  # 82.81B
+        neutral = _neutral_attacker(tx, attacker)
+        at_war = not neutral
     return Context(
         partner_free=pending.partner not in state.barred,
         attacker_at_war=at_war,
         refused=pending.partner in state.refused_by,
     )
+
+
+@effect("82.81B")
+def _neutral_attacker(tx: Tx, attacker: str) -> bool:
+    """82.81B: an attacker at war with no major power of an opposing faction is neutral:
+    its victims do not associate yet."""
+    return tx.neutral_major(attacker)
 
 
 def resolve_pending(tx: Tx, name: str, cause: str) -> None:
@@ -140,9 +148,11 @@ def _join(tx: Tx, a: str, b: str) -> None:
 
 
 def _pacific(tx: Tx, a: str, b: str) -> None:
+    """`a` declared war on `b`."""
     pair = {a, b}
+    if (a, b) == ("Japan", "Britain"):
+        _dutch_east_indies(tx)  # 82.91D names Japan's declaration on Britain
     if pair == {"Japan", "Britain"}:
-        _dutch_east_indies(tx)
         thailand(tx)
     if pair == {"Japan", "Russia"}:
         _communist_china(tx)

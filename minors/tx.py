@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .clock import Moment
 from .domain import Faction, Side, Status
 from .effects import Effect, StatusChanged, WarBegan, WarEnded
+from .registry import effect
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -20,10 +21,25 @@ if TYPE_CHECKING:
 from .state import GameState, LedgerEntry, MinorState, evolve
 from .units import Unit
 
-__all__ = ["Tx"]
+__all__ = ["TIED", "Tx", "tie_rule"]
 
 TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMONWEALTH})
 """Statuses that tie a minor to its major's wars (82.12, 82.93)."""
+
+
+def tie_rule(rs: Ruleset, state: MinorState) -> str | None:
+    """The clause by which a minor shares its major's wars, so that war is made on the major
+    (82.12 colonies, 82.13 the Commonwealth, 82.93 Pacific minors, 82.42 associates, allies
+    and conquests); None for a minor that is not tied."""
+    if state.status is Status.CONQUERED:
+        return "82.42"
+    if state.status not in TIED:
+        return None
+    if state.status is Status.COMMONWEALTH:
+        return "82.13"
+    if rs.minors[state.name].theater.value == "pacific":
+        return "82.93"
+    return "82.12" if state.status is Status.COLONY else "82.42"
 
 
 class Tx:
@@ -141,6 +157,7 @@ class Tx:
         wars.discard(major)
         return tuple(sorted(wars))
 
+    @effect("82.12")
     def refresh_wars(self, rule: str = "82.12") -> None:
         """Rederive every minor's wars after wars between majors began or ended."""
         for state in list(self.minors.values()):

@@ -23,7 +23,7 @@ from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
 from .state import LedgerEntry, MinorState, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
-from .tx import TIED
+from .tx import tie_rule
 from .units import GROUND
 
 if TYPE_CHECKING:
@@ -78,22 +78,36 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
         yield Violation("K7", f"{target} is not in play", {"minor": target})
     elif attacker in state.at_war_with:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
-    elif state.status is Status.CONQUERED:
+
+
+def _tied(clause: str) -> None:
+    """Register the refusal of a declaration on a minor tied to a major under `clause`."""
+
+    @check("declare_war", clause)
+    def refuse(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+        state = tx.minors.get(cmd.target)
+        if state is None or tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+            return
+        if state.status is Status.CONQUERED:
+            yield Violation(
+                clause,
+                f"{cmd.target} is conquered by {state.major}: it is "
+                "attacked without a declaration of war",
+                {"minor": cmd.target},
+            )
+            return
         yield Violation(
-            "82.42",
-            f"{target} is conquered by {state.major}: it is attacked without a declaration of war",
-            {"minor": target},
+            clause,
+            f"{cmd.target} is {state.status.value} with {state.major}: it "
+            f"shares {state.major}'s wars, so declare war on {state.major}",
+            {"minor": cmd.target, "major": state.major},
         )
-    elif state.status in TIED:
-        rule = {Status.COLONY: "82.12", Status.COMMONWEALTH: "82.13"}.get(state.status, "82.42")
-        if tx.rs.minors[target].theater.value == "pacific" and state.status is not Status.COLONY:
-            rule = "82.93"
-        yield Violation(
-            rule,
-            f"{target} is {state.status.value} with {state.major}: it shares "
-            f"{state.major}'s wars, so declare war on {state.major}",
-            {"minor": target, "major": state.major},
-        )
+
+    refuse.__qualname__ = refuse.__name__ = f"refuse_declaration_{clause.replace('.', '_')}"
+
+
+for _clause in ("82.12", "82.13", "82.42", "82.93"):
+    _tied(_clause)
 
 
 @check("declare_war", "K1")
