@@ -122,7 +122,7 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     else:
         wanted = sorted(force_pool(tx, cmd.minor))
     given = sorted((p.id, p.kind.value, p.factors) for p in cmd.placements)
-    if [w[1:] for w in wanted] != sorted(g[1:] for g in given):
+    if sorted(w[1:] for w in wanted) != sorted(g[1:] for g in given):
         yield Violation(
             "82.61",
             f"{cmd.minor}'s forces are {_describe(wanted)}, not {_describe(given)}",
@@ -257,9 +257,19 @@ def _set_up(
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
         tx.effects.append(UnitPlaced(unit_id, minor, rule))
+    if _no_room(tx, minor, lost) is None:  # 82.55 switched off: they crowd the capital
+        capital = tx.rs.minors[minor].capital or None
+        for unit_id, kind, factors in lost:
+            tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, capital))
+
+
+@effect("82.55")
+def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
+    """82.55: units that find no free hex with room are eliminated."""
     for unit_id, _, _ in lost:
         tx.eliminated = (*tx.eliminated, unit_id)
         tx.effects.append(UnitEliminated(unit_id, "82.55", f"no free hex of {minor} for it"))
+    return True
 
 
 @at_phase_end(Phase.DECLARATIONS.value)
