@@ -38,6 +38,14 @@ def _slug(name: str) -> str:
 def force_pool(tx: Tx, minor: str) -> list[Spec]:
     """The units the 82.61 table gives a minor on deployment (partisans are built later),
     with the `§` footnote's named ships in place of the marked cell's."""
+    key = ("force_pool", minor)
+    if key not in tx.rs.cache:
+        tx.rs.cache[key] = tuple(_pool(tx, minor))
+    cached: tuple[Spec, ...] = tx.rs.cache[key]  # type: ignore[assignment]
+    return list(cached)
+
+
+def _pool(tx: Tx, minor: str) -> list[Spec]:
     rs = tx.rs
     row = rs.forces.get(minor)  # a `*` row stands for partisans only: nothing deploys
     if row is None or not rs.minors[minor].armed_forces:
@@ -81,7 +89,9 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
     ends; forces already on the map stay, except Finland's or Rumania's after a border war
     when Germany attacks (Britain sets them up again)."""
     record = tx.rs.minors[minor]
-    if record.theater is not Theater.EUROPE or not force_pool(tx, minor):
+    if record.theater is not Theater.EUROPE or not record.armed_forces:
+        return None
+    if not force_pool(tx, minor):
         return None
     on_map = any(u.owner == minor for u in tx.units.values())
     if on_map:

@@ -65,6 +65,8 @@ class Ruleset:
     """Each major power's side (derived, for the hot path)."""
     faction_members: Mapping[Faction, tuple[str, ...]] = attrs.field(init=False, repr=False)
     """Each faction's major powers, in table order (derived)."""
+    cache: dict[object, object] = attrs.field(init=False, repr=False, eq=False)
+    """Values derived from the tables on demand (force pools ...); the tables never change."""
     scale: tuple[int, int] = attrs.field(init=False, repr=False)
     """The lowest and highest diplomatic results (derived)."""
 
@@ -73,6 +75,7 @@ class Ruleset:
         members = {f: tuple(n for n, m in self.majors.items() if m.faction is f) for f in Faction}
         object.__setattr__(self, "side_of", _view(side_of))
         object.__setattr__(self, "faction_members", _view(members))
+        object.__setattr__(self, "cache", {})
         results = self.diplomatic_results
         object.__setattr__(self, "scale", (min(results), max(results)) if results else (0, 0))
 
@@ -80,6 +83,8 @@ class Ruleset:
 
     def resolve(self, name: str) -> str:
         """The canonical name of a country or major power, matched case-insensitively."""
+        if name in self.majors or name in self.minors:
+            return name
         key = name.strip().casefold()
         if key in self._names:
             return self._names[key]

@@ -123,7 +123,7 @@ def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
 @check("declare_war", "82.34")
 def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
-    if cmd.target in tx.rs.majors:
+    if cmd.target in tx.rs.majors or not tx.units:
         return
     for major in garrisons(tx, cmd.target, cmd.attacker):
         if not tx.at_war(cmd.attacker, major):
@@ -233,7 +233,7 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
     hex next to it, the one the attacker names or, by default, the first listed."""
     record = tx.rs.minors[minor]
-    if not record.capital or not record.capital_adjacent:
+    if not tx.units or not record.capital or not record.capital_adjacent:
         return
     target = displace or record.capital_adjacent[0]
     friends = set(tx.allies(attacker))
