@@ -124,15 +124,18 @@ def run(
 
     error: dict[str, Any] | None = None
     try:
-        game = run_scenario(file or SAMPLE, until, ruleset=list(overlays) if overlays else None)
+        game = run_scenario(
+            file or SAMPLE,
+            until,
+            ruleset=list(overlays) if overlays else None,
+            log=log_path,
+        )
         code = 0
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
     except MinorsError as exc:
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)
-    if log_path:
-        _write_log(game, log_path)
     if as_json:
         document = game.to_json()
         document["error"] = error
@@ -145,14 +148,81 @@ def run(
     sys.exit(code)
 
 
-def _write_log(game: Any, path: str) -> None:
+@main.group()
+def log() -> None:
+    """Read, check and show audit logs (docs/audit-log.md)."""
+
+
+@log.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--extends",
+    "old",
+    metavar="OLD",
+    type=click.Path(dir_okay=False),
+    help="Also prove the log begins with the log OLD.",
+)
+def log_verify(file: str, old: str | None) -> None:
+    """Check encoding and chain, replay every entry and compare every digest.
+
+    Exit 0 when all holds, 1 when a check fails (naming the first bad entry), 2 when the
+    log cannot be verified here at all.
+    """
+    from .auditlog import LogUnavailable, verify
+
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            for entry in game.log:
-                line = json.dumps(
-                    entry.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-                )
-                out.write(line + "\n")
-    except OSError as exc:
-        click.echo(f"minors: error: cannot write the log {path}: {exc.strerror}", err=True)
+        verdict = verify(file, extends=old)
+    except LogUnavailable as exc:
+        click.echo(f"minors: cannot verify: {exc}", err=True)
         sys.exit(2)
+    click.echo(verdict.describe())
+    click.echo(f"head {verdict.head}")
+    sys.exit(0 if verdict.ok else 1)
+
+
+@log.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--turn", "turn", metavar="T", help="Only this turn, like 1940-spring.")
+@click.option("--minor", "minor", metavar="NAME", help="Only what concerns this minor.")
+@click.option("--since", "since", type=int, metavar="SEQ", help="Only entries after SEQ.")
+def log_show(file: str, turn: str | None, minor: str | None, since: int | None) -> None:
+    """Show a log turn by turn: what changed, why, and the rule behind it."""
+    from .auditlog import LogUnavailable
+    from .report import show_log
+
+    try:
+        Console().print(show_log(file, turn=turn, minor=minor, since=since))
+    except (LogUnavailable, MinorsError) as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--until", "until", metavar="MOMENT", help="The moment to stop at.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
+@click.option(
+    "--log",
+    "new_log",
+    metavar="NEW",
+    type=click.Path(dir_okay=False),
+    help="Write a new log branching from that moment.",
+)
+def replay(file: str, until: str | None, as_json: bool, new_log: str | None) -> None:
+    """The state a log gives at any moment, as `minors run` prints it."""
+    from .auditlog import FileSink
+    from .auditlog import replay as replay_log
+    from .report import report
+
+    try:
+        game = replay_log(file, until, log=new_log)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    sink = game.attach(None)
+    if isinstance(sink, FileSink):
+        sink.close(game)
+    if as_json:
+        click.echo(json.dumps(game.to_json(), indent=2, ensure_ascii=False))
+    else:
+        Console().print(report(game))

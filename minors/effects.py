@@ -147,3 +147,22 @@ def effect_dict(effect: Effect) -> dict[str, Any]:
     if isinstance(effect, BrpChange):
         data["entry"] = state_converter.unstructure(effect.entry)
     return {"effect": type(effect).__name__, **data}
+
+
+EFFECT_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        StatusChanged, WarBegan, WarEnded, BrpChange, UnitPlaced, UnitMoved, UnitRemoved,
+        UnitEliminated, DeadlineSet, PhaseEnded, Note,
+    )
+}  # fmt: skip
+
+
+def effect_from_dict(data: dict[str, Any]) -> Effect:
+    """The effect record `effect_dict` wrote (for reading a log file)."""
+    from .state import state_converter
+
+    fields = dict(data)
+    cls = EFFECT_TYPES[fields.pop("effect")]
+    effect: Effect = state_converter.structure(fields, cls)
+    return effect

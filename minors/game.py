@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cattrs
 
@@ -81,10 +81,17 @@ def start_state(rs: Ruleset, start: str) -> GameState:
     return tx.commit()
 
 
+class Sink(Protocol):
+    """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
+
+    def write(self, entry: LogEntry, state: GameState) -> None:
+        """Record `entry`, after which the game is at `state`; raise to refuse it."""
+
+
 class Game:
     """A game of minor countries: apply commands, advance the clock, clone, inspect."""
 
-    __slots__ = ("_disabled", "_hooks", "_log", "_rs", "_state")
+    __slots__ = ("_base_seq", "_disabled", "_hooks", "_log", "_rs", "_sink", "_start", "_state")
 
     def __init__(
         self,
@@ -94,12 +101,17 @@ class Game:
         disabled: frozenset[str] = frozenset(),
         hooks: Hooks | None = None,
         log: Log | None = None,
+        start: str = "1939-fall",
+        base_seq: int = 0,
     ) -> None:
         self._state = state
         self._rs = rs
         self._disabled = disabled
         self._hooks = hooks or Hooks()
         self._log = log or Log()
+        self._start = start
+        self._base_seq = base_seq
+        self._sink: Sink | None = None
 
     # ---- construction ----------------------------------------------------------------
 
@@ -118,7 +130,9 @@ class Game:
         clause ids.
         """
         rs = _ruleset(ruleset)
-        return cls(start_state(rs, start), rs, disabled=frozenset(disabled), hooks=hooks)
+        return cls(
+            start_state(rs, start), rs, disabled=frozenset(disabled), hooks=hooks, start=start
+        )
 
     @classmethod
     def from_state(
@@ -127,8 +141,11 @@ class Game:
         ruleset: Ruleset | Iterable[str | Path] = (),
         *,
         hooks: Hooks | None = None,
+        start: str = "1939-fall",
+        base_seq: int = 0,
     ) -> Game:
-        """A game at the state `state()` returned (the log starts empty)."""
+        """A game at the state `state()` returned (the log starts empty; its entries are
+        numbered from `base_seq`)."""
         rs = _ruleset(ruleset)
         try:
             state = state_converter.structure(data, GameState)
@@ -137,14 +154,42 @@ class Game:
         unknown = sorted(set(state.minors) ^ set(rs.minors))
         if unknown:
             raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
-        return cls(state, rs, hooks=hooks)
+        return cls(state, rs, hooks=hooks, start=start, base_seq=base_seq)
 
     def clone(self) -> Game:
         """An independent copy; the state is immutable and the log persistent, so nothing
-        is copied."""
+        is copied. A clone writes to no file sink."""
         return Game(
-            self._state, self._rs, disabled=self._disabled, hooks=self._hooks, log=self._log
+            self._state,
+            self._rs,
+            disabled=self._disabled,
+            hooks=self._hooks,
+            log=self._log,
+            start=self._start,
+            base_seq=self._base_seq,
         )
+
+    def attach(self, sink: Sink | None) -> Sink | None:
+        """Write every later entry to `sink` before it commits (None detaches); returns the
+        sink attached before."""
+        previous, self._sink = self._sink, sink
+        return previous
+
+    @property
+    def start(self) -> str:
+        """The start position the game began from."""
+        return self._start
+
+    @property
+    def next_seq(self) -> int:
+        """The sequence number of the next log entry."""
+        return self._base_seq + len(self._log) + 1
+
+    def _commit(self, state: GameState, entry: LogEntry) -> None:
+        """Write the entry to the sink (if any), then commit: a failed write changes nothing."""
+        if self._sink is not None:
+            self._sink.write(entry, state)
+        self._state, self._log = state, self._log.append(entry)
 
     # ---- queries ---------------------------------------------------------------------
 
@@ -275,10 +320,7 @@ class Game:
             raise RuleViolation(violations)
         HANDLERS[cmd.name](tx, cmd)
         state = tx.commit()
-        log = self._log.append(
-            LogEntry(len(self._log) + 1, state.clock, fields_of(cmd), tuple(tx.effects))
-        )
-        self._state, self._log = state, log
+        self._commit(state, LogEntry(self.next_seq, state.clock, fields_of(cmd), tuple(tx.effects)))
         return tx.effects
 
     def advance_to(self, moment: Moment | str) -> list[Effect]:
@@ -304,15 +346,10 @@ class Game:
             for fn in PHASE_START.get(tx.clock.phase.value, ()):
                 fn(tx, tx.clock.side)
         state = tx.commit()
-        log = self._log.append(
-            LogEntry(
-                len(self._log) + 1,
-                target,
-                {"command": "advance", "to": str(target)},
-                tuple(tx.effects),
-            )
+        entry = LogEntry(
+            self.next_seq, target, {"command": "advance", "to": str(target)}, tuple(tx.effects)
         )
-        self._state, self._log = state, log
+        self._commit(state, entry)
         return tx.effects
 
     def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:

@@ -127,22 +127,35 @@ def load_raw() -> tuple[Raw, Origins]:
     return raw, origins
 
 
-def merge(raw: Raw, origins: Origins, overlays: Iterable[str | Path]) -> tuple[Raw, Origins]:
-    """Merge overlay files over the tables, in order (see the module docstring)."""
+Overlay = str | Path | tuple[str, bytes]
+"""An overlay: a file path, or a (name, TOML bytes) pair (an audit log carries its own)."""
+
+
+def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
+    """Each overlay as (name, bytes), reading the files."""
+    out: list[tuple[str, bytes]] = []
+    for overlay in overlays:
+        if isinstance(overlay, tuple):
+            out.append(overlay)
+            continue
+        try:
+            out.append((str(overlay), Path(overlay).read_bytes()))
+        except OSError as exc:
+            raise TableError(
+                f"cannot read overlay: {exc.strerror}",
+                file=str(overlay),
+                fix="give the path of an existing TOML file",
+            ) from None
+    return out
+
+
+def merge(raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]) -> tuple[Raw, Origins]:
+    """Merge overlays over the tables, in order (see the module docstring)."""
     merged: Raw = {
         section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
     }
     origins = dict(origins)
-    for overlay in overlays:
-        name = str(overlay)
-        try:
-            data = Path(overlay).read_bytes()
-        except OSError as exc:
-            raise TableError(
-                f"cannot read overlay: {exc.strerror}",
-                file=name,
-                fix="give the path of an existing TOML file",
-            ) from None
+    for name, data in overlays:
         for section, entries in _sections_of(name, _read_toml(name, data)).items():
             target = merged.setdefault(section, {})
             for key, entry in entries.items():

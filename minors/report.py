@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import groupby
+from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -104,9 +105,9 @@ def _sentences(moment: str, effects: list[Effect]) -> Iterator[tuple[str, str]]:
         yield moment, describe(effect)
 
 
-def _turns(game: Game) -> Iterator[RenderableType]:
+def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
     rows: list[tuple[str, str]] = []
-    for entry in game.log:
+    for entry in entries:
         if entry.command["command"] != "advance":
             rows.append((str(entry.moment), "» " + _command(entry)))
         rows.extend((m, "    " + text) for m, text in _lines(entry))
@@ -142,9 +143,59 @@ def _summary(game: Game) -> Table:
 
 def report(game: Game, error: str | None = None) -> RenderableType:
     """The whole report: each turn's commands and what they did, then a summary."""
-    parts: list[RenderableType] = [*_turns(game), _summary(game)]
+    parts: list[RenderableType] = [*_turns(game.log), _summary(game)]
     credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
     parts.append(Text(f"BRP credits from rule 82: {credits}"))
     if error:
         parts.append(Text(error, style="bold red"))
     return Group(*parts)
+
+
+def _concerns(entry: LogEntry, minor: str) -> bool:
+    if minor in entry.command.values():
+        return True
+    return any(
+        minor in getattr(e, "minor", "")
+        or minor in (getattr(e, "b", ""),)
+        or (isinstance(e, BrpChange) and e.entry.minor == minor)
+        for e in entry.effects
+    )
+
+
+def show_log(
+    path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
+) -> RenderableType:
+    """A log file, turn by turn (`minors log show`): every entry after `since`, of `turn`
+    (like `1940-spring`), or touching `minor`. The chain is checked; the rules are not
+    replayed (`minors log verify` does that)."""
+    from .auditlog import LogUnavailable, _Bad, _lines, _records
+    from .clock import Moment
+    from .effects import effect_from_dict
+
+    entries: list[LogEntry] = []
+    head = ""
+    try:
+        for _, record in _records(_lines(path)):
+            head = record["hash"]
+            if record.get("kind") != "entry":
+                continue
+            entries.append(
+                LogEntry(
+                    record["seq"],
+                    Moment.parse(record["at"]),
+                    record["command"],
+                    tuple(effect_from_dict(e) for e in record["effects"]),
+                )
+            )
+    except _Bad as bad:
+        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    if since is not None:
+        entries = [e for e in entries if e.seq > since]
+    if turn is not None:
+        entries = [
+            e for e in entries if f"{e.moment.year}-{e.moment.season.value}" == turn.strip().lower()
+        ]
+    if minor is not None:
+        entries = [e for e in entries if _concerns(e, minor)]
+    title = Text(f"{path}: {len(entries)} entries shown; head {head}", style="bold")
+    return Group(title, *_turns(entries))

@@ -60,6 +60,8 @@ class Ruleset:
     deployment: Mapping[str, r.DeploymentRule]
     digest: str
     sources: tuple[str, ...]
+    overlay_files: tuple[tuple[str, str], ...]
+    """Each overlay merged, as (name, TOML text): an audit log carries them."""
     _names: Mapping[str, str] = attrs.field(alias="names", repr=False)
     side_of: Mapping[str, Side] = attrs.field(init=False, repr=False)
     """Each major power's side (derived, for the hot path)."""
@@ -497,17 +499,18 @@ def _names(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
     return names
 
 
-def build(overlays: Iterable[str | Path] = ()) -> Ruleset:
+def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     """Load the built-in tables, merge `overlays` over them, validate, and digest."""
-    overlays = tuple(overlays)
+    files = loader.read_overlays(overlays)
     raw, origins = loader.load_raw()
-    raw, origins = loader.merge(raw, origins, overlays)
+    raw, origins = loader.merge(raw, origins, files)
     tables = loader.structure(raw, origins)
     _cross_check(tables, origins)
     return Ruleset(
         **{section: _view(entries) for section, entries in tables.items()},
         digest=loader.digest(tables),
-        sources=tuple(str(o) for o in overlays),
+        sources=tuple(name for name, _ in files),
+        overlay_files=tuple((name, data.decode("utf-8", "replace")) for name, data in files),
         names=_view(_names(tables)),
     )
 
@@ -517,13 +520,13 @@ def _cached(overlays: tuple[str, ...]) -> Ruleset:
     return build(overlays)
 
 
-def load_ruleset(overlays: Iterable[str | Path] = ()) -> Ruleset:
+def load_ruleset(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     """The rules in force with `overlays` merged in order; the built-in tables alone by default.
 
     Raises:
         TableError: a table or overlay is malformed, naming file, entry, field and fix.
     """
-    paths = tuple(str(Path(o).resolve()) if not isinstance(o, str) else o for o in overlays)
-    if not paths:
+    given = tuple(str(o) if isinstance(o, Path) else o for o in overlays)
+    if not given:
         return _cached(())
-    return build(paths)  # overlay files may change between calls: never cached
+    return build(given)  # overlay files may change between calls: never cached

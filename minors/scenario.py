@@ -141,11 +141,14 @@ def run_scenario(
     *,
     ruleset: list[str] | None = None,
     disabled: frozenset[str] = frozenset(),
+    log: str | Path | None = None,
+    durability: str = "entry",
 ) -> Game:
     """What `minors run` does: play the scenario and return the game.
 
     `ruleset` (the CLI's --ruleset) replaces the file's overlays; `disabled` (for tests)
-    switches off the rules registered under those clause ids.
+    switches off the rules registered under those clause ids; `log` writes the audit log
+    of the run as it goes (closed at the end, or before the command that broke a rule).
 
     Raises:
         ScenarioError: the file or a value is malformed (exit 2).
@@ -177,16 +180,26 @@ def run_scenario(
         raise ScenarioError(
             f"{scenario.path}: command 1: at {resolved[0].at} is before the start {game.clock}"
         )
-    for index, step in enumerate(resolved, start=1):
-        if stop is not None and step.at >= stop:
-            break
-        game.advance_to(step.at)
-        try:
-            game.apply(step.command)
-        except RuleViolation as exc:
-            raise ScenarioRuleViolation(exc, index, game) from None
-    if stop is not None:
-        if stop < game.clock:
-            raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
-        game.advance_to(stop)
+    sink = None
+    if log is not None:
+        from .auditlog import open_log
+
+        sink = open_log(game, log, durability)
+    try:
+        for index, step in enumerate(resolved, start=1):
+            if stop is not None and step.at >= stop:
+                break
+            game.advance_to(step.at)
+            try:
+                game.apply(step.command)
+            except RuleViolation as exc:
+                raise ScenarioRuleViolation(exc, index, game) from None
+        if stop is not None:
+            if stop < game.clock:
+                raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
+            game.advance_to(stop)
+    finally:
+        if sink is not None:
+            game.attach(None)
+            sink.close(game)  # the log ends where the run ends
     return game

@@ -32,9 +32,6 @@ def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
 def _schedule(tx: Tx, minor: str, partner: str) -> Pending:
     """82.81: association at the start of the defender's next diplomatic phase."""
     due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
-    tx.effects.append(
-        Note(f"{minor} will associate with {partner} at {due} if it survives", "82.81")
-    )
     return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
 
 

@@ -21,7 +21,7 @@ from .domain import Status
 from .effects import BrpChange, Note, UnitMoved, WarEnded
 from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
-from .state import LedgerEntry, MinorState, evolve
+from .state import LedgerEntry, MinorState, Pending, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
 from .tx import tie_rule
 from .units import GROUND
@@ -226,6 +226,15 @@ def attack(
         if pending is not None:
             changes["pending"] = pending
     tx.set_status(state, dest, None, rule, cause, **changes)
+    scheduled = changes.get("pending")
+    if isinstance(scheduled, Pending) and scheduled.due is not None:
+        tx.effects.append(
+            Note(
+                f"{minor} will associate with {scheduled.partner} at {scheduled.due} if it "
+                "survives",
+                scheduled.rule,
+            )
+        )
 
 
 @effect("82.56")

@@ -407,8 +407,9 @@ def test_log_option_writes_the_log(tmp_path: Path) -> None:
     path = tmp_path / "run.log"
     code, _, _ = cli("run", str(DATA / "sweden.toml"), "--log", str(path))
     assert code == 0
-    entries = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [e["command"]["command"] for e in entries] == ["advance", "declare_war"]
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["kind"] for line in lines] == ["header", "entry", "entry", "close"]
+    assert [e["command"]["command"] for e in lines[1:3]] == ["advance", "declare_war"]
 
 
 def test_the_built_in_sample_campaign() -> None:
