@@ -109,6 +109,16 @@ def _hex(tx: Tx, country: str, hex_label: str | None) -> Iterator[Violation]:
             )
 
 
+@check("place", "K7")
+def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
+    """A conquered minor has no units (its units were removed); an inactive one none yet."""
+    for owner in sorted({s.owner for s in cmd.units}):
+        state = tx.minors.get(owner)
+        if state is not None and (state.status is Status.CONQUERED or not state.active):
+            what = "is conquered" if state.active else "is not in play"
+            yield Violation("K7", f"{owner} {what}: it has no units to place", {"owner": owner})
+
+
 @check("place", "82.41")
 def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
     for owner in sorted({s.owner for s in cmd.units}):
