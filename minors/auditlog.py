@@ -460,10 +460,9 @@ def replay(
             if record["kind"] == "snapshot":
                 used = index
             continue
-        target = Moment.parse(record["command"].get("to") or record["at"])
-        if stop is not None and (
-            target > stop or (record["command"]["command"] != "advance" and target >= stop)
-        ):
+        advance = record["command"].get("command") == "advance"
+        target = Moment.parse(record["command"]["to"] if advance else record["at"])
+        if stop is not None and (target > stop or (not advance and target >= stop)):
             break
         try:
             _replay_entry(game, number, record)

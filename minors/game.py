@@ -154,6 +154,7 @@ class Game:
         unknown = sorted(set(state.minors) ^ set(rs.minors))
         if unknown:
             raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
+        state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         return cls(state, rs, hooks=hooks, start=start, base_seq=base_seq)
 
     def clone(self) -> Game:

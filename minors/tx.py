@@ -160,7 +160,8 @@ class Tx:
     @effect("82.12")
     def refresh_wars(self, rule: str = "82.12") -> None:
         """Rederive every minor's wars after wars between majors began or ended."""
-        for state in list(self.minors.values()):
+        for name in self.rs.minors:  # table order, whatever order the dict was built in
+            state = self.minors[name]
             wars = self.wars_of(state)
             if wars == state.at_war_with:
                 continue
