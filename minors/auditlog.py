@@ -254,10 +254,11 @@ def _lines(path: str | Path) -> list[bytes]:
     return data.splitlines(keepends=True)
 
 
-def _records(lines: list[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's record after the encoding and chain checks."""
-    prev = GENESIS
-    for number, raw in enumerate(lines, start=1):
+def _records(
+    lines: list[bytes], prev: str = GENESIS, first: int = 1
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line's record (numbered from `first`) after the encoding and chain checks."""
+    for number, raw in enumerate(lines, start=first):
         if not raw.endswith(b"\n"):
             raise _Bad(number, "the line is cut short (no newline): the file was truncated")
         try:
@@ -419,6 +420,16 @@ def verify(
     return Verdict(True, head, entries)
 
 
+def _last_snapshot(lines: list[bytes], stop: Moment | None) -> int:
+    """The index of the last snapshot line at or before `stop` (0: none, start over)."""
+    for index in range(len(lines) - 1, 0, -1):
+        if b'"kind":"snapshot"' in lines[index]:
+            at = Moment.parse(json.loads(lines[index])["at"])
+            if stop is None or at <= stop:
+                return index
+    return 0
+
+
 def replay(
     path: str | Path,
     until: str | Moment | None = None,
@@ -429,8 +440,8 @@ def replay(
     """The game as the log leaves it, or at `until`: from the last snapshot before it,
     then entry by entry. With `log`, a new log that branches there, to play on.
 
-    The chain is checked (encoding and hashes); the rules are not re-verified before the
-    snapshot — use `verify` for that.
+    The lines from the snapshot on are checked (encoding and chain) and replayed; what lies
+    before the snapshot is taken as the snapshot states it — `verify` checks it all.
     """
     lines = _lines(path)
     stop = None
@@ -441,20 +452,19 @@ def replay(
             raise LogUnavailable(f"--until: {exc}") from None
     try:
         game, _ = _setup(path, lines, hooks)
-        records = list(_records(lines))
-    except _Bad as bad:
-        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
-    start_index = 0
-    for index, (_, record) in enumerate(records):
-        if record["kind"] == "snapshot" and (stop is None or Moment.parse(record["at"]) <= stop):
-            start_index = index
-    if start_index:
-        snap = records[start_index][1]
+        begin = _last_snapshot(lines, stop)
+        prev = json.loads(lines[begin])["prev"] if begin else GENESIS
+        records = list(_records(lines[begin:], prev, begin + 1))
+    except (_Bad, ValueError, KeyError) as bad:
+        problem = bad.problem if isinstance(bad, _Bad) else str(bad)
+        raise LogUnavailable(f"{path}: {problem}") from None
+    if begin:
+        snap = records[0][1]
         game = Game.from_state(
             snap["state"], game.ruleset, hooks=game.hooks, start=game.start, base_seq=snap["seq"]
         )
-    used = start_index
-    for index in range(start_index + 1, len(records)):
+    used = 0
+    for index in range(1, len(records)):
         number, record = records[index]
         if record["kind"] != "entry":
             if record["kind"] == "snapshot":
@@ -469,7 +479,7 @@ def replay(
         except _Bad as bad:
             raise LogUnavailable(f"{path}: entry {bad.seq}: {bad.problem}") from None
         used = index
-    branch_lines = lines[: records[used][0]] if log is not None else []
+    branch_lines = lines[: records[used][0]] if log is not None else []  # 1-based number
     if log is not None:
         sink = FileSink(log)
         sink.begin(game, branch_lines)
