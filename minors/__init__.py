@@ -10,6 +10,7 @@ from __future__ import annotations
 from .clock import Moment, MomentError, Phase
 from .commands import (
     BorderWar,
+    ChooseLosses,
     Command,
     CommandError,
     Conquer,
@@ -24,6 +25,7 @@ from .commands import (
     Remove,
     Subvert,
     Surrender,
+    TraceSupply,
     UnitSpec,
     command,
 )
@@ -65,6 +67,7 @@ from .units import Unit, UnitKind
 __all__ = [
     "BorderWar",
     "BrpChange",
+    "ChooseLosses",
     "ClauseKind",
     "ClockError",
     "Command",
@@ -114,6 +117,7 @@ __all__ = [
     "Surrender",
     "TableError",
     "Theater",
+    "TraceSupply",
     "Unit",
     "UnitEliminated",
     "UnitKind",

@@ -17,6 +17,7 @@ from .units import UnitKind
 
 __all__ = [
     "BorderWar",
+    "ChooseLosses",
     "Command",
     "CommandError",
     "Conquer",
@@ -31,6 +32,7 @@ __all__ = [
     "Remove",
     "Subvert",
     "Surrender",
+    "TraceSupply",
     "UnitSpec",
     "command",
 ]
@@ -165,6 +167,25 @@ class Move:
 
 
 @frozen
+class TraceSupply:
+    """82.32B: `units` trace supply through the minor `through` this phase."""
+
+    name: ClassVar[str] = "trace_supply"
+    units: tuple[str, ...]
+    through: str
+
+
+@frozen
+class ChooseLosses:
+    """82.321B: the owner's choice of which of its units in `minor` go first when the
+    foreign-factor limit is exceeded at the end of this phase."""
+
+    name: ClassVar[str] = "choose_losses"
+    minor: str
+    units: tuple[str, ...]
+
+
+@frozen
 class Remove:
     """Take units off the map."""
 
@@ -185,6 +206,8 @@ Command = (
     | Move
     | Remove
     | Deploy
+    | TraceSupply
+    | ChooseLosses
 )
 KINDS: dict[str, type[Any]] = {
     cls.name: cls
@@ -201,6 +224,8 @@ KINDS: dict[str, type[Any]] = {
         Move,
         Remove,
         Deploy,
+        TraceSupply,
+        ChooseLosses,
     )
 }
 

@@ -9,11 +9,12 @@ from typing import Any, Protocol
 import cattrs
 
 # The rule modules register their checks, effects and handlers on import, in this order.
-from . import conquest, deployment, diplomacy, movement, survival, war  # noqa: F401
+from . import conquest, deployment, diplomacy, limits, movement, survival, war  # noqa: F401
 from .clock import Moment
 from .commands import (
     KINDS,
     BorderWar,
+    ChooseLosses,
     Command,
     CommandError,
     Conquer,
@@ -27,6 +28,7 @@ from .commands import (
     Remove,
     Subvert,
     Surrender,
+    TraceSupply,
     fields_of,
 )
 from .effects import Effect, PhaseEnded
@@ -282,6 +284,10 @@ class Game:
             if len(set(cmd.units)) != len(cmd.units):
                 raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
             return evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
+        if isinstance(cmd, TraceSupply):
+            return evolve(cmd, through=name(cmd.through, "through", minor=True))
+        if isinstance(cmd, ChooseLosses):
+            return evolve(cmd, minor=name(cmd.minor, "minor", minor=True))
         if isinstance(cmd, Deploy):
             return evolve(cmd, minor=name(cmd.minor, "minor", minor=True))
         if isinstance(cmd, Remove):

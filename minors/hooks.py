@@ -17,7 +17,13 @@ from .state import evolve
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["Hooks", "default_subversion", "default_vichy", "no_vichy_colonies"]
+__all__ = [
+    "Hooks",
+    "default_subversion",
+    "default_vichy",
+    "no_vichy_colonies",
+    "vichy_colony_units_exempt",
+]
 
 
 def default_subversion(tx: Tx, major: str, minor: str) -> None:
@@ -42,6 +48,14 @@ def no_vichy_colonies(tx: Tx, major: str, minor: str) -> bool:
     return False
 
 
+def vichy_colony_units_exempt(tx: Tx, owner: str, minor: str) -> bool:
+    """82.32A (77.63D): Axis units in a Vichy colony that Britain or the U.S. attacked do not
+    count against the limit; which minors are such colonies is the `vichy_colony` hook's."""
+    if owner in tx.rs.majors and tx.side(owner).value != "axis":
+        return False
+    return tx.hooks.vichy_colony(tx, "Britain", minor) or tx.hooks.vichy_colony(tx, "U.S.", minor)
+
+
 @frozen
 class Hooks:
     """The hooks in force; every field has a documented default."""
@@ -49,3 +63,4 @@ class Hooks:
     subversion: Callable[[Tx, str, str], None] = default_subversion
     vichy: Callable[[Tx], None] = default_vichy
     vichy_colony: Callable[[Tx, str, str], bool] = no_vichy_colonies
+    limit_exempt: Callable[[Tx, str, str], bool] = vichy_colony_units_exempt

@@ -131,6 +131,10 @@ class GameState:
     fallen: dict[str, Moment] = attrs.field(factory=dict)
     """When each major power surrendered first (France's fall, 82.91F)."""
     eliminated: tuple[str, ...] = ()
+    traces: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
+    losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """82.321B: the owner's choice of which excess units go first (minor -> ids)."""
 
 
 def _converter() -> cattrs.Converter:

@@ -47,7 +47,7 @@ class Tx:
 
     __slots__ = (
         "_owned", "base", "clock", "disabled", "effects", "eliminated", "fallen", "hooks",
-        "ledger", "minors", "rs", "surrendered", "units", "wars",
+        "ledger", "losses", "minors", "rs", "surrendered", "traces", "units", "wars",
     )  # fmt: skip
 
     def __init__(
@@ -65,6 +65,8 @@ class Tx:
         self.surrendered = state.surrendered
         self.fallen = state.fallen
         self.eliminated = state.eliminated
+        self.traces = state.traces
+        self.losses = state.losses
         self.effects: list[Effect] = []
         self._owned: set[str] = set()
 
@@ -73,7 +75,7 @@ class Tx:
         return GameState(
             clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
             ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
-            eliminated=self.eliminated,
+            eliminated=self.eliminated, traces=self.traces, losses=self.losses,
         )  # fmt: skip
 
     def _own(self, name: str) -> None:

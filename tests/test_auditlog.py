@@ -60,7 +60,7 @@ def test_lines_are_canonical_and_chained(sample_log: bytes) -> None:
     header = json.loads(lines[0])
     assert header["kind"] == "header"
     assert header["tables"] == minors.load_ruleset().digest
-    assert set(header["hooks"]) == {"subversion", "vichy", "vichy_colony"}
+    assert set(header["hooks"]) == {"subversion", "vichy", "vichy_colony", "limit_exempt"}
     assert json.loads(lines[-1])["kind"] == "close"
 
 
