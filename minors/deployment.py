@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .clock import Phase
 from .commands import Deploy
 from .domain import FootnoteKind, Side, Theater
 from .effects import Note, UnitEliminated, UnitPlaced
-from .records import COLUMNS
-from .registry import Violation, at_phase_end, check, effect, handles
+from .records import COLUMNS, COMMONWEALTH_COLUMNS
+from .registry import Violation, at_phase_end, at_phase_start, check, effect, handles
 from .state import Deployment, evolve
 from .units import GROUND, Unit, UnitKind
 
@@ -304,3 +305,75 @@ def deploy_now(tx: Tx, minor: str, by: str) -> None:
     if any(u.owner == minor for u in tx.units.values()):
         return
     _set_up(tx, minor, by, "82.51", None, redeploy=False)
+
+
+# ---- at the start, and the Commonwealth's arrivals ----------------------------------------
+
+
+def commonwealth_units(tx: Tx, country: str, arrival: str) -> list[Spec]:
+    """The units of one arrival of the British Commonwealth table: each count n (or n[m])
+    is n units of its column's kind (`force_units`)."""
+    specs: list[Spec] = []
+    slug = _slug(country)
+    serial = sum(1 for u in tx.units.values() if u.owner == country) + len(
+        [i for i in tx.eliminated if i.startswith(f"{slug}-")]
+    )
+    for row in tx.rs.commonwealth.values():
+        if row.country != country or row.arrival != arrival:
+            continue
+        for column in COMMONWEALTH_COLUMNS:
+            count = getattr(row, column).value
+            unit = tx.rs.force_units[column]
+            for _ in range(count):
+                serial += 1
+                specs.append((f"{slug}-{serial}", unit.kind, unit.factors))
+    return specs
+
+
+def _place_at_home(tx: Tx, country: str, specs: list[Spec], rule: str) -> None:
+    capital = tx.rs.minors[country].capital or None
+    for unit_id, kind, factors in specs:
+        tx.put_unit(Unit(unit_id, country, UnitKind(kind), factors, country, capital))
+        tx.effects.append(UnitPlaced(unit_id, country, rule))
+
+
+@effect("82.92")
+def pacific_at_start(tx: Tx) -> None:
+    """82.92: at the start every Pacific minor's units stand deployed in its home country
+    (the default set-up)."""
+    for name, record in tx.rs.minors.items():
+        if record.theater is Theater.PACIFIC and record.armed_forces and name in tx.rs.forces:
+            by = tx.minors[name].major or name
+            _set_up(tx, name, by, "82.92", None, redeploy=False)
+
+
+@effect("82.61")
+def commonwealth_at_start(tx: Tx) -> None:
+    """The British Commonwealth table: each country's units at start stand in its capital."""
+    for country in tx.rs.commonwealth_layout:
+        _place_at_home(tx, country, commonwealth_units(tx, country, "at_start"), "82.61")
+
+
+@at_phase_start(Phase.DIPLOMACY.value)
+@effect("82.61")
+def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
+    """The Commonwealth's later arrivals appear at the start of their season."""
+    if side is not Side.AXIS:
+        return
+    season = f"{tx.clock.year}-{tx.clock.season.value}"
+    for country in tx.rs.commonwealth_layout:
+        specs = commonwealth_units(tx, country, season)
+        if specs:
+            _place_at_home(tx, country, specs, "82.61")
+
+
+def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
+    """82.63: deploy `share` of the minor's forces (rounded down) by the default set-up."""
+    specs = force_pool(tx, minor)
+    specs = specs[: int(len(specs) * share)]
+    placed, lost = _default(tx, minor, specs)
+    for (unit_id, kind, factors), hex_label in placed:
+        tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
+        tx.effects.append(UnitPlaced(unit_id, minor, "82.63"))
+    if lost:
+        _no_room(tx, minor, lost)

@@ -129,7 +129,7 @@ def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     state = tx.minor(cmd.minor)
     if not state.active:
         yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
-    elif state.status not in PEACE:
+    elif state.status not in PEACE and not _occupied_for_diplomacy(tx, cmd.minor, cmd.major):
         yield Violation(
             "K7",
             f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
@@ -138,9 +138,47 @@ def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
+def _occupied_for_diplomacy(tx: Tx, minor: str, major: str) -> bool:
+    """82.63: a minor whose forces depend on the current result (the `†` row: Ukraine) takes
+    diplomatic rolls while conquered by the roller's side (a reading: the roll for the
+    Ukraine is its occupier's)."""
+    state = tx.minor(minor)
+    return (
+        minor in tx.rs.forces_by_result
+        and state.status is Status.CONQUERED
+        and state.major is not None
+        and tx.side(state.major) is tx.side(major)
+    )
+
+
 @handles("diplomatic_result")
 def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
+    if tx.minor(cmd.minor).status is Status.CONQUERED:
+        _result_forces(tx, cmd.minor, cmd.major, clamp(tx.rs, cmd.result))
+        return
     apply_result(tx, cmd.minor, cmd.major, cmd.result, rule="82.21")
+
+
+@effect("82.63")
+def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
+    """82.63: the occupied minor's forces deploy only after a successful result — the share
+    the `†` table gives it, set up by the roller (the default set-up)."""
+    from .deployment import deploy_share  # deployment imports this module
+
+    state = tx.minor(minor)
+    entry = tx.rs.diplomatic_results[result]
+    side = entry.side if entry.effect == "set" else None
+    holding = (
+        Holding(major, side, entry.level, result, tx.clock.player_turn_start())
+        if (side is tx.side(major))
+        else None
+    )
+    tx.put(evolve(state, standing=holding))
+    share = tx.rs.forces_by_result[minor].share(result if holding is not None else None)
+    if share > 0 and not any(u.owner == minor for u in tx.units.values()):
+        deploy_share(tx, minor, major, share)
+    else:
+        tx.effects.append(Note(f"{major}'s result {result} raises no forces in {minor}", "82.63"))
 
 
 def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:

@@ -23,6 +23,7 @@ from .commands import (
     DiplomaticResult,
     Move,
     Place,
+    Placement,
     ReenterWar,
     RefuseAssociation,
     Remove,
@@ -39,7 +40,7 @@ from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .state import GameState, MinorState, Pending, evolve, state_converter
 from .tx import TIED, Tx
-from .units import Unit
+from .units import Unit, UnitKind
 
 __all__ = ["ClockError", "Game", "StateError"]
 
@@ -56,7 +57,7 @@ def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
 
 
-def start_state(rs: Ruleset, start: str) -> GameState:
+def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset()) -> GameState:
     """The start position `start` of the tables: clock, wars, each minor's start."""
     if start not in rs.starts:
         raise UnknownNameError("start", start, tuple(rs.starts))
@@ -77,9 +78,11 @@ def start_state(rs: Ruleset, start: str) -> GameState:
             active=m.active,
         )  # fmt: skip
     state = GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
-    tx = Tx(state, rs, frozenset(), Hooks())
+    tx = Tx(state, rs, disabled, Hooks())
     for name in sorted(minors):
         tx.put(evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
+    deployment.pacific_at_start(tx)
+    deployment.commonwealth_at_start(tx)
     return tx.commit()
 
 
@@ -133,7 +136,11 @@ class Game:
         """
         rs = _ruleset(ruleset)
         return cls(
-            start_state(rs, start), rs, disabled=frozenset(disabled), hooks=hooks, start=start
+            start_state(rs, start, frozenset(disabled)),
+            rs,
+            disabled=frozenset(disabled),
+            hooks=hooks,
+            start=start,
         )
 
     @classmethod
@@ -363,7 +370,9 @@ class Game:
         """The commands of the finite kinds that are legal now (see docs/embedding.md):
         declarations, border wars, subversions, diplomatic results over the whole scale,
         conquests, refusals, surrenders, re-entries, and moves and removals of the units on
-        the map (moves to a country, without a hex). `place` is not enumerated."""
+        the map (moves to a country, without a hex), the default set-up of a deployment due
+        now, supply traces through limited minors and single chosen losses. `place` is not
+        enumerated."""
         wanted = set(kinds) if kinds is not None else set(KINDS) - {"place"}
         unknown = wanted - set(KINDS)
         if unknown:
@@ -416,6 +425,33 @@ class Game:
                         yield Move((unit_id,), country)
         if "remove" in wanted:
             yield from (Remove((u,)) for u in sorted(state.units))
+        if {"deploy", "trace_supply", "choose_losses"} & wanted:
+            yield from self._limit_and_deploy_candidates(wanted)
+
+    def _limit_and_deploy_candidates(self, wanted: set[str]) -> Iterable[Command]:
+        """The default set-up of a deployment due now; supply traces of each unit through
+        each limited minor; each foreign unit in a limited minor as a chosen loss."""
+        rs, state = self._rs, self._state
+        tx = Tx(state, rs, self._disabled, self._hooks)
+        if "deploy" in wanted:
+            for name in rs.minors:
+                due = state.minors[name].deployment
+                if due is not None and due.due == state.clock and not due.redeploy:
+                    placed, _ = deployment._default(tx, name, deployment.force_pool(tx, name))
+                    yield Deploy(
+                        name, tuple(Placement(i, UnitKind(k), f, h) for (i, k, f), h in placed)
+                    )
+        limited = [name for name in rs.minors if limits.limits_on(tx, limits.group_of(tx, name))]
+        if "trace_supply" in wanted:
+            for unit_id in sorted(state.units):
+                for name in limited:
+                    if state.units[unit_id].country != name:
+                        yield TraceSupply((unit_id,), name)
+        if "choose_losses" in wanted:
+            for name in limited:
+                for unit in sorted(tx.units_in(name), key=lambda u: u.id):
+                    if unit.owner != name:
+                        yield ChooseLosses(name, (unit.id,))
 
     # ---- output ----------------------------------------------------------------------
 

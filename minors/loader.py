@@ -53,6 +53,7 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "starts": (r.Start, "name"),
     "force_units": (r.ForceUnit, "column"),
     "deployment": (r.DeploymentRule, "key"),
+    "commonwealth_zones": (r.CommonwealthZone, "country"),
 }
 
 Raw = dict[str, dict[str, dict[str, Any]]]

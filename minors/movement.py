@@ -119,6 +119,24 @@ def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
             yield Violation("K7", f"{owner} {what}: it has no units to place", {"owner": owner})
 
 
+@check("place", "82.13B")
+def _commonwealth_built_at_home(tx: Tx, cmd: Place) -> Iterator[Violation]:
+    """82.13B: Commonwealth units are constructed in their home countries."""
+    for spec in cmd.units:
+        record = tx.rs.minors.get(spec.owner)
+        if (
+            record is not None
+            and record.start_status is Status.COMMONWEALTH
+            and cmd.in_ != spec.owner
+        ):
+            yield Violation(
+                "82.13B",
+                f"{spec.id} is {spec.owner}'s: Commonwealth units are built "
+                f"in their home country, not {cmd.in_}",
+                {"unit": spec.id},
+            )
+
+
 @check("place", "82.41")
 def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
     for owner in sorted({s.owner for s in cmd.units}):
@@ -182,6 +200,23 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
                 "movement, combat and construction phases",
                 {"unit": unit.id},
             )
+
+
+@check("move", "82.13A")
+def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
+    """82.13A: South African, Australian and Indian units keep to their zones (a table)."""
+    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
+        zone = tx.rs.commonwealth_zones.get(unit.owner)
+        if zone is None or cmd.to in zone.countries or cmd.to == unit.owner:
+            continue
+        record = tx.rs.minors.get(cmd.to)
+        if record is not None and record.theater in zone.theaters:
+            continue
+        yield Violation(
+            "82.13A",
+            f"{unit.id} is {unit.owner}'s: it may not deploy to {cmd.to}",
+            {"unit": unit.id, "to": cmd.to},
+        )
 
 
 @check("move", "82.41")

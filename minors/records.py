@@ -25,6 +25,7 @@ __all__ = [
     "Association",
     "BrpRule",
     "Clause",
+    "CommonwealthZone",
     "Cost",
     "Count",
     "DeploymentRule",
@@ -611,3 +612,13 @@ class DeploymentRule:
     units: int = field(validator=_non_negative)
     illustrative: bool = False
     note: str = ""
+
+
+@frozen
+class CommonwealthZone:
+    """82.13A: the countries (and theaters) a Commonwealth country's units may be in."""
+
+    country: str
+    countries: tuple[str, ...] = ()
+    theaters: tuple[Theater, ...] = ()
+    illustrative: bool = False

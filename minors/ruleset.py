@@ -58,6 +58,7 @@ class Ruleset:
     starts: Mapping[str, r.Start]
     force_units: Mapping[str, r.ForceUnit]
     deployment: Mapping[str, r.DeploymentRule]
+    commonwealth_zones: Mapping[str, r.CommonwealthZone]
     digest: str
     sources: tuple[str, ...]
     overlay_files: tuple[tuple[str, str], ...]
@@ -379,6 +380,28 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                 column,
                 f"use one of {', '.join(layout.columns)}",
             )
+    for key, zone in t["commonwealth_zones"].items():
+        minor_ok("commonwealth_zones", key, "country", [key])
+        for name in zone.countries:
+            _check(
+                name in minors or name in majors,
+                f"{name!r} is not a country",
+                origins,
+                "commonwealth_zones",
+                key,
+                "countries",
+                "use a minor or a major power",
+            )
+    for column in r.COMMONWEALTH_COLUMNS:
+        _check(
+            column in t["force_units"],
+            f"column {column!r} has no unit type",
+            origins,
+            "force_units",
+            column,
+            "",
+            "add a force_units entry for it",
+        )
     for key, note in t["commonwealth_notes"].items():
         minor_ok("commonwealth_notes", key, "countries", note.countries)
         major_ok("commonwealth_notes", key, "by", [note.by] if note.by else [])

@@ -95,6 +95,10 @@ class MinorState:
     barred: tuple[str, ...] = ()
     deadline: Deadline | None = None
     deployment: Deployment | None = None
+    invaded: tuple[str, ...] = ()
+    """82.56: the major powers' units in the minor when war was declared on it by a power
+    with units there; in automatic partial supply for the turn of the invasion."""
+    invaded_at: Moment | None = None
     active: bool = True
 
 

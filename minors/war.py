@@ -208,6 +208,9 @@ def attack(
         changes["barred"] = barred
     if _end_own_control(tx, state, attacker):
         changes["standing"] = None
+    invaded = _invasion_supply(tx, minor, attacker)
+    if invaded:
+        changes["invaded"], changes["invaded_at"] = invaded, tx.clock
     _displace(tx, minor, attacker, displace)
     garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
     dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
@@ -235,6 +238,18 @@ def attack(
                 scheduled.rule,
             )
         )
+
+
+@effect("82.56")
+def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
+    """82.56: when the attacker already has units in the minor, every major power's unit
+    there is in at least partial supply for the turn of the invasion."""
+    if not tx.units:
+        return ()
+    here = [u for u in tx.units_in(minor) if u.owner in tx.rs.majors]
+    if not any(u.owner == attacker for u in here):
+        return ()
+    return tuple(sorted(u.id for u in here))
 
 
 @effect("82.56")

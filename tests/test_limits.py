@@ -46,7 +46,7 @@ def test_ten_foreign_factors_at_most() -> None:
     game = controlled()
     place(game, "Rumania", *(unit(f"g{i}") for i in range(1, 5)))
     assert [(e.unit, e.rule) for e in end_phase(game)] == [("g4", "82.32")]
-    assert sorted(u for u in game.to_json()["units"]) == ["g1", "g2", "g3"]
+    assert sorted(u for u in game.to_json()["units"] if u.startswith("g")) == ["g1", "g2", "g3"]
     assert game.to_json()["eliminated"] == ["g4"]
 
 
