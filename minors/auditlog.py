@@ -32,7 +32,7 @@ from .hooks import Hooks
 from .log import LogEntry
 from .registry import RuleViolation
 from .ruleset import load_ruleset
-from .state import GameState, state_converter
+from .state import GameState, state_dict
 
 __all__ = [
     "FORMAT",
@@ -117,7 +117,7 @@ def entry_record(entry: LogEntry, state: GameState | None) -> dict[str, Any]:
         "effects_digest": digest(effects),
     }
     if state is not None:  # an advance: it ends phases, so the whole state is digested
-        record["state_digest"] = digest(state_converter.unstructure(state))
+        record["state_digest"] = digest(state_dict(state))
     return record
 
 
@@ -161,7 +161,7 @@ class FileSink:
         line, prev = seal(entry_record(entry, state if advance else None), self.prev)
         lines.append(line)
         if advance and self.turn is not None and state.clock.turn > self.turn:
-            data = state_converter.unstructure(state)
+            data = state_dict(state)
             snapshot = {
                 "kind": "snapshot",
                 "seq": entry.seq,
@@ -179,7 +179,7 @@ class FileSink:
 
     def close(self, game: Game) -> None:
         """Write the closing line (the entry count and the final state) and close."""
-        data = state_converter.unstructure(game.raw_state)
+        data = state_dict(game.raw_state)
         record = {
             "kind": "close",
             "entries": self.entries,

@@ -38,7 +38,7 @@ from .hooks import Hooks
 from .log import Log, LogEntry
 from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, registered_checks
 from .ruleset import Ruleset, load_ruleset
-from .state import GameState, MinorState, Pending, evolve, state_converter
+from .state import GameState, MinorState, Pending, evolve, state_converter, state_dict
 from .tx import TIED, Tx
 from .units import Unit, UnitKind
 
@@ -83,6 +83,7 @@ def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset())
         tx.put(evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
     deployment.pacific_at_start(tx)
     deployment.commonwealth_at_start(tx)
+    tx.index_units()  # built once here, then kept up to date copy-on-write
     return tx.commit()
 
 
@@ -164,6 +165,9 @@ class Game:
         if unknown:
             raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
+        tx = Tx(state, rs, frozenset(), hooks or Hooks())
+        tx.index_units()
+        state = tx.commit()
         return cls(state, rs, hooks=hooks, start=start, base_seq=base_seq)
 
     def clone(self) -> Game:
@@ -264,6 +268,14 @@ class Game:
                 raise CommandError(f"{cmd.name}: {field} {value!r} is not a major power")
             return canonical
 
+        if (
+            isinstance(cmd, DeclareWar)
+            and cmd.attacker in rs.majors
+            and (cmd.target in rs.majors or cmd.target in rs.minors)
+        ):
+            return cmd  # the hot path of engines: names already canonical
+        if isinstance(cmd, DiplomaticResult) and cmd.minor in rs.minors and cmd.major in rs.majors:
+            return cmd
         if isinstance(cmd, DiplomaticResult | Subvert | RefuseAssociation):
             return evolve(
                 cmd,
@@ -487,5 +499,4 @@ class Game:
     def state(self) -> dict[str, Any]:
         """The complete canonical state: everything `from_state` needs (ledger, bars,
         pending associations, deadlines ...)."""
-        data: dict[str, Any] = state_converter.unstructure(self._state)
-        return data
+        return state_dict(self._state)

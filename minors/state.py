@@ -139,6 +139,21 @@ class GameState:
     """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
     losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     """82.321B: the owner's choice of which excess units go first (minor -> ids)."""
+    where: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: unit ids by country (derived from `units`, never serialized)."""
+    owned: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: unit ids by owner (derived from `units`, never serialized)."""
+
+
+CACHES = ("where", "owned")
+
+
+def state_dict(state: GameState) -> dict[str, Any]:
+    """The complete canonical state as plain data (the caches left out)."""
+    data: dict[str, Any] = state_converter.unstructure(state)
+    for name in CACHES:
+        data.pop(name, None)
+    return data
 
 
 def _converter() -> cattrs.Converter:

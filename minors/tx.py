@@ -46,8 +46,24 @@ class Tx:
     """The state being built by one command or one phase change."""
 
     __slots__ = (
-        "_owned", "base", "clock", "disabled", "effects", "eliminated", "fallen", "hooks",
-        "ledger", "losses", "minors", "rs", "surrendered", "traces", "units", "wars",
+        "_owned",
+        "_owned_by",
+        "_where",
+        "base",
+        "clock",
+        "disabled",
+        "effects",
+        "eliminated",
+        "fallen",
+        "hooks",
+        "ledger",
+        "losses",
+        "minors",
+        "rs",
+        "surrendered",
+        "traces",
+        "units",
+        "wars",
     )  # fmt: skip
 
     def __init__(
@@ -69,6 +85,8 @@ class Tx:
         self.losses = state.losses
         self.effects: list[Effect] = []
         self._owned: set[str] = set()
+        self._where = state.where
+        self._owned_by = state.owned
 
     def commit(self) -> GameState:
         """The successor state (the original is untouched)."""
@@ -76,6 +94,7 @@ class Tx:
             clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
             ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
             eliminated=self.eliminated, traces=self.traces, losses=self.losses,
+            where=self._where, owned=self._owned_by,
         )  # fmt: skip
 
     def _own(self, name: str) -> None:
@@ -177,16 +196,53 @@ class Tx:
 
     # ---- units -----------------------------------------------------------------------
 
+    def _index(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """Unit ids by country and by owner: cached in the state, built when first asked."""
+        if self._where is None or self._owned_by is None:
+            where: dict[str, list[str]] = {}
+            owned: dict[str, list[str]] = {}
+            for unit in self.units.values():
+                where.setdefault(unit.country, []).append(unit.id)
+                owned.setdefault(unit.owner, []).append(unit.id)
+            self._where = {k: tuple(v) for k, v in where.items()}
+            self._owned_by = {k: tuple(v) for k, v in owned.items()}
+            self._owned.update(("_where", "_owned_by"))
+        return self._where, self._owned_by
+
+    def index_units(self) -> None:
+        """Build the unit indexes now, so that the committed state carries them."""
+        self._index()
+
     def units_in(self, country: str) -> Iterator[Unit]:
-        return (u for u in self.units.values() if u.country == country)
+        """The units in `country`."""
+        return (self.units[i] for i in self._index()[0].get(country, ()))
+
+    def units_of(self, owner: str) -> Iterator[Unit]:
+        """The units `owner` owns, wherever they are."""
+        return (self.units[i] for i in self._index()[1].get(owner, ()))
+
+    def _reindex(self, old: Unit | None, new: Unit | None) -> None:
+        if self._where is None or self._owned_by is None:
+            return  # not built yet: it will be built from the units when asked
+        for name in ("_where", "_owned_by"):
+            if name not in self._owned:
+                self._owned.add(name)
+                setattr(self, name, dict(getattr(self, name)))
+        for index, key in ((self._where, "country"), (self._owned_by, "owner")):
+            if old is not None:
+                index[getattr(old, key)] = tuple(i for i in index[getattr(old, key)] if i != old.id)
+            if new is not None:
+                index[getattr(new, key)] = (*index.get(getattr(new, key), ()), new.id)
 
     def put_unit(self, unit: Unit) -> None:
         self._own("units")
+        old = self.units.get(unit.id)
         self.units[unit.id] = unit
+        self._reindex(old, unit)
 
     def drop_unit(self, unit_id: str) -> None:
         self._own("units")
-        del self.units[unit_id]
+        self._reindex(self.units.pop(unit_id), None)
 
     def eliminate(self, unit_id: str) -> None:
         self.drop_unit(unit_id)
