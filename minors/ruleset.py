@@ -392,22 +392,13 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                 "countries",
                 "use a minor or a major power",
             )
-    for column in r.COMMONWEALTH_COLUMNS:
-        _check(
-            column in t["force_units"],
-            f"column {column!r} has no unit type",
-            origins,
-            "force_units",
-            column,
-            "",
-            "add a force_units entry for it",
-        )
     for key, note in t["commonwealth_notes"].items():
         minor_ok("commonwealth_notes", key, "countries", note.countries)
         major_ok("commonwealth_notes", key, "by", [note.by] if note.by else [])
         clause_ok("commonwealth_notes", key, "clause", [note.clause] if note.clause else [])
 
-    for column in (*r.EUROPE_COLUMNS, *r.PACIFIC_COLUMNS):
+    counted = {*r.EUROPE_COLUMNS, *r.PACIFIC_COLUMNS, *r.COMMONWEALTH_COLUMNS}
+    for column in sorted(counted):
         if not column.startswith("partisans"):
             _check(
                 column in t["force_units"],
