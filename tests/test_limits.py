@@ -59,6 +59,7 @@ def test_the_owners_choice_goes_first() -> None:
     assert [e.unit for e in end_phase(game)] == ["g1"]
 
 
+@pytest.mark.rule("82.321")
 @pytest.mark.rule("82.321B")
 @pytest.mark.parametrize("phase", ["movement", "combat", "redeployment"])
 def test_enforced_at_each_of_the_three_phase_ends(phase: str) -> None:
