@@ -427,13 +427,18 @@ def test_failed_rally_under_a_commissar(
 
 @pytest.mark.rule("A25.222")
 def test_replacement_table_is_replaceable() -> None:
-    """Another table changes the assumed rows; the 4-2-6 and 2-2-6 cases stay as stated."""
+    """Another table changes the assumed rows; 4-2-6, 2-2-6 and SMC results stay as stated."""
     table = {**RUSSIAN_REPLACEMENTS, "6-2-8": "4-4-7", "4-2-6": "3-3-7"}
     elite = squad("s", "6-2-8", broken=True)
     assert rally_outcome(elite, True, False, replacements=table).rating == "4-4-7"
     conscript = squad("s", "4-2-6", broken=True)
     assert rally_outcome(conscript, True, False, replacements=table).outcome is RallyOutcome.REDUCED
     assert rally_outcome(elite, True, False, replacements={}).outcome is RallyOutcome.ELIMINATED
+    hero = squad("h", "1-4-9", K.HERO, broken=True)
+    with_hero = {"1-4-9": "1-3-8"}
+    assert (
+        rally_outcome(hero, True, False, replacements=with_hero).outcome is RallyOutcome.ELIMINATED
+    )
 
 
 # ---- berserk (A25.223) ----------------------------------------------------------------------
