@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from minors import MinorsError, RuleViolation, Side
+from minors import MinorsError, RuleViolation, Side, dyo
+from minors import commissar as commissar_module
 from minors.commissar import (
     RUSSIAN_REPLACEMENTS,
     CommissarError,
@@ -464,3 +467,11 @@ def test_no_spread_without_a_berserk_commissar() -> None:
     """A berserk squad, or a calm Commissar, spreads nothing."""
     units = [commissar("c"), squad("s", berserk=True), squad("t")]
     assert berserk_spread(units) == tuple(units)
+
+
+def test_docs_name_only_exported_functions() -> None:
+    """Every function docs/commissar.md calls is exported by minors.commissar or minors.dyo."""
+    text = (Path(__file__).parent.parent / "docs" / "commissar.md").read_text(encoding="utf-8")
+    called = set(re.findall(r"`(\w+)\(", text))
+    assert {"check_substitution", "rally_outcome", "check_purchases"} <= called
+    assert called <= {*commissar_module.__all__, *dyo.__all__}

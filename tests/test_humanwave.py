@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from minors import MinorsError
+from minors import MinorsError, hexgrid, humanwave
 from minors.hexgrid import Hex, HexGrain, Hexside, distance
 from minors.humanwave import (
     EntryEffect,
@@ -507,3 +508,17 @@ def test_the_hex_left_is_never_reentered(first: str) -> None:
     assert offered
     for move in offered:
         assert distance(move.hex, Hex.parse("O1")) > 1
+
+
+def test_docs_name_only_exported_functions() -> None:
+    """Every function docs/humanwave.md calls is exported by minors.humanwave or hexgrid."""
+    text = (Path(__file__).parent.parent / "docs" / "humanwave.md").read_text(encoding="utf-8")
+    called = set(re.findall(r"`([A-Za-z_][\w.]*)\(", text))
+    assert {"check_declaration", "hw_directions", "legal_moves", "HexGrain"} <= called
+    exported = {*humanwave.__all__, *hexgrid.__all__}
+    for name in called:
+        head, *rest = name.split(".")
+        assert head in exported, name
+        owner = getattr(humanwave, head, None) or getattr(hexgrid, head)
+        for part in rest:
+            owner = getattr(owner, part)
