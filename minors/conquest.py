@@ -108,16 +108,15 @@ def _conquer(tx: Tx, cmd: Conquer) -> None:
 
 
 def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
-    """The minor is conquered: its units are removed, it is at war with no one, and BRPs held
-    from it by another power are deducted (82.22)."""
+    """The minor is conquered: its units are removed wherever they are, it is at war with no
+    one, and BRPs held from it by another power are deducted (82.22)."""
     state = tx.minor(minor)
     _deduct_others(tx, minor, by)
     dest = fire(state.status, "conquer")
     assert dest is not None, state.status
-    for unit in sorted(tx.units_in(minor), key=lambda u: u.id):
-        if unit.owner == minor:
-            tx.eliminate(unit.id)
-            tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
+    for unit in sorted(tx.units_of(minor), key=lambda u: u.id):  # wherever they stand
+        tx.eliminate(unit.id)
+        tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
     state = evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
     tx.set_status(state, dest, by, "82.11G", cause)
     if minor == "French Indochina":

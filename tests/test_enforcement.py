@@ -263,3 +263,15 @@ def test_pacific_geography_depends_on_status() -> None:
     assert game.minor("Communist China").status.value == "allied"
     assert not queries.geographic_restriction(game, "communist-china-1")
     assert queries.geographic_restriction(game, "communist-china-1").rule == "82.95"
+
+
+@pytest.mark.rule("82.11G")
+def test_a_conquered_minors_units_go_wherever_they_stand() -> None:
+    """Conquest removes the minor's units outside its country too (found by Hypothesis)."""
+    game = minors.Game.new()
+    game.advance_to("1939-fall/allies/movement")
+    game.apply(command("move", units=["australia-1"], to="Transjordan"))
+    game.advance_to("1939-winter/axis/combat")
+    game.apply(command("conquer", minor="Australia", by="Germany"))
+    assert not any(u["owner"] == "Australia" for u in game.to_json()["units"].values())
+    assert "australia-1" in game.to_json()["eliminated"]
