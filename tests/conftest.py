@@ -1,14 +1,43 @@
-"""Project test configuration: every `rule` marker must name a clause of the registry."""
+"""Project test configuration: every `rule` marker must name a clause of the registry; the
+Hypothesis profile (`MINORS_PROFILE`, default `minors-ci`); clauses switched off for the
+mutation run (`MINORS_DISABLE`, tests/mutation/run_disabled.py)."""
 
 from __future__ import annotations
 
-import pytest
+import os
+from typing import Any
 
+import pytest
+from hypothesis import settings
+
+import minors.testing  # noqa: F401  (registers the minors-ci and minors-thorough profiles)
 from minors import load_ruleset
+from minors.game import Game
 from minors.registry import KERNEL_RULES
 from minors.ruleset import normalize_clause
 
 pytest_plugins = ["pytester"]
+collect_ignore = ["mutation"]
+
+settings.load_profile(os.environ.get("MINORS_PROFILE", "minors-ci"))
+
+
+@pytest.fixture(autouse=True)
+def _disabled_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With `MINORS_DISABLE=82.34` (comma-separated ids), every game is built with those
+    clauses switched off, as `Game.new(disabled=...)` does: the mutation run's lever.
+
+    `Game.__init__` is patched rather than `Game.new`, so that games rebuilt by
+    `from_state` and by a log's replay from a snapshot lose the clause too.
+    """
+    clauses = frozenset(c for c in os.environ.get("MINORS_DISABLE", "").split(",") if c)
+    if clauses:
+        original = Game.__init__
+
+        def init(self: Game, *args: Any, disabled: frozenset[str] = frozenset(), **kw: Any) -> None:
+            original(self, *args, disabled=disabled | clauses, **kw)
+
+        monkeypatch.setattr(Game, "__init__", init)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

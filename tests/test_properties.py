@@ -1,8 +1,14 @@
-"""Property tests of the kernel from the Fall 1939 start (Hypothesis)."""
+"""Property tests of the kernel from the Fall 1939 start (Hypothesis).
+
+The invariants are those of `minors.testing.MinorsStateMachine`, written once there: statuses
+and majors fit (82.11), tied minors share their major's wars, no tie with an enemy, 82.351
+bars hold, no unit of a conquered minor, deductions undo grants (82.22), `check` and `apply`
+agree, a rejected command changes nothing, clones are independent, `from_state` round-trips,
+and the audit log replays to the same state.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
@@ -10,168 +16,40 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis import given, settings
 
 import minors
-from minors import Game, MinorsError, RuleViolation, Status, command
-from minors.tx import TIED, Tx
+from minors import Game, MinorsError, command
+from minors.testing import MinorsStateMachine, commands, conquered_units
+from minors.tx import Tx
 
-RS = minors.load_ruleset()
-MAJORS = sorted(RS.majors)
-MINORS = sorted(RS.minors)
-COUNTRIES = MAJORS + MINORS
-UNIT_IDS = [f"u{i}" for i in range(6)]
 
-names = st.sampled_from(COUNTRIES)
-majors = st.sampled_from(MAJORS)
-minors_ = st.sampled_from(MINORS)
-unit_specs = st.builds(
-    lambda i, owner, kind, factors: {"id": i, "owner": owner, "kind": kind, "factors": factors},
-    st.sampled_from(UNIT_IDS),
-    names,
-    st.sampled_from([k.value for k in minors.UnitKind]),
-    st.integers(0, 6),
+@pytest.mark.rule("82.11")
+@pytest.mark.rule("82.11G")
+@pytest.mark.rule("82.12")
+@pytest.mark.rule("82.22")
+@pytest.mark.rule("82.351")
+class TestKernel(MinorsStateMachine.TestCase):
+    """Legal play, arbitrary commands and clock moves keep every invariant of the machine."""
+
+
+@pytest.mark.rule("82.11G")
+@pytest.mark.rule("82.13")
+@pytest.mark.xfail(
+    strict=True,
+    reason="kernel bug found by MinorsStateMachine: a conquered Commonwealth minor still "
+    "receives its later force arrivals (82.61 / commonwealth table)",
 )
-commands = st.one_of(
-    st.builds(
-        lambda m, j, r: command("diplomatic_result", minor=m, major=j, result=r),
-        minors_,
-        majors,
-        st.integers(-5, 12),
-    ),
-    st.builds(lambda a, t: command("declare_war", attacker=a, target=t), majors, names),
-    st.builds(lambda a, t: command("border_war", attacker=a, target=t), majors, minors_),
-    st.builds(lambda m, b: command("conquer", minor=m, by=b), minors_, majors),
-    st.builds(lambda j, m: command("refuse_association", major=j, minor=m), majors, minors_),
-    st.builds(lambda j: command("surrender", major=j), majors),
-    st.builds(lambda j: command("reenter_war", major=j), majors),
-    st.builds(lambda j, m: command("subvert", major=j, minor=m), majors, minors_),
-    st.builds(lambda u, c: command("place", units=[u], **{"in": c}), unit_specs, names),
-    st.builds(lambda u, c: command("move", units=[u], to=c), st.sampled_from(UNIT_IDS), names),
-    st.builds(lambda u: command("remove", units=[u]), st.sampled_from(UNIT_IDS)),
-)
+def test_a_conquered_minor_receives_no_more_forces() -> None:
+    """Canada, conquered in 1939, places none of its later arrivals (82.11G)."""
+    game = Game.new()
+    game.advance_to("1939-fall/axis/combat")
+    game.apply(command("conquer", minor="Canada", by="Germany"))
+    game.advance_to("1941-winter/allies/construction")
+    assert conquered_units(game) == []
 
 
-def fits(game: Game) -> list[str]:
-    """What is wrong with the statuses, majors and wars of the minors (empty if all fit)."""
-    problems = []
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
-    for name, m in game.raw_state.minors.items():
-        if m.status in (Status.NEUTRAL, Status.INDEPENDENT) and m.major is not None:
-            problems.append(f"{name} is {m.status} with major {m.major}")
-        if m.status not in (Status.NEUTRAL, Status.INDEPENDENT) and m.major is None:
-            problems.append(f"{name} is {m.status} with no major")
-        if (
-            m.status
-            in (Status.NEUTRAL, Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED, Status.CONQUERED)
-            and m.at_war_with
-        ):
-            problems.append(f"{name} is {m.status} yet at war with {m.at_war_with}")
-        if m.status in TIED and m.major is not None:
-            if m.major in m.at_war_with:
-                problems.append(f"{name} is {m.status} with {m.major} and at war with it")
-            missing = set(tx.enemies(m.major)) - set(m.at_war_with) - {m.major}
-            if missing:
-                problems.append(f"{name} does not share {m.major}'s wars with {missing}")
-        if m.status in (Status.ASSOCIATED, Status.ALLIED) and m.major in m.barred:
-            problems.append(f"{name} is {m.status} with {m.major}, barred by 82.351")
-        if list(m.at_war_with) != sorted(set(m.at_war_with)):
-            problems.append(f"{name}'s wars are not sorted and unique")
-    for unit in game.raw_state.units.values():
-        owner = game.raw_state.minors.get(unit.owner)
-        if owner is not None and owner.status is Status.CONQUERED:
-            problems.append(f"{unit.id} of conquered {unit.owner} is on the map")
-    return problems
-
-
-class KernelMachine(RuleBasedStateMachine):
-    """Random commands and clock moves from the Fall 1939 start."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.game = Game.new()
-
-    @rule(cmd=commands)
-    def apply_any(self, cmd: minors.Command) -> None:
-        """check() == [] exactly when apply succeeds; a rejected command changes nothing."""
-        before_state, before_log = self.game.state(), self.game.log
-        try:
-            problems = self.game.check(cmd)
-        except MinorsError:
-            problems = None  # malformed for this game (a name of the wrong kind)
-        refused: MinorsError | None = None
-        try:
-            self.game.apply(cmd)
-        except MinorsError as exc:
-            refused = exc
-        if isinstance(refused, RuleViolation):
-            event(f"rejected: {refused.rule}")
-            assert problems, "apply refused a command that check passed"
-            assert [v.rule for v in refused.violations] == [v.rule for v in problems]
-        elif refused is not None:
-            assert problems is None  # malformed: check raised the same kind of error
-        else:
-            event(f"applied: {cmd.name}")
-            assert problems == [], "apply accepted a command that check refused"
-        if refused is not None:
-            assert self.game.state() == before_state
-            assert self.game.log == before_log
-
-    @rule(steps=st.integers(1, 14))
-    def advance(self, steps: int) -> None:
-        """The clock moves forward with the rules run on the way."""
-        target = minors.Moment(self.game.clock.index + steps)
-        self.game.advance_to(target)
-        assert self.game.clock == target
-
-    @precondition(lambda self: self.game.clock.phase.value in ("declarations", "combat"))
-    @rule(data=st.data())
-    def apply_legal(self, data: st.DataObject) -> None:
-        """Every command legal_actions lists passes check and applies."""
-        kinds = ["declare_war", "conquer", "border_war", "move", "remove", "refuse_association"]
-        legal = self.game.legal_actions(kinds)
-        for cmd in legal[:: max(1, len(legal) // 12)]:
-            assert self.game.check(cmd) == []
-        if legal:
-            chosen = data.draw(st.sampled_from(legal))
-            event(f"legal: {chosen.name}")
-            self.game.apply(chosen)
-
-    @rule(cmd=commands)
-    def clone_is_independent(self, cmd: minors.Command) -> None:
-        """Changing a clone never changes the original, and the reverse."""
-        other = self.game.clone()
-        before = self.game.state()
-        with contextlib.suppress(MinorsError):
-            other.apply(cmd)
-        other.advance_to(minors.Moment(other.clock.index + 3))
-        assert self.game.state() == before
-        assert len(self.game.log) <= len(other.log)
-
-    @invariant()
-    def statuses_fit(self) -> None:
-        """Every minor's major and wars fit its status; no unit of a conquered minor."""
-        assert fits(self.game) == []
-
-    @invariant()
-    def state_round_trips(self) -> None:
-        """Game.from_state(state()) is the same state."""
-        state = self.game.state()
-        assert Game.from_state(state).state() == state
-
-
-TestKernel = KernelMachine.TestCase
-TestKernel.settings = settings(
-    max_examples=60,
-    stateful_step_count=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-
-
-@given(cmd=commands)
+@given(cmd=commands())
 @settings(max_examples=150, deadline=None)
 def test_only_minors_errors_escape(cmd: minors.Command) -> None:
     """Whatever the command, only MinorsError subclasses escape check and apply."""
