@@ -226,3 +226,50 @@ def replay(file: str, until: str | None, as_json: bool, new_log: str | None) -> 
         click.echo(json.dumps(game.to_json(), indent=2, ensure_ascii=False))
     else:
         Console().print(report(game))
+
+
+@main.group()
+def rules() -> None:
+    """Traceability of the rules: the tests and code behind each clause."""
+
+
+@rules.command("coverage")
+@click.option("--json", "as_json", is_flag=True, help="Print {clause: {tests, code, kind}}.")
+@click.option("--markdown", is_flag=True, help="Print the Markdown of docs/rules-coverage.md.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1 listing each rule or procedure of rule 82 that no test cites.",
+)
+@click.option(
+    "--tests",
+    "tests_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="The tests folder to read (default: the checkout's).",
+)
+def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | None) -> None:
+    """Every clause of rule 82 and A25 with the tests that cite it and the code registered
+    under it. Reads the tests of a checkout: exit 2 when there is none."""
+    from pathlib import Path
+
+    from .coverage import CoverageError, checkout_tests, coverage, to_json, to_markdown, to_text
+    from .coverage import uncovered as untested
+
+    try:
+        tests = Path(tests_dir) if tests_dir else checkout_tests()
+        report = coverage(tests)
+    except CoverageError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    if check:
+        missing = untested(report)
+        for clause in missing:
+            click.echo(f"{clause} [{report[clause].kind.value}] {report[clause].title}: no test")
+        click.echo(f"{len(missing)} rules or procedures of rule 82 without a test")
+        sys.exit(1 if missing else 0)
+    if as_json:
+        click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        for line in to_markdown(report) if markdown else to_text(report):
+            click.echo(line)

@@ -1,0 +1,148 @@
+"""`minors rules coverage`: each clause with the tests that cite it and the code registered
+under it, read from the tests folder of a checkout."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from minors import load_ruleset
+from minors.cli import main
+from minors.coverage import (
+    Citation,
+    CoverageError,
+    checkout_tests,
+    citations,
+    coverage,
+    to_markdown,
+    uncovered,
+)
+
+TESTS = Path(__file__).parent
+RS = load_ruleset()
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["rules", "coverage", *args])
+    return result.exit_code, result.output
+
+
+def test_json_names_every_clause_with_tests_code_and_kind() -> None:
+    """--json maps every clause of the registry to its tests, code and kind."""
+    code, out = _run("--json")
+    assert code == 0
+    report = json.loads(out)
+    assert list(report) == list(RS.clauses)
+    entry = report["82.351"]
+    assert entry["kind"] == "rule"
+    assert "tests/test_testing.py::test_an_own_faction_partner_is_barred" in entry["tests"]
+    assert "minors.war._bar (effect)" in entry["code"]
+    assert report["82"] == {"tests": [], "code": [], "kind": "informational"}
+
+
+def test_markers_and_situations_are_read_where_they_are(tmp_path: Path) -> None:
+    """Markers on functions, classes, params and `pytestmark`, and situation clauses, are
+    citations; a marker inside a string is not."""
+    tests = tmp_path / "tests"
+    (tests / "data" / "scenarios").mkdir(parents=True)
+    (tests / "test_a.py").write_text(
+        "import pytest\n"
+        "pytestmark = pytest.mark.rule('82.12')\n"
+        "@pytest.mark.rule('82.34', '25.85')\n"
+        "def test_one():\n"
+        "    '''@pytest.mark.rule(\"82.41\") in a string is no citation'''\n"
+        "@pytest.mark.rule('82.33')\n"
+        "class TestTwo:\n"
+        "    @pytest.mark.parametrize('x', [pytest.param(1, marks=pytest.mark.rule('82.35'))])\n"
+        "    def test_three(self, x):\n"
+        "        pass\n"
+    )
+    (tests / "data" / "scenarios" / "s.json").write_text('{"clauses": ["82.81"]}')
+    found = {(c.clause, c.test) for c in citations(tests)}
+    assert found == {
+        ("82.12", "tests/test_a.py"),
+        ("82.34", "tests/test_a.py::test_one"),
+        ("A25.85", "tests/test_a.py::test_one"),
+        ("82.33", "tests/test_a.py::TestTwo"),
+        ("82.35", "tests/test_a.py::TestTwo::test_three"),
+        ("82.81", "tests/data/scenarios/s.json"),
+    }
+
+
+def _lonely_citation() -> Citation:
+    """A citation of a rule of 82 that no other test makes, by a marker alone on its line."""
+    cited: dict[str, list[Citation]] = {}
+    for citation in citations(TESTS):
+        cited.setdefault(citation.clause, []).append(citation)
+    report = coverage(TESTS)
+    for clause, found in cited.items():
+        if clause not in report or clause in uncovered(report) or len(found) != 1:
+            continue
+        entry, (only,) = report[clause], found
+        if entry.source != "awaw-82" or entry.kind.value not in ("rule", "procedure"):
+            continue
+        if (
+            only.line
+            and only.path.read_text(encoding="utf-8").splitlines()[only.line - 1].strip()
+            == f'@pytest.mark.rule("{clause}")'
+        ):
+            return only
+    raise AssertionError("no rule of 82 is cited by exactly one marker")
+
+
+def test_check_fails_when_a_clause_loses_its_test(tmp_path: Path) -> None:
+    """--check exits 1 naming a rule of 82 whose only citation was removed from a copy of
+    the tests folder; the real folder does not name it."""
+    lonely = _lonely_citation()
+    clause = lonely.clause
+    copy = tmp_path / "tests"
+    shutil.copytree(TESTS, copy, ignore=shutil.ignore_patterns("__pycache__", "mutation"))
+    target = copy / lonely.path.relative_to(TESTS)
+    lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+    del lines[lonely.line - 1]
+    target.write_text("".join(lines), encoding="utf-8")
+
+    code, out = _run("--check", "--tests", str(copy))
+    assert code == 1
+    assert f"{clause} [" in out
+    assert clause in uncovered(coverage(copy))
+    _, real = _run("--check", "--tests", str(TESTS))
+    assert f"{clause} [" not in real
+
+
+def test_check_lists_only_untested_rules_and_procedures_of_82() -> None:
+    """uncovered() keeps rules and procedures of rule 82 with no test, nothing else."""
+    report = coverage(TESTS)
+    for clause in uncovered(report):
+        entry = report[clause]
+        assert entry.source == "awaw-82"
+        assert entry.kind.value in ("rule", "procedure")
+        assert entry.tests == ()
+    assert "82" not in uncovered(report)  # informational, untested
+
+
+def test_no_tests_folder_exits_2(tmp_path: Path) -> None:
+    """Without a tests folder the command says so and exits 2; a folder without the
+    project's pyproject.toml is not a checkout."""
+    code, out = _run("--tests", str(tmp_path / "nowhere"))
+    assert code == 2
+    assert "no tests folder" in out
+    with pytest.raises(CoverageError, match="checkout"):
+        checkout_tests(tmp_path)
+    assert checkout_tests() == TESTS
+
+
+def test_markdown_has_a_row_per_clause_and_the_docs_file_is_generated_from_it() -> None:
+    """--markdown has one table row per clause; docs/rules-coverage.md holds the same rows
+    (it is that output, committed)."""
+    lines = list(to_markdown(coverage(TESTS)))
+    rows = [line.split(" | ")[0].removeprefix("| ") for line in lines if line.startswith("| ")]
+    assert rows[1:] == list(RS.clauses)  # after the header row
+    committed = (TESTS.parent / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
+    assert committed.splitlines()[0] == lines[0]
+    for clause in RS.clauses:
+        assert f"\n| {clause} | " in committed
