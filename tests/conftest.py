@@ -5,6 +5,7 @@ mutation run (`MINORS_DISABLE`, tests/mutation/run_disabled.py)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,22 +23,27 @@ collect_ignore = ["mutation"]
 settings.load_profile(os.environ.get("MINORS_PROFILE", "minors-ci"))
 
 
-@pytest.fixture(autouse=True)
-def _disabled_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="session", autouse=True)
+def _disabled_by_environment() -> Iterator[None]:
     """With `MINORS_DISABLE=82.34` (comma-separated ids), every game is built with those
     clauses switched off, as `Game.new(disabled=...)` does: the mutation run's lever.
 
+    Session-wide, so that games made by module fixtures lose the clause too; and
     `Game.__init__` is patched rather than `Game.new`, so that games rebuilt by
-    `from_state` and by a log's replay from a snapshot lose the clause too.
+    `from_state` and by a log's replay from a snapshot lose it as well.
     """
     clauses = frozenset(c for c in os.environ.get("MINORS_DISABLE", "").split(",") if c)
-    if clauses:
-        original = Game.__init__
+    with pytest.MonkeyPatch.context() as patch:
+        if clauses:
+            original = Game.__init__
 
-        def init(self: Game, *args: Any, disabled: frozenset[str] = frozenset(), **kw: Any) -> None:
-            original(self, *args, disabled=disabled | clauses, **kw)
+            def init(
+                self: Game, *args: Any, disabled: frozenset[str] = frozenset(), **kw: Any
+            ) -> None:
+                original(self, *args, disabled=disabled | clauses, **kw)
 
-        monkeypatch.setattr(Game, "__init__", init)
+            patch.setattr(Game, "__init__", init)
+        yield
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
