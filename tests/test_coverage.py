@@ -45,8 +45,7 @@ def test_json_names_every_clause_with_tests_code_and_kind() -> None:
 
 
 def test_markers_and_situations_are_read_where_they_are(tmp_path: Path) -> None:
-    """Markers on functions, classes, params and `pytestmark`, and situation clauses, are
-    citations; a marker inside a string is not."""
+    """Markers (not in strings) and situation clauses are citations of the right test."""
     tests = tmp_path / "tests"
     (tests / "data" / "scenarios").mkdir(parents=True)
     (tests / "test_a.py").write_text(
@@ -95,8 +94,7 @@ def _lonely_citation() -> Citation:
 
 
 def test_check_fails_when_a_clause_loses_its_test(tmp_path: Path) -> None:
-    """--check exits 1 naming a rule of 82 whose only citation was removed from a copy of
-    the tests folder; the real folder does not name it."""
+    """--check exits 1 naming a rule of 82 whose only citation was removed."""
     lonely = _lonely_citation()
     clause = lonely.clause
     copy = tmp_path / "tests"
@@ -126,8 +124,7 @@ def test_check_lists_only_untested_rules_and_procedures_of_82() -> None:
 
 
 def test_no_tests_folder_exits_2(tmp_path: Path) -> None:
-    """Without a tests folder the command says so and exits 2; a folder without the
-    project's pyproject.toml is not a checkout."""
+    """Without a tests folder of a checkout the command says so and exits 2."""
     code, out = _run("--tests", str(tmp_path / "nowhere"))
     assert code == 2
     assert "no tests folder" in out
@@ -137,8 +134,7 @@ def test_no_tests_folder_exits_2(tmp_path: Path) -> None:
 
 
 def test_markdown_has_a_row_per_clause_and_the_docs_file_is_generated_from_it() -> None:
-    """--markdown has one table row per clause; docs/rules-coverage.md holds the same rows
-    (it is that output, committed)."""
+    """--markdown has a row per clause, as the committed docs/rules-coverage.md does."""
     lines = list(to_markdown(coverage(TESTS)))
     rows = [line.split(" | ")[0].removeprefix("| ") for line in lines if line.startswith("| ")]
     assert rows[1:] == list(RS.clauses)  # after the header row

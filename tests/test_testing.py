@@ -122,8 +122,7 @@ def test_commands_of_each_kind_round_trip(kind: str, data: st.DataObject) -> Non
 
 
 def test_a_new_kind_is_drawn_when_its_fields_are_known(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Kinds come from KINDS: a new one with known fields is drawn, one with an unknown
-    field is left out, and the others are still drawn."""
+    """A kind added to KINDS is drawn when its fields are known, left out when not."""
 
     @attrs.frozen
     class Annex:
@@ -176,8 +175,7 @@ def test_games_from_scenarios_keep_the_invariants(data: st.DataObject) -> None:
 def test_games_under_drawn_overlays_keep_the_invariants(
     paths: list[str], data: st.DataObject
 ) -> None:
-    """Under any overlay rulesets() draws, legal play keeps every state invariant, and the
-    overlay's values are in force."""
+    """Under any overlay rulesets() draws, its values hold and legal play keeps the invariants."""
     overlay = tomllib.loads(Path(paths[0]).read_text(encoding="utf-8"))
     rs = load_ruleset(paths)
     for name, entry in overlay.get("minors", {}).items():
@@ -332,8 +330,7 @@ def test_a_log_that_does_not_replay_is_caught(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_the_log_is_checked_every_log_every_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With log_every = 3, the log is verified and replayed during the run and play goes on
-    on a new log that repeats the old one."""
+    """Every log_every steps the log is verified and replayed, and play goes on on a new log."""
     checks: list[int] = []
     verify = minors.auditlog.verify
 
@@ -356,8 +353,7 @@ def test_the_log_is_checked_every_log_every_steps(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_docs_subclass_with_an_extra_invariant_runs() -> None:
-    """docs/testing.md's ConquestIsFinal machine runs, and its invariant fails when a minor
-    conquered a step ago is no longer conquered."""
+    """docs/testing.md's ConquestIsFinal machine runs, and its invariant can fail."""
     namespace: dict[str, Any] = {}
     exec(compile(_block("python", "class ConquestIsFinal"), "docs/testing.md", "exec"), namespace)
     machine = namespace["ConquestIsFinal"]
@@ -374,8 +370,7 @@ def test_the_docs_subclass_with_an_extra_invariant_runs() -> None:
 @pytest.mark.rule("82.351")
 @pytest.mark.rule("82.81")
 def test_an_own_faction_partner_is_barred(tmp_path: Path) -> None:
-    """The docs' association overlay is harmless: the partner of the attacker's own faction
-    is barred (82.351), so the attacked minor stays independent and says why."""
+    """An own-faction 82.81 partner is barred (82.351): the minor stays independent."""
     overlay = tmp_path / "association.toml"
     overlay.write_text(_block("toml", "[association.axis]"), encoding="utf-8")
     game = Game.new([overlay])
@@ -399,8 +394,7 @@ def _house(pytester: pytest.Pytester) -> Path:
 
 @pytest.mark.rule("82.12")
 def test_plugin_fails_the_broken_house_rule_with_its_steps(pytester: pytest.Pytester) -> None:
-    """`pytest --minors-ruleset house.toml` in a folder with no tests runs the machine, fails
-    on the docs' broken overlay, and prints the shrunk steps that break it."""
+    """--minors-ruleset fails the docs' broken overlay and prints the shrunk steps."""
     house = _house(pytester)
     result = pytester.runpytest_subprocess("--minors-ruleset", str(house), "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -455,8 +449,7 @@ def test_plugin_reports_a_bad_overlay_as_a_usage_error(pytester: pytest.Pytester
 def test_plugin_without_hypothesis(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Without Hypothesis, pytest runs a project's tests as usual, and --minors-ruleset
-    says what to install."""
+    """Without Hypothesis pytest runs as usual, and --minors-ruleset says what to install."""
     blocked = pytester.mkdir("blocked")
     (blocked / "hypothesis").mkdir()
     (blocked / "hypothesis" / "__init__.py").write_text("raise ImportError('no hypothesis')\n")
