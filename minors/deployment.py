@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .clock import Phase
 from .commands import Deploy
-from .domain import FootnoteKind, Side, Theater
+from .domain import FootnoteKind, Side, Status, Theater
 from .effects import Note, UnitEliminated, UnitPlaced
 from .records import COLUMNS, COMMONWEALTH_COLUMNS
 from .registry import Violation, at_phase_end, at_phase_start, check, effect, handles
@@ -362,6 +362,8 @@ def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
         return
     season = f"{tx.clock.year}-{tx.clock.season.value}"
     for country in tx.rs.commonwealth_layout:
+        if tx.minors[country].status is Status.CONQUERED:
+            continue  # a conquered country raises no more forces
         specs = commonwealth_units(tx, country, season)
         if specs:
             _place_at_home(tx, country, specs, "82.61")

@@ -60,6 +60,7 @@ __all__ = [
     "broken_bars",
     "commands",
     "conquered_units",
+    "exceeded_limits",
     "fits",
     "games",
     "known_kinds",
@@ -72,6 +73,7 @@ __all__ = [
     "state_problems",
     "ties_with_enemies",
     "units",
+    "unlogged_eliminations",
 ]
 
 # ---- settings profiles ------------------------------------------------------------------
@@ -385,6 +387,45 @@ def conquered_units(game: Game) -> list[str]:
     ]
 
 
+def exceeded_limits(game: Game) -> list[str]:
+    """82.32-82.322: the foreign-factor limits in force that the map exceeds now."""
+    from .limits import group_of, limits_on, measure
+    from .tx import Tx
+
+    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    problems, seen = [], set()
+    for name in game.ruleset.minors:
+        if name in seen:
+            continue
+        group = group_of(tx, name)
+        seen.update(group)
+        for limit in limits_on(tx, group):
+            excess = measure(tx, limit, group)[0]
+            if excess.over:
+                problems.append(
+                    f"{' and '.join(group)} hold {excess.factors} counted factors "
+                    f"and {excess.armor} armor units: over {limit.key} ({limit.clause})"
+                )
+    return problems
+
+
+def unlogged_eliminations(game: Game) -> list[str]:
+    """Every unit the rules removed is in the log with a rule id."""
+    from .effects import UnitEliminated
+
+    logged = {
+        e.unit
+        for entry in game.log
+        for e in entry.effects
+        if isinstance(e, UnitEliminated) and e.rule
+    }
+    return [
+        f"{u} was eliminated without a logged rule"
+        for u in game.raw_state.eliminated
+        if u not in logged
+    ]
+
+
 def ledger_problems(game: Game) -> list[str]:
     """82.22: every deduction names (`undoes`) one earlier grant to the same major from the
     same minor, and no grant is deducted twice."""
@@ -579,11 +620,17 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self.advance_to(target)
 
     def advance_to(self, target: Moment) -> None:
-        """Advance the game's clock to `target` (a step)."""
+        """Advance the game's clock to `target` (a step). When it passed the end of a
+        movement, combat or redeployment phase, no limit may be exceeded (82.321B): nothing
+        after those ends brings foreign units into a limited minor."""
         self.steps += 1
         self.attempt = None
+        start = self.game.clock
         self.game.advance_to(target)
         assert self.game.clock == target
+        checked = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
+        if any(Moment(i).phase in checked for i in range(start.index, target.index)):
+            _none(exceeded_limits(self.game))
 
     # ---- invariants of the state ------------------------------------------------------
 
@@ -606,6 +653,11 @@ class MinorsStateMachine(RuleBasedStateMachine):
     def no_units_of_conquered_minors(self) -> None:
         """82.11G: no unit of a conquered minor is on the map."""
         _none(conquered_units(self.game))
+
+    @invariant()
+    def eliminations_are_logged(self) -> None:
+        """Every unit the rules removed appears in the log with its rule id."""
+        _none(unlogged_eliminations(self.game))
 
     @invariant()
     def deductions_undo_grants(self) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-import minors.testing  # noqa: F401  (registers the minors-ci and minors-thorough profiles)
+import minors.game
+import minors.testing  # registers the minors-ci and minors-thorough profiles
 from minors import load_ruleset
 from minors.game import Game
 from minors.registry import KERNEL_RULES
@@ -43,6 +44,12 @@ def _disabled_by_environment() -> Iterator[None]:
                 original(self, *args, disabled=disabled | clauses, **kw)
 
             patch.setattr(Game, "__init__", init)
+            start = minors.game.start_state  # the start's own effects (82.92 ...) too
+
+            def start_state(rs: Any, name: str, disabled: frozenset[str] = frozenset()) -> Any:
+                return start(rs, name, disabled | clauses)
+
+            patch.setattr(minors.game, "start_state", start_state)
         yield
 
 

@@ -275,3 +275,38 @@ def test_a_conquered_minors_units_go_wherever_they_stand() -> None:
     game.apply(command("conquer", minor="Australia", by="Germany"))
     assert not any(u["owner"] == "Australia" for u in game.to_json()["units"].values())
     assert "australia-1" in game.to_json()["eliminated"]
+
+
+@pytest.mark.rule("82.13")
+def test_war_on_the_commonwealth_is_war_on_britain() -> None:
+    """82.13: a declaration on Canada is refused: Canada shares Britain's wars."""
+    game = minors.Game.new()
+    game.advance_to("1939-fall/axis/declarations")
+    problems = game.check(command("declare_war", attacker="Italy", target="Canada"))
+    assert [p.rule for p in problems] == ["82.13"]
+    assert "declare war on Britain" in problems[0].message
+
+
+@pytest.mark.rule("82.42")
+def test_war_on_an_associate_is_war_on_its_major() -> None:
+    """82.42: Norway, Britain's associate, is not declared war on by Italy: Britain is."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Norway"))
+    game.advance_to("1940-summer/axis/declarations")
+    assert game.minor("Norway").status.value == "associated"
+    problems = game.check(command("declare_war", attacker="Italy", target="Norway"))
+    assert [p.rule for p in problems] == ["82.42"]
+
+
+@pytest.mark.rule("82.35")
+def test_war_on_a_controlled_minor_ends_the_control() -> None:
+    """82.35: Germany declares war on Rumania it controls: its standing there ends."""
+    game = minors.Game.new()
+    game.apply(command("diplomatic_result", minor="Rumania", major="Germany", result=8))
+    assert game.minor("Rumania").standing is not None
+    game.advance_to("1939-fall/axis/declarations")
+    effects = game.apply(command("declare_war", attacker="Germany", target="Rumania"))
+    assert game.minor("Rumania").standing is None
+    assert any(isinstance(e, minors.Note) and e.rule == "82.35" for e in effects)
+    assert game.brps("Germany") == 5 - 10  # the Fall grant (5) stays; the war costs 10

@@ -35,11 +35,6 @@ class TestKernel(MinorsStateMachine.TestCase):
 
 @pytest.mark.rule("82.11G")
 @pytest.mark.rule("82.13")
-@pytest.mark.xfail(
-    strict=True,
-    reason="kernel bug found by MinorsStateMachine: a conquered Commonwealth minor still "
-    "receives its later force arrivals (82.61 / commonwealth table)",
-)
 def test_a_conquered_minor_receives_no_more_forces() -> None:
     """Canada, conquered in 1939, places none of its later arrivals (82.11G)."""
     game = Game.new()
