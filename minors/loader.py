@@ -22,8 +22,10 @@ from typing import Any
 import attrs
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from . import records as r
+from .distinctions import TraitValue, YearMonth, YearMonthError
 from .domain import DiplomaticLevel
 from .errors import TableError
 from .records import FieldError
@@ -54,6 +56,10 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "force_units": (r.ForceUnit, "column"),
     "deployment": (r.DeploymentRule, "key"),
     "commonwealth_zones": (r.CommonwealthZone, "country"),
+    "nationalities": (r.Nationality, "name"),
+    "nationality_traits": (r.TraitRow, "key"),
+    "replacement_charts": (r.ReplacementChart, "nationality"),
+    "country_nationality": (r.CountryNationality, "country"),
 }
 
 Raw = dict[str, dict[str, dict[str, Any]]]
@@ -262,6 +268,44 @@ def _level(value: Any, _: Any) -> DiplomaticLevel:
     )
 
 
+def _year_month(value: Any, _: Any) -> YearMonth:
+    """A25 months: `YYYY-MM` text (TOML has no year-month type)."""
+    if isinstance(value, str):
+        try:
+            return YearMonth.parse(value)
+        except YearMonthError as exc:
+            raise FieldError("", str(exc), "write a month like '1944-07'") from None
+    raise FieldError("", f"{value!r} is not a year-month", "write a month like '1944-07'")
+
+
+def _trait_value(value: Any, _: Any) -> TraitValue:
+    """A trait's value as written; `TraitRow` types it by its kind."""
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, bool | int | str):
+        return value
+    raise FieldError("value", f"{value!r} is not a value", "write a boolean, number or text")
+
+
+def _renamed(converter: cattrs.Converter) -> None:
+    """Hooks for records with a field whose table key is a Python keyword (`from`)."""
+    for cls, names in r.RENAMED.items():
+        renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
+        converter.register_structure_hook(
+            cls,
+            make_dict_structure_fn(
+                cls,
+                converter,
+                _cattrs_forbid_extra_keys=True,
+                _cattrs_detailed_validation=True,
+                **renames,
+            ),
+        )
+        converter.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, converter, **renames)
+        )
+
+
 def _converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     for kind in (int, str, bool):
@@ -275,6 +319,10 @@ def _converter() -> cattrs.Converter:
     converter.register_unstructure_hook(r.Partisans, str)
     converter.register_unstructure_hook(r.Count, str)
     converter.register_unstructure_hook(DiplomaticLevel, lambda level: level.name.lower())
+    converter.register_structure_hook(YearMonth, _year_month)
+    converter.register_unstructure_hook(YearMonth, str)
+    converter.register_structure_hook_func(lambda t: t == TraitValue, _trait_value)
+    _renamed(converter)
     return converter
 
 
@@ -353,6 +401,7 @@ def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
                 record = CONVERTER.structure(data, cls)
             except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
                 field, problem, fix = _first_problem(exc)
+                field = r.RENAMED.get(cls, {}).get(field, field)
                 raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
             records[getattr(record, key_field)] = record
         out[section] = records

@@ -15,8 +15,10 @@ from attrs import frozen
 from . import loader
 from . import records as r
 from .clock import Moment
+from .distinctions import TraitKind, name_key
 from .domain import DiplomaticLevel, Faction, FootnoteKind, Side, Status
 from .errors import MinorsError, TableError, UnknownNameError
+from .records import is_rating
 
 __all__ = ["Ruleset", "load_ruleset"]
 
@@ -59,6 +61,10 @@ class Ruleset:
     force_units: Mapping[str, r.ForceUnit]
     deployment: Mapping[str, r.DeploymentRule]
     commonwealth_zones: Mapping[str, r.CommonwealthZone]
+    nationalities: Mapping[str, r.Nationality]
+    nationality_traits: Mapping[str, r.TraitRow]
+    replacement_charts: Mapping[str, r.ReplacementChart]
+    country_nationality: Mapping[str, r.CountryNationality]
     digest: str
     sources: tuple[str, ...]
     overlay_files: tuple[tuple[str, str], ...]
@@ -491,6 +497,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                     Moment.parse(moment)
                 except MinorsError as exc:
                     _check(False, str(exc), origins, "starts", key, "clock", "write a moment")
+    _cross_check_a25(t, origins)
     for key in t["provenance"]:
         section = key.split(".")[0]
         _check(
@@ -502,6 +509,130 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
             "key",
             "key provenance by a table or table.field",
         )
+
+
+def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
+    """References of the A25 tables: parents (and no cycle), clauses, nationalities named
+    by rows, ratings against the counters each nationality has, and countries."""
+    clauses, nations = t["clauses"], t["nationalities"]
+
+    def clause_ok(section: str, key: Any, field: str, clause_id: str) -> None:
+        _check(
+            not clause_id or clause_id in clauses,
+            f"clause {clause_id!r} is not in the registry",
+            origins,
+            section,
+            key,
+            field,
+            "cite a clause of tables/clauses.toml",
+        )
+
+    def nation_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
+        for name in names:
+            _check(
+                name in nations,
+                f"{name!r} is not a nationality",
+                origins,
+                section,
+                key,
+                field,
+                f"use one of {', '.join(nations)}",
+            )
+
+    spellings: dict[str, str] = {}
+    for key, nation in nations.items():
+        nation_ok("nationalities", key, "parent", [nation.parent] if nation.parent else [])
+        nation_ok("nationalities", key, "successors", nation.successors)
+        clause_ok("nationalities", key, "clause", nation.clause)
+        clause_ok("nationalities", key, "classes_clause", nation.classes_clause)
+        for unit in nation.units:
+            clause_ok("nationalities", key, "units", unit.clause)
+        for spelling in (key, *nation.aliases):
+            folded = name_key(spelling)
+            _check(
+                folded not in spellings,
+                f"name {spelling!r} is already used by {spellings.get(folded)!r}",
+                origins,
+                "nationalities",
+                key,
+                "aliases",
+                "give each spelling to one nationality",
+            )
+            spellings[folded] = key
+    lineages: dict[str, list[str]] = {}
+    for key in nations:
+        chain = [key]
+        while nations[chain[-1]].parent:
+            parent = nations[chain[-1]].parent
+            _check(
+                parent not in chain,
+                f"the parents of {key!r} form a cycle through {parent!r}",
+                origins,
+                "nationalities",
+                key,
+                "parent",
+                "make the tree a tree",
+            )
+            chain.append(parent)
+        lineages[key] = chain
+        start = next((nations[n].from_ for n in chain if nations[n].from_), None)
+        end = next((nations[n].until for n in chain if nations[n].until), None)
+        _check(
+            start is None or end is None or start <= end,
+            f"its months run from {start} to {end}, an empty span",
+            origins,
+            "nationalities",
+            key,
+            "until",
+            "give it its own from and until",
+        )
+    ratings = {
+        key: {u.rating for node in chain for u in nations[node].units}
+        for key, chain in lineages.items()
+    }
+    named_by_value = {
+        TraitKind.OBA_AS,
+        TraitKind.DYO_EXCLUDES,
+        TraitKind.INHERENT_CREW_MORALE_AS,
+        TraitKind.RULES_AFTER_CONQUEST,
+    }
+    for key, row in t["nationality_traits"].items():
+        every = row.nationalities == ("*",)
+        if not every:
+            nation_ok("nationality_traits", key, "nationalities", row.nationalities)
+        clause_ok("nationality_traits", key, "clause", row.clause)
+        nation_ok("nationality_traits", key, "vs", (*row.vs, *row.not_vs))
+        if row.kind in named_by_value:
+            values = row.value if isinstance(row.value, tuple) else (row.value,)
+            nation_ok("nationality_traits", key, "value", [str(v) for v in values])
+        for selector in row.units:
+            if is_rating(selector):
+                for name in row.nationalities:
+                    _check(
+                        not every and selector in ratings[name],
+                        f"{name} has no {selector!r} counter",
+                        origins,
+                        "nationality_traits",
+                        key,
+                        "units",
+                        "add the counter to the nationality's units, or fix the rating",
+                    )
+    for key, chart in t["replacement_charts"].items():
+        nation_ok("replacement_charts", key, "nationality", [key])
+        clause_ok("replacement_charts", key, "clause", chart.clause)
+    for key, row in t["country_nationality"].items():
+        _check(
+            key in t["minors"] or key in t["majors"],
+            f"{key!r} is not a country",
+            origins,
+            "country_nationality",
+            key,
+            "country",
+            "use a name of tables/minors.toml or tables/powers.toml",
+        )
+        named = (row.nationality, row.axis_nationality, row.organized_by)
+        nation_ok("country_nationality", key, "nationality", [n for n in named if n])
+        clause_ok("country_nationality", key, "clause", row.clause)
 
 
 def _names(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
