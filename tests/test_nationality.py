@@ -1,0 +1,446 @@
+"""ASL A25 nationality profiles: the rulebook cases of tests/data/a25, the tree and its
+overrides, class expansion, errors, the countries of the strategic tables and the table
+checks."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import minors
+from minors import ClauseKind, TableError, UnknownNameError, load_ruleset
+from minors.distinctions import TraitKind, UnitClass, YearMonth
+from minors.nationality import (
+    NoNationalityError,
+    ProfileError,
+    country_nationality,
+    lineage,
+    profile,
+    resolve,
+    thresholds,
+)
+
+ROOT = Path(__file__).parent.parent
+CASES = tomllib.loads((ROOT / "tests/data/a25/cases.toml").read_text(encoding="utf-8"))["case"]
+RS = load_ruleset()
+ERRORS = {"ProfileError": ProfileError, "UnknownNameError": UnknownNameError}
+
+# Commissar, Human Wave and DYO purchase checks are another module's (A25.22-A25.234,
+# A25.57): their clauses need no case here, though the traits they have get one.
+CHECKS_ELSEWHERE = {
+    "A25.22", "A25.221", "A25.222", "A25.223", "A25.23", "A25.231", "A25.2311", "A25.232",
+    "A25.2321", "A25.2322", "A25.233", "A25.234", "A25.57",
+}  # fmt: skip
+
+
+def _query(case: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "unit_class": case.get("class"),
+        "unit": case.get("unit"),
+        "vs": case.get("vs"),
+        "home": case.get("home", False),
+        "ssr": case.get("ssr", ()),
+        "scenario_kind": case.get("scenario_kind", "historical"),
+    }
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _path(document: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        document = None if document is None else document[part]
+    return document
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=f"{c['clause']}: {c['name']}", marks=pytest.mark.rule(c["clause"]))
+        for c in CASES
+    ],
+)
+def test_rulebook_case(case: dict[str, Any]) -> None:
+    """The profile gives exactly the traits and projections the case expects."""
+    if "error" in case:
+        with pytest.raises(ERRORS[case["error"]], match=case.get("match")):
+            profile(case["nationality"], case["date"], **_query(case))
+        return
+    found = profile(case["nationality"], case["date"], **_query(case))
+    traits = [t.to_json() for t in found.traits]
+    for expected in case.get("expect", []):
+        same = [
+            t
+            for t in traits
+            if t["kind"] == expected["kind"] and t["aspect"] == expected.get("aspect")
+        ]
+        if expected.get("absent"):
+            assert same == [], expected
+            continue
+        assert {_frozen(t["value"]) for t in same} == {_frozen(v) for v in expected["values"]}
+        if "count" in expected:
+            assert len(same) == expected["count"], same
+        if "clauses" in expected:
+            assert {t["clause"] for t in same} == set(expected["clauses"]), same
+    document = found.to_json()
+    for dotted, value in case.get("project", {}).items():
+        assert _path(document, dotted) == (None if value == "null" else value), dotted
+
+
+def test_every_rule_clause_has_a_case() -> None:
+    """Each A25 clause of kind rule or procedure has a case, but those whose checks live in
+    the Commissar, Human Wave and DYO modules; a clause any row cites has one too."""
+    cased = {c["clause"] for c in CASES}
+    rules = {
+        c.id
+        for c in RS.clauses.values()
+        if c.source == "asl-a25" and c.kind in (ClauseKind.RULE, ClauseKind.PROCEDURE)
+    }
+    cited = {r.clause for r in RS.nationality_traits.values() if r.clause}
+    assert (rules - CHECKS_ELSEWHERE) - cased == set()
+    assert cited - cased == set()
+
+
+def test_every_threshold_has_cases_on_both_sides() -> None:
+    """For each month where a row starts or stops, or a nationality's span begins or
+    ends, a case of its clause queries the month before and the month itself."""
+    dated: dict[str, set[str]] = {}
+    for c in CASES:
+        dated.setdefault(c["clause"], set()).add(c["date"])
+    missing = []
+    edges: list[tuple[str, YearMonth]] = []
+    for row in RS.nationality_traits.values():
+        if row.clause and row.from_:
+            edges.append((row.clause, row.from_))
+        if row.clause and row.until:
+            edges.append((row.clause, row.until.next()))
+    for record in RS.nationalities.values():
+        for edge in (record.from_, record.until.next() if record.until else None):
+            if edge and str(edge) not in ("1939-01", "1946-01"):
+                edges.append((record.clause, edge))
+    for clause, month in edges:
+        for side in (month.previous(), month):
+            if str(side) not in dated.get(clause, set()):
+                missing.append(f"{clause} at {side}")
+    assert missing == []
+
+
+def test_issue_thresholds_are_all_tested() -> None:
+    """The months the issue names (10/42 ... 1945) are thresholds that cases straddle."""
+    months = {YearMonth.parse(c["date"]) for c in CASES}
+    for text in ("1942-11", "1943-01", "1943-07", "1943-12", "1944-01", "1944-03"):
+        month = YearMonth.parse(text)
+        assert {month.previous(), month} <= months, text
+    for text in ("1944-06", "1944-07", "1944-10", "1945-01"):
+        month = YearMonth.parse(text)
+        assert {month.previous(), month} <= months, text
+
+
+# ---- the tree ------------------------------------------------------------------------
+
+
+@pytest.mark.rule("A25.4")
+@pytest.mark.parametrize(
+    ("child", "parent"),
+    [
+        ("SS", "German"),
+        ("Gurkha", "British"),
+        ("ANZAC", "British"),
+        ("Canadian", "British"),
+        ("Indian", "British"),
+        ("Free French", "British"),
+        ("Vichy French", "French"),
+        ("Eritrean", "Italian"),
+        ("Romanian", "Axis Minor"),
+        ("Hungarian", "Axis Minor"),
+        ("Slovakian", "Axis Minor"),
+        ("Croatian", "Axis Minor"),
+        ("Bulgarian", "Axis Minor"),
+        ("Polish", "Allied Minor"),
+        ("Belgian", "Allied Minor"),
+        ("Greek", "Allied Minor"),
+        ("Yugoslav", "Allied Minor"),
+        ("Dutch", "Allied Minor"),
+        ("Norwegian", "Allied Minor"),
+    ],
+)
+def test_tree_parents(child: str, parent: str) -> None:
+    """Each nationality has the parent the issue gives it."""
+    assert lineage(child)[1] == parent
+
+
+@pytest.mark.rule("A25.24")
+def test_roots() -> None:
+    """German, Russian, Partisan, American, British, French, Italian, Finnish, Axis Minor
+    and Allied Minor are roots; Partisans are their own (A25.24)."""
+    roots = [n for n, r in RS.nationalities.items() if not r.parent]
+    assert roots == [
+        "German", "Russian", "Partisan", "American", "British", "French", "Italian",
+        "Finnish", "Axis Minor", "Allied Minor",
+    ]  # fmt: skip
+
+
+@pytest.mark.rule("A25.66")
+def test_child_row_replaces_parent_row_only_where_it_applies() -> None:
+    """An Eritrean row replaces the Italian Lax row; a Romanian 1st Line row replaces the
+    Axis Minor PAATC only for 1st Line units (the rest keep the inherited row)."""
+    assert [t.source for t in profile("Eritrean", "1941-03").of(TraitKind.LAX)] == ["25.66-not-lax"]
+    romanian = profile("Romanian", "1943-08")
+    by_class = {c: p.paatc for c, p in romanian.by_class.items()}
+    assert by_class == {
+        UnitClass.ELITE: "normal",
+        UnitClass.FIRST_LINE: "normal",
+        UnitClass.SECOND_LINE: "1paatc",
+        UnitClass.GREEN: "1paatc",
+        UnitClass.CONSCRIPT: "1paatc",
+    }
+    assert romanian.paatc is None  # differs by class: see by_class
+
+
+@pytest.mark.rule("A25.64")
+def test_class_dependent_trait_comes_once_per_class() -> None:
+    """Without a class, Lax comes once for each non-elite class, each conditioned on it."""
+    lax = profile("Italian", "1941-06").of(TraitKind.LAX)
+    assert [t.condition.classes for t in lax] == [
+        (UnitClass.FIRST_LINE,),
+        (UnitClass.SECOND_LINE,),
+        (UnitClass.GREEN,),
+        (UnitClass.CONSCRIPT,),
+    ]
+    one = profile("Italian", "1941-06", unit_class="green").of(TraitKind.LAX)
+    assert [t.condition.classes for t in one] == [(UnitClass.GREEN,)]
+
+
+@pytest.mark.rule("A25.91")
+def test_inexperienced_is_green_and_conscript() -> None:
+    """`inexperienced` resolves Green and Conscript; a class-free trait comes once."""
+    found = profile("Polish", "1939-09", unit_class="inexperienced")
+    assert found.context.classes == (UnitClass.GREEN, UnitClass.CONSCRIPT)
+    assert [t.condition.classes for t in found.of(TraitKind.PAATC)] == [
+        (UnitClass.GREEN,),
+        (UnitClass.CONSCRIPT,),
+    ]
+    assert len(found.of(TraitKind.RULES_AFTER_CONQUEST)) == 1
+    assert UnitClass.GREEN.inexperienced
+    assert not UnitClass.SECOND_LINE.inexperienced
+
+
+@pytest.mark.rule("A25.8")
+def test_broken_morale_order_printed_then_modifiers() -> None:
+    """The printed broken side comes first, then each modifier is added: a Romanian
+    2nd Line squad at home with the SSR against Hungarians breaks one above Good Order."""
+    found = profile(
+        "Romanian",
+        "1944-09",
+        unit_class="second_line",
+        unit="squad",
+        vs="Hungarian",
+        home=True,
+        ssr={"home_morale"},
+    )
+    printed = [t.value for t in found.of(TraitKind.BROKEN_MORALE)]
+    added = [t.value for t in found.of(TraitKind.BROKEN_MORALE_MODIFIER)]
+    assert (printed, added) == ([-1], [1, 1])
+    assert found.broken_morale_delta == 1
+
+
+@pytest.mark.rule("A25.76")
+def test_thresholds_list_the_months_traits_change() -> None:
+    """`thresholds` gives the months in which a trait starts or stops (the bridge reports
+    changes inside a season)."""
+    finnish = [str(m) for m in thresholds("Finnish")]
+    assert {"1940-01", "1941-01", "1943-01", "1944-07"} <= set(finnish)
+    assert finnish == sorted(finnish)
+    assert "1943-07" in [str(m) for m in thresholds("Rumania")]
+
+
+# ---- countries -----------------------------------------------------------------------
+
+
+@pytest.mark.rule("A25.92")
+def test_every_country_maps_to_a_nationality_or_a_reason() -> None:
+    """Every minor and major power maps to a nationality of the tree, or to none with a
+    reason; Japan, China and the Pacific minors say why."""
+    for name in (*RS.minors, *RS.majors):
+        mapping = country_nationality(name)
+        if mapping.nationality is None:
+            assert mapping.reason, name
+        else:
+            assert mapping.nationality in RS.nationalities, name
+    for name in ("Japan", "Communist China", "Dutch East Indies", "Philippines", "Thailand"):
+        mapping = country_nationality(name)
+        assert mapping.nationality is None
+        assert "another ASL chapter" in mapping.reason
+    assert "no armed forces" in country_nationality("Gibraltar").reason
+
+
+@pytest.mark.rule("A25.92")
+@pytest.mark.parametrize(
+    ("country", "options", "nationality", "clause"),
+    [
+        ("Rumania", {}, "Romanian", "A25.8"),
+        ("Hungary", {}, "Hungarian", "A25.8"),
+        ("Finland", {}, "Finnish", "A25.7"),
+        ("W. Poland", {}, "Polish", "A25.9"),
+        ("Australia", {}, "ANZAC", "A25.44"),
+        ("India", {}, "Indian", "A25.4"),
+        ("Vichy France", {}, "Vichy French", "A25.58"),
+        ("Belgium", {"conquered": True}, "British", "A25.92"),
+        ("France", {"conquered": True}, "Free French", "A25.53"),
+        ("Spain", {"side": "axis"}, "Axis Minor", "A25.9"),
+        ("Spain", {}, "Allied Minor", "A25.9"),
+        ("Yugoslavia", {"side": "axis"}, "Croatian", "A25.9"),
+        ("Rumania", {"conquered": True}, "Romanian", "A25.8"),
+    ],
+)
+def test_country_nationality(
+    country: str, options: dict[str, Any], nationality: str, clause: str
+) -> None:
+    """A country's troops, as Germany's ally, and after its conquest (A25.92)."""
+    mapping = country_nationality(country, **options)
+    assert (mapping.nationality, mapping.clause) == (nationality, clause)
+
+
+@pytest.mark.rule("A25.92")
+def test_organized_by_is_overridable(tmp_path: Path) -> None:
+    """An overlay can have a conquered Poland fight on as Russian."""
+    path = tmp_path / "house.toml"
+    path.write_text('[country_nationality."W. Poland"]\norganized_by = "Russian"\n')
+    rs = load_ruleset([path])
+    assert country_nationality("W. Poland", conquered=True, ruleset=rs).nationality == "Russian"
+
+
+def test_names_resolve_as_nationality_first_then_country() -> None:
+    """Nationality names ignore case, spaces, hyphens; a country goes through its row."""
+    assert resolve("free-french") == "Free French"
+    assert resolve("ROMANIAN") == "Romanian"
+    assert resolve("Rumanian") == "Romanian"
+    assert resolve("Rumania") == "Romanian"
+    assert resolve("USSR") == "Russian"
+    assert profile("Great Britain", "1942-06").country == "Britain"
+    with pytest.raises(NoNationalityError, match="another ASL chapter"):
+        resolve("Japan")
+
+
+# ---- errors --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("date", ["1944-13", "1944-1", "44-01", "1944-00", "", "June 1944"])
+def test_impossible_dates(date: str) -> None:
+    """A malformed month is a ProfileError: a MinorsError and a ValueError."""
+    with pytest.raises(ProfileError) as info:
+        profile("German", date)
+    assert isinstance(info.value, minors.MinorsError)
+    assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "kind"),
+    [
+        ({"nationality": "Atlantean"}, "nationality or country"),
+        ({"unit": "4-6-7"}, "counter of German troops"),
+        ({"unit": "tank"}, "unit type"),
+        ({"unit_class": "veteran"}, "unit class"),
+        ({"ssr": ["night"]}, "special rule"),
+        ({"scenario_kind": "campaign"}, "scenario kind"),
+        ({"vs": "Martian"}, "nationality or country"),
+    ],
+)
+def test_unknown_names(kwargs: dict[str, Any], kind: str) -> None:
+    """Unknown names are UnknownNameErrors (LookupError, MinorsError) naming what."""
+    query: dict[str, Any] = {"nationality": "German", "date": "1943-06", **kwargs}
+    with pytest.raises(UnknownNameError, match=kind) as info:
+        profile(**query)
+    assert isinstance(info.value, LookupError)
+
+
+def test_opponent_on_the_same_side_is_refused() -> None:
+    """A nationality cannot oppose itself, a parent or a child."""
+    with pytest.raises(ProfileError, match="cannot oppose"):
+        profile("SS", "1944-06", vs="German")
+    with pytest.raises(ProfileError, match="cannot oppose"):
+        profile("Axis Minor", "1944-06", vs="Romanian")
+
+
+def test_a_leader_has_no_class() -> None:
+    """A class given with a leader is refused; the leader profile is class-free."""
+    with pytest.raises(ProfileError, match="no unit class"):
+        profile("Finnish", "1943-06", unit="leader", unit_class="elite")
+    assert profile("Finnish", "1943-06", unit="leader").context.classes == (None,)
+
+
+def test_conflicting_rows_fail_the_projection(tmp_path: Path) -> None:
+    """Two rows of one nationality holding together with different values are a table
+    error, named, not a silent pick."""
+    path = tmp_path / "house.toml"
+    path.write_text(
+        '[nationality_traits.house-lax]\nnationalities = ["Italian"]\nkind = "lax"\n'
+        'value = false\nclause = "A25.64"\n'
+    )
+    rs = load_ruleset([path])
+    with pytest.raises(TableError, match="house-lax"):
+        profile("Italian", "1941-06", unit_class="green", ruleset=rs)
+
+
+# ---- the tables ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overlay", "where"),
+    [
+        ('[nationalities.SS]\nparent = "Germans"\n', "'nationalities.SS', field 'parent'"),
+        ('[nationalities.German]\nparent = "SS"\n', "cycle"),
+        (
+            '[nationality_traits."25.6-ordnance"]\nclause = "A25.99"\n',
+            "field 'clause': clause 'A25.99' is not in the registry",
+        ),
+        (
+            '[country_nationality.Atlantis]\nnationality = "German"\n',
+            "'country_nationality.Atlantis', field 'country'",
+        ),
+        ('[nationality_traits."25.1-elite-4-6-8"]\nfrom = "1944-13"\n', "field 'from'"),
+        ('[nationality_traits."25.1-elite-4-6-8"]\nunits = ["4-6-7"]\n', "no '4-6-7' counter"),
+        ('[nationality_traits."25.1-elite-4-6-8"]\nsituation = "before 1944"\n', "holds a date"),
+        ('[nationality_traits."25.6-ordnance"]\naspect = "howitzer"\n', "not an aspect"),
+        ('[nationality_traits."25.6-ordnance"]\nvalue = 3\n', "field 'value'"),
+        ('[nationality_traits."25.6-ordnance"]\nvs = ["Martian"]\n', "field 'vs'"),
+        ('[replacement_charts.Finnish]\nsteps = ["elite"]\n', "at least two steps"),
+        ('[country_nationality.Japan]\nnationality = "German"\n', "not both"),
+    ],
+)
+def test_bad_tables_are_rejected(tmp_path: Path, overlay: str, where: str) -> None:
+    """A bad A25 row fails to load, naming the file, entry, field and fix."""
+    path = tmp_path / "house.toml"
+    path.write_text(overlay)
+    with pytest.raises(TableError, match=r"house\.toml") as info:
+        load_ruleset([path])
+    assert where in str(info.value)
+    assert "(fix:" in str(info.value)
+
+
+@pytest.mark.rule("A25.72")
+def test_finnish_chart_is_labelled_and_replaceable(tmp_path: Path) -> None:
+    """The missing A25.72 chart is a labelled stand-in that an overlay replaces."""
+    assert RS.is_illustrative("replacement_charts")
+    chain = profile("Finnish", "1943-06", unit="squad").of(TraitKind.REPLACEMENT_CHAIN)
+    assert chain[0].basis.value == "illustrative"
+    path = tmp_path / "chart.toml"
+    path.write_text(
+        "[replacement_charts.Finnish]\nsteps = ['8-3-8', '4-3-7']\nillustrative = false\n"
+        "[provenance.replacement_charts]\nremove = true\n"
+    )
+    rs = load_ruleset([path])
+    found = profile("Finnish", "1943-06", unit="squad", ruleset=rs)
+    assert found.of(TraitKind.BATTLE_HARDENING_CHAIN)[0].value == ("4-3-7", "8-3-8")
+    assert found.of(TraitKind.REPLACEMENT_CHAIN)[0].basis.value == "rule"
+
+
+@pytest.mark.rule("A25.11")
+def test_ss_broken_side_is_marked_as_from_the_counters() -> None:
+    """The SS +1 is a fact from the counters, and labelled so."""
+    (trait,) = profile("SS", "1944-06", unit="squad").of(TraitKind.BROKEN_MORALE)
+    assert (trait.value, trait.basis.value) == (1, "counters")
