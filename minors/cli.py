@@ -273,3 +273,125 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
     else:
         for line in to_markdown(report) if markdown else to_text(report):
             click.echo(line)
+
+
+# ---- minors nationality (ASL A25) -------------------------------------------------------
+
+
+def _nationality_table(found: Any) -> Any:
+    """A profile as rich renderables: the context, the traits and their clauses, and the
+    projections."""
+    from rich.console import Group
+    from rich.markup import escape
+    from rich.table import Table
+
+    ctx = found.context
+    lineage = " < ".join(found.lineage)
+    via = f" (the troops of {found.country})" if found.country else ""
+    title = (
+        f"{lineage}{via} — {ctx.date}; class {ctx.unit_class or 'any'}; unit"
+        f" {ctx.unit or 'any'}; vs {ctx.vs or 'any'}; {'at home' if ctx.home else 'abroad'};"
+        f" SSR {', '.join(sorted(ctx.ssr)) or 'none'}; {ctx.scenario_kind.value}"
+    )
+    table = Table(title=escape(title), title_justify="left")
+    for column in ("Trait", "Aspect", "Value", "Condition", "Clause", "Basis"):
+        table.add_column(column, overflow="fold")
+    for trait in found.traits:
+        cells = (trait.kind.value, trait.aspect, trait.value_text, str(trait.condition))
+        table.add_row(*map(escape, cells), trait.clause, trait.basis.value)
+    summary = Table(title="Projections (for a squad unless --unit)", title_justify="left")
+    summary.add_column("Projection")
+    summary.add_column("Value", overflow="fold")
+    document = found.to_json()
+    for key in (
+        "to_hit",
+        "to_hit_by_weapon",
+        "paatc",
+        "broken_morale_delta",
+        "lax",
+        "stealthy",
+        "cowering_immune",
+        "self_rally",
+        "may_deploy",
+        "no_quarter",
+        "panzerfaust",
+    ):
+        value = document[key]
+        text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else str(value)
+        varies = value is None and bool(found.by_class)
+        summary.add_row(key, "varies by class" if varies else escape(text))
+    summary.add_row("rules", ", ".join(found.rules))
+    return Group(table, summary)
+
+
+@main.command("nationality")
+@click.argument("name")
+@click.option("--date", "when", metavar="YYYY-MM", help="The scenario's month (required).")
+@click.option(
+    "--class",
+    "unit_class",
+    metavar="CLASS",
+    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite).",
+)
+@click.option(
+    "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
+)
+@click.option("--vs", metavar="NAME", help="The opposing nationality or country.")
+@click.option("--home", is_flag=True, help="They fight within their own borders.")
+@click.option(
+    "--ssr",
+    "ssrs",
+    multiple=True,
+    metavar="NAME",
+    help="A special rule in force (repeatable, or comma-separated).",
+)
+@click.option(
+    "--scenario-kind",
+    default="historical",
+    show_default=True,
+    metavar="KIND",
+    help="historical, hypothetical or dyo.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the profile as JSON.")
+@click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="An overlay merged over the tables (repeatable, in order).",
+)
+@_errors_exit_2
+def nationality(
+    name: str,
+    when: str | None,
+    unit_class: str | None,
+    unit: str | None,
+    vs: str | None,
+    home: bool,
+    ssrs: tuple[str, ...],
+    scenario_kind: str,
+    as_json: bool,
+    overlays: tuple[str, ...],
+) -> None:
+    """The ASL A25 traits of NAME's troops: NAME is a nationality (Romanian, Free French)
+    or a country of the strategic tables (Rumania). Exit 2 for an unknown name or an
+    impossible date."""
+    from .nationality import profile
+
+    if when is None:
+        raise click.UsageError("give the scenario's month: --date YYYY-MM")
+    found = profile(
+        name,
+        when,
+        unit_class=unit_class,
+        unit=unit,
+        vs=vs,
+        home=home,
+        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        scenario_kind=scenario_kind,
+        ruleset=load_ruleset(overlays),
+    )
+    if as_json:
+        click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
+    else:
+        Console().print(_nationality_table(found))

@@ -1,17 +1,20 @@
 """ASL A25 nationality profiles: the rulebook cases of tests/data/a25, the tree and its
-overrides, class expansion, errors, the countries of the strategic tables and the table
-checks."""
+overrides, class expansion, errors, the countries of the strategic tables, the JSON and
+readable CLI, the table checks and the generated docs."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 import minors
 from minors import ClauseKind, TableError, UnknownNameError, load_ruleset
+from minors.cli import main
 from minors.distinctions import TraitKind, UnitClass, YearMonth
 from minors.nationality import (
     NoNationalityError,
@@ -22,6 +25,7 @@ from minors.nationality import (
     resolve,
     thresholds,
 )
+from minors.nationality_doc import generated_part, markdown
 
 ROOT = Path(__file__).parent.parent
 CASES = tomllib.loads((ROOT / "tests/data/a25/cases.toml").read_text(encoding="utf-8"))["case"]
@@ -444,3 +448,105 @@ def test_ss_broken_side_is_marked_as_from_the_counters() -> None:
     """The SS +1 is a fact from the counters, and labelled so."""
     (trait,) = profile("SS", "1944-06", unit="squad").of(TraitKind.BROKEN_MORALE)
     assert (trait.value, trait.basis.value) == (1, "counters")
+
+
+# ---- JSON and CLI --------------------------------------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.rule("A25.85")
+def test_cli_json_has_the_projections() -> None:
+    """`--json` prints the nationality, every trait and each projection the issue names."""
+    code, out, _ = _cli(
+        "nationality", "Rumania", "--date", "1944-06", "--class", "elite", "--unit", "squad",
+        "--vs", "Hungary", "--json",
+    )  # fmt: skip
+    assert code == 0
+    document = json.loads(out)
+    assert document["nationality"] == "Romanian"
+    assert document["country"] == "Rumania"
+    assert document["traits"]
+    assert all("clause" in t for t in document["traits"])
+    assert document["to_hit"] == "red"
+    assert document["to_hit_by_weapon"] == {
+        "ordnance": "red",
+        "afv": "red",
+        "mg_atr": "red",
+        "marked": {"(a)": "black", "(g)": "black", "(t)": "black"},
+    }
+    assert document["paatc"] == "normal"
+    assert document["broken_morale_delta"] == 1
+    assert document["no_quarter"] is True
+    assert [document[k] for k in ("lax", "stealthy", "cowering_immune", "self_rally")] == [
+        False
+    ] * 4
+    assert document["may_deploy"] is True
+    assert document["panzerfaust"]["range"] == 2
+    order = list(RS.clauses)
+    assert {"A25.8", "A25.85", "A25.32"} <= set(document["rules"])
+    assert document["rules"] == sorted(document["rules"], key=order.index)
+    assert document["by_class"] is None
+
+
+@pytest.mark.rule("A25.7")
+def test_cli_readable_lists_traits_and_clauses() -> None:
+    """The readable output names each trait with its clause, and the projections."""
+    code, out, _ = _cli("nationality", "Finnish", "--date", "1944-07", "--class", "first_line")
+    assert code == 0
+    for text in ("self_rally", "A25.7", "A25.76", "ski_capable", "Projections", "panzerfaust"):
+        assert text in out
+
+
+@pytest.mark.rule("A25.212")
+def test_cli_ssr_repeatable_and_comma_separated() -> None:
+    """`--ssr` takes several rules, repeated or comma-separated."""
+    code, out, _ = _cli(
+        "nationality", "Russian", "--date", "1941-07", "--ssr", "early_war_doctrine,elr_override",
+        "--ssr", "assault_fire", "--json",
+    )  # fmt: skip
+    assert code == 0
+    document = json.loads(out)
+    assert document["context"]["ssr"] == ["assault_fire", "early_war_doctrine", "elr_override"]
+    assert "A25.212" in document["rules"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("Atlantis", "--date", "1944-01"), "unknown nationality or country 'Atlantis'"),
+        (("German", "--date", "1944-13"), "impossible date"),
+        (("French", "--date", "1941-01"), "impossible date 1941-01 for French troops"),
+        (("Japan", "--date", "1942-01"), "Japan has no A25 nationality"),
+        (("Partisan", "--date", "1943-01", "--class", "green"), "A25.24"),
+        (("German", "--date", "1944-01", "--ssr", "night"), "unknown special rule"),
+        (("German",), "--date YYYY-MM"),
+    ],
+)
+def test_cli_errors_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    """Unknown names and impossible dates exit 2 with a clear message."""
+    code, out, err = _cli("nationality", *args)
+    assert code == 2
+    assert out == ""
+    assert message in err
+
+
+# ---- docs ----------------------------------------------------------------------------
+
+
+def test_docs_tables_are_the_generated_ones() -> None:
+    """docs/nationality.md holds exactly what `python -m minors.nationality_doc` writes."""
+    document = (ROOT / "docs/nationality.md").read_text(encoding="utf-8")
+    assert generated_part(document) == markdown(RS).strip()
+
+
+def test_docs_list_every_nationality_and_country() -> None:
+    """The generated doc has a section per nationality and a row per mapped country."""
+    text = markdown(RS)
+    for name, record in RS.nationalities.items():
+        assert f"### {name} ({record.clause})" in text
+    for country in RS.country_nationality:
+        assert f"| {country} |" in text
