@@ -275,9 +275,9 @@ def _vs(
     return opponent, frozenset(theirs)
 
 
-def _enum_set(values: Iterable[Ssr | str]) -> frozenset[Ssr]:
+def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
     out = set()
-    for value in values:
+    for value in (values,) if isinstance(values, str) else values:
         try:
             out.add(Ssr(name_key(str(value)).replace(" ", "_")))
         except ValueError:
@@ -308,7 +308,7 @@ def profile(
     unit: UnitType | str | None = None,
     vs: str | None = None,
     home: bool = False,
-    ssr: Iterable[Ssr | str] = frozenset(),
+    ssr: Iterable[Ssr | str] | str = frozenset(),
     scenario_kind: ScenarioKind | str = ScenarioKind.HISTORICAL,
     ruleset: Ruleset | None = None,
 ) -> Profile:
@@ -325,7 +325,7 @@ def profile(
         vs: the opposing nationality (or country); None leaves opponent-bound traits as
             conditions.
         home: the troops fight within their own borders.
-        ssr: special rules in force (`Ssr` names).
+        ssr: special rules in force (`Ssr` names; one name may be given alone).
         scenario_kind: historical, hypothetical or dyo.
         ruleset: the rules in force; the built-in tables by default.
 

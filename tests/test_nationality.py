@@ -362,6 +362,18 @@ def test_unknown_names(kwargs: dict[str, Any], kind: str) -> None:
     assert isinstance(info.value, LookupError)
 
 
+@pytest.mark.rule("A25.8")
+def test_a_single_special_rule_may_be_given_alone() -> None:
+    """`ssr="home_morale"` is one rule, not a set of letters."""
+    query: dict[str, Any] = {"unit": "squad", "unit_class": "first_line", "home": True}
+    alone = profile("Romanian", "1944-08", ssr="home_morale", **query)
+    assert alone.broken_morale_delta == 0
+    assert (
+        alone.context.ssr
+        == profile("Romanian", "1944-08", ssr=["home_morale"], **query).context.ssr
+    )
+
+
 def test_opponent_on_the_same_side_is_refused() -> None:
     """A nationality cannot oppose itself, a parent or a child."""
     with pytest.raises(ProfileError, match="cannot oppose"):
