@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -120,8 +121,9 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
 
 
 def citations(tests: Path) -> list[Citation]:
-    """Every citation of a clause in the tests folder: markers of `test_*.py` and the
-    `clauses` of `data/scenarios/*.json`.
+    """Every citation of a clause in the tests folder: markers of `test_*.py`, the
+    `clauses` of `data/scenarios/*.json` and the `clause` of each case of
+    `data/*/cases.toml`.
 
     Raises:
         CoverageError: the folder or a file in it cannot be read.
@@ -140,6 +142,16 @@ def citations(tests: Path) -> list[Citation]:
         label = path.relative_to(root).as_posix()
         for clause in expected.get("clauses", []):
             found.append(Citation(normalize_clause(str(clause)), label, path, 0))
+    for path in sorted((tests / "data").glob("*/cases.toml")):
+        # rulebook cases that a test runs one by one, each marked with its `clause`
+        try:
+            cases = tomllib.loads(path.read_text(encoding="utf-8")).get("case", [])
+        except (OSError, ValueError) as exc:
+            raise CoverageError(f"{path}: cannot read the cases: {exc}") from None
+        label = path.relative_to(root).as_posix()
+        for case in cases:
+            if isinstance(case, dict) and "clause" in case:
+                found.append(Citation(normalize_clause(str(case["clause"])), label, path, 0))
     return found
 
 
@@ -164,12 +176,8 @@ def coverage(tests: Path, ruleset: Ruleset | None = None) -> dict[str, ClauseCov
 
 
 def uncovered(report: Mapping[str, ClauseCoverage]) -> list[str]:
-    """The clauses of rule 82 of kind `rule` or `procedure` that no test cites."""
-    return [
-        c.clause
-        for c in report.values()
-        if c.source == "awaw-82" and c.kind in CHECKED and not c.tests
-    ]
+    """The clauses of rule 82 and A25 of kind `rule` or `procedure` that no test cites."""
+    return [c.clause for c in report.values() if c.kind in CHECKED and not c.tests]
 
 
 def to_json(report: Mapping[str, ClauseCoverage]) -> dict[str, dict[str, Any]]:

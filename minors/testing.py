@@ -393,7 +393,8 @@ def exceeded_limits(game: Game) -> list[str]:
     from .tx import Tx
 
     tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
-    problems, seen = [], set()
+    problems: list[str] = []
+    seen: set[str] = set()
     for name in game.ruleset.minors:
         if name in seen:
             continue

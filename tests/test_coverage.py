@@ -112,15 +112,22 @@ def test_check_fails_when_a_clause_loses_its_test(tmp_path: Path) -> None:
     assert f"{clause} [" not in real
 
 
-def test_check_lists_only_untested_rules_and_procedures_of_82() -> None:
-    """uncovered() keeps rules and procedures of rule 82 with no test, nothing else."""
+def test_check_lists_only_untested_rules_and_procedures() -> None:
+    """uncovered() keeps rules and procedures of rule 82 and A25 with no test, nothing else."""
     report = coverage(TESTS)
     for clause in uncovered(report):
         entry = report[clause]
-        assert entry.source == "awaw-82"
         assert entry.kind.value in ("rule", "procedure")
         assert entry.tests == ()
     assert "82" not in uncovered(report)  # informational, untested
+    assert "A25.231-1E" not in uncovered(report)  # superseded
+
+
+def test_a25_cases_count_as_citations() -> None:
+    """The clause of each rulebook case of tests/data/a25/cases.toml cites that clause."""
+    found = {c.clause for c in citations(TESTS) if c.test.endswith("cases.toml")}
+    assert "A25.85" in found
+    assert uncovered(coverage(TESTS)) == []
 
 
 def test_no_tests_folder_exits_2(tmp_path: Path) -> None:
