@@ -354,6 +354,20 @@ def _nationality_table(found: Any) -> Any:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the profile as JSON.")
 @click.option(
+    "--scenario",
+    "scenario",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Take the context from this scenario, played to --at.",
+)
+@click.option("--at", "at", metavar="MOMENT", help="The moment of the scenario (with --scenario).")
+@click.option(
+    "--in",
+    "in_country",
+    metavar="COUNTRY",
+    help="Where the troops fight (with --scenario): at home or not.",
+)
+@click.option(
     "--ruleset",
     "overlays",
     multiple=True,
@@ -371,15 +385,35 @@ def nationality(
     ssrs: tuple[str, ...],
     scenario_kind: str,
     as_json: bool,
+    scenario: str | None,
+    at: str | None,
+    in_country: str | None,
     overlays: tuple[str, ...],
 ) -> None:
     """The ASL A25 traits of NAME's troops: NAME is a nationality (Romanian, Free French)
-    or a country of the strategic tables (Rumania). Exit 2 for an unknown name or an
+    or a country of the strategic tables (Rumania). With --scenario FILE --at MOMENT the
+    month, opponents, side and fate of the country come from the strategic game (one
+    profile per opponent unless --vs names one). Exit 2 for an unknown name or an
     impossible date."""
     from .nationality import profile
 
+    if scenario is not None:
+        _bridge(
+            name,
+            scenario,
+            at,
+            in_country,
+            vs,
+            unit_class,
+            unit,
+            ssrs,
+            scenario_kind,
+            as_json,
+            overlays,
+        )
+        return
     if when is None:
-        raise click.UsageError("give the scenario's month: --date YYYY-MM")
+        raise click.UsageError("give the scenario's month: --date YYYY-MM (or --scenario)")
     found = profile(
         name,
         when,
@@ -395,3 +429,66 @@ def nationality(
         click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
     else:
         Console().print(_nationality_table(found))
+
+
+def _bridge(
+    name: str,
+    scenario: str,
+    at: str | None,
+    in_country: str | None,
+    vs: str | None,
+    unit_class: str | None,
+    unit: str | None,
+    ssrs: tuple[str, ...],
+    scenario_kind: str,
+    as_json: bool,
+    overlays: tuple[str, ...],
+) -> None:
+    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge)."""
+    from .bridge import troops
+    from .scenario import ScenarioRuleViolation, run_scenario
+
+    if at is None:
+        raise click.UsageError("give the moment of the scenario: --at MOMENT")
+    try:
+        game = run_scenario(scenario, at, ruleset=list(overlays) if overlays else None)
+    except ScenarioRuleViolation as exc:
+        game = exc.game  # the state before the command that broke a rule
+    found = troops(
+        game,
+        name,
+        in_country=in_country,
+        vs=vs,
+        unit_class=unit_class,
+        unit=unit,
+        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        scenario_kind=scenario_kind,
+    )
+    if as_json:
+        document = {
+            "country": found[0].country,
+            "moment": str(game.clock),
+            "month": found[0].month,
+            "nationality": found[0].nationality,
+            "reason": found[0].reason,
+            "changes_in_season": list(found[0].changes),
+            "profiles": [
+                {"vs": t.vs, "home": t.home, **(t.profile.to_json() if t.profile else {})}
+                for t in found
+            ],
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    console = Console()
+    first = found[0]
+    if first.nationality is None:
+        console.print(f"{first.country}: {first.reason}")
+        return
+    head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
+    if first.changes:
+        head += f"; traits change inside the season in {', '.join(first.changes)}"
+    console.print(head)
+    for t in found:
+        if t.profile is not None:
+            console.print(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
+            console.print(_nationality_table(t.profile))

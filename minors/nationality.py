@@ -180,11 +180,15 @@ def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, .
 # ---- the query ---------------------------------------------------------------------------
 
 
-def _date(value: YearMonth | str | Date, nationality: str, index: Index, rs: Ruleset) -> YearMonth:
+def _date(
+    value: YearMonth | str | Date, nationality: str, index: Index, rs: Ruleset, *, window: bool
+) -> YearMonth:
     try:
         month = YearMonth.of(value)
     except (YearMonthError, TypeError) as exc:
         raise ProfileError(f"impossible date: {exc}") from None
+    if not window:
+        return month
     start, end = index.window[nationality]
     if (start and month < start) or (end and month > end):
         record = rs.nationalities[nationality]
@@ -311,6 +315,7 @@ def profile(
     ssr: Iterable[Ssr | str] | str = frozenset(),
     scenario_kind: ScenarioKind | str = ScenarioKind.HISTORICAL,
     ruleset: Ruleset | None = None,
+    window: bool = True,
 ) -> Profile:
     """The A25 traits of `nationality`'s troops in the month `date`.
 
@@ -328,6 +333,8 @@ def profile(
         ssr: special rules in force (`Ssr` names; one name may be given alone).
         scenario_kind: historical, hypothetical or dyo.
         ruleset: the rules in force; the built-in tables by default.
+        window: refuse a date outside the years A25 gives the nationality (the bridge
+            turns it off: France falls when it falls in the strategic game).
 
     Raises:
         UnknownNameError: an unknown nationality, country, unit, class or special rule.
@@ -339,7 +346,7 @@ def profile(
     index = index_of(rs)
     found = _resolve(nationality, rs)
     name = found.nationality
-    month = _date(date, name, index, rs)
+    month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
     passes = _classes(selector, the_unit, name, index)

@@ -1,0 +1,101 @@
+"""The bridge from the strategic game to ASL A25 (minors.bridge)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import minors
+from minors.bridge import month_of, troops
+from minors.cli import main
+from minors.scenario import SAMPLE
+
+
+@pytest.mark.parametrize(
+    ("moment", "month"),
+    [
+        ("1940-spring/axis/diplomacy", "1940-03"),
+        ("1940-summer/allies/combat", "1940-06"),
+        ("1940-fall/axis/movement", "1940-09"),
+        ("1943-winter/axis/diplomacy", "1943-12"),
+    ],
+)
+def test_a_turn_reads_its_seasons_first_month(moment: str, month: str) -> None:
+    """Spring is March, Summer June, Fall September, Winter Y December Y."""
+    assert month_of(minors.Moment.parse(moment)) == month
+
+
+@pytest.mark.rule("A25.8")
+def test_one_profile_per_opponent_from_the_wars() -> None:
+    """Associated Hungary fights Britain and Russia: one Hungarian profile against each."""
+    game = minors.run_scenario(SAMPLE, "1943-winter/axis/diplomacy")
+    found = troops(game, "Hungary")
+    assert [(t.nationality, t.vs) for t in found] == [
+        ("Hungarian", "Britain"),
+        ("Hungarian", "Russia"),
+    ]
+    assert found[0].changes == ("1944-01",)  # traits that change inside Winter 1943
+    assert found[0].profile is not None
+    assert found[0].profile.context.vs == "British"
+
+
+@pytest.mark.rule("A25.92")
+def test_a_conquered_allied_minor_fights_on_as_british() -> None:
+    """Poland, conquered in Fall 1939, fields troops under British rules (organized_by)."""
+    game = minors.run_scenario(SAMPLE, "1941-spring/axis/diplomacy")
+    (poland,) = troops(game, "Poland")
+    assert (poland.nationality, poland.clause) == ("British", "A25.92")
+    free = minors.Game.new()
+    assert troops(free, "Poland")[0].nationality == "Polish"
+
+
+@pytest.mark.rule("A25.5")
+@pytest.mark.rule("A25.53")
+def test_frances_fall_in_this_game_splits_its_forces() -> None:
+    """Before its surrender France fields French troops; after it, Free French; Vichy
+    France's are Vichy French — whenever France falls in the strategic game."""
+    game = minors.Game.new()
+    assert troops(game, "France")[0].nationality == "French"
+    game.apply(minors.command("surrender", major="France"))
+    assert troops(game, "France")[0].nationality == "Free French"
+    assert troops(game, "Vichy France")[0].nationality == "Vichy French"
+
+
+def test_countries_outside_a25_say_why() -> None:
+    """Japan's troops are in another ASL chapter: no profile, and the reason."""
+    (japan,) = troops(minors.Game.new(), "Japan")
+    assert japan.profile is None
+    assert "another ASL chapter" in japan.reason
+
+
+@pytest.mark.rule("A25.8")
+def test_fighting_at_home_and_a_named_opponent() -> None:
+    """--in names where they fight; --vs replaces the opponents from the wars."""
+    game = minors.run_scenario(SAMPLE, "1941-summer/axis/combat")
+    (rumanians,) = troops(game, "Hungary", in_country="Hungary", vs="Rumania")
+    assert rumanians.home
+    assert rumanians.vs == "Rumania"
+
+
+def test_cli_scenario_at() -> None:
+    """minors nationality NAME --scenario FILE --at MOMENT --json."""
+    result = CliRunner().invoke(
+        main,
+        [
+            "nationality",
+            "Hungary",
+            "--scenario",
+            SAMPLE,
+            "--at",
+            "1943-winter/axis/diplomacy",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert (document["nationality"], document["month"]) == ("Hungarian", "1943-12")
+    assert [p["vs"] for p in document["profiles"]] == ["Britain", "Russia"]
+    bad = CliRunner().invoke(main, ["nationality", "Hungary", "--scenario", SAMPLE])
+    assert bad.exit_code == 2
