@@ -84,6 +84,7 @@ def troops(
     country: str,
     *,
     in_country: str | None = None,
+    unit_id: str | None = None,
     vs: str | None = None,
     unit_class: str | None = None,
     unit: str | None = None,
@@ -91,6 +92,8 @@ def troops(
     scenario_kind: str = "historical",
 ) -> list[Troops]:
     """The A25 profile of `country`'s troops now, one per opponent (or against `vs`).
+    Whether they fight at home comes from `in_country`, or from where the unit `unit_id`
+    stands.
 
     Raises:
         UnknownNameError: an unknown country.
@@ -101,6 +104,8 @@ def troops(
         name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
     )
     month = month_of(game.clock)
+    if unit_id is not None:
+        in_country = game.unit(unit_id).country
     home = in_country is not None and rs.resolve(in_country) == name
     if mapping.nationality is None:
         return [Troops(name, None, mapping.reason, "", month, vs, home, (), None)]

@@ -79,6 +79,15 @@ def test_fighting_at_home_and_a_named_opponent() -> None:
     assert rumanians.vs == "Rumania"
 
 
+@pytest.mark.rule("A25.8")
+def test_home_from_a_units_location() -> None:
+    """A Hungarian unit standing in Hungary fights at home; one abroad does not."""
+    game = minors.run_scenario(SAMPLE, "1941-summer/axis/combat")
+    hungarian = next(i for i, u in game.to_json()["units"].items() if u["owner"] == "Hungary")
+    assert troops(game, "Hungary", unit_id=hungarian)[0].home
+    assert not troops(game, "Hungary")[0].home
+
+
 def test_cli_scenario_at() -> None:
     """minors nationality NAME --scenario FILE --at MOMENT --json."""
     result = CliRunner().invoke(
