@@ -10,7 +10,7 @@ import cattrs
 
 # The rule modules register their checks, effects and handlers on import, in this order.
 from . import conquest, deployment, diplomacy, limits, movement, survival, war  # noqa: F401
-from .clock import Moment
+from .clock import Moment, Phase
 from .commands import (
     KINDS,
     BorderWar,
@@ -389,35 +389,46 @@ class Game:
         unknown = wanted - set(KINDS)
         if unknown:
             raise CommandError(f"unknown command kinds {sorted(unknown)}")
+        return self._legal(wanted)
+
+    def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
         out: list[Command] = []
         tx = Tx(self._state, self._rs, self._disabled, self._hooks)
-        for cmd in self._candidates(wanted):
+        for cmd in self._candidates(wanted, gate):
             if not self._violations(tx, cmd):
                 out.append(cmd)
         return out
 
-    def _candidates(self, wanted: set[str]) -> Iterable[Command]:
+    def _candidates(self, wanted: set[str], gate: bool = True) -> Iterable[Command]:
+        """Every command of the wanted kinds worth checking. With `gate` (and K1 in force),
+        kinds whose phase this is not are skipped: K1 would refuse them all anyway."""
         rs, state = self._rs, self._state
         side = state.clock.side
+        phase = state.clock.phase
+        open_ = not gate or "K1" in self._disabled
+
+        def now(*phases: Phase) -> bool:
+            return open_ or phase in phases
+
         majors = [m for m in rs.majors if rs.majors[m].faction.side is side]
         minors = [m for m in rs.minors if state.minors[m].active]
-        if "declare_war" in wanted:
+        if "declare_war" in wanted and now(Phase.DECLARATIONS):
             for attacker in majors:
                 for target in (*rs.majors, *minors):
                     yield DeclareWar(attacker, target)
-        if "border_war" in wanted:
+        if "border_war" in wanted and now(Phase.DECLARATIONS):
             for attacker, target in sorted(war.BORDER_WARS):
                 yield BorderWar(attacker, target)
-        if "subvert" in wanted:
+        if "subvert" in wanted and now(Phase.DIPLOMACY):
             for minor in minors:
                 yield Subvert("Russia", minor)
-        if "diplomatic_result" in wanted:
+        if "diplomatic_result" in wanted and now(Phase.DIPLOMACY):
             low, high = min(rs.diplomatic_results), max(rs.diplomatic_results)
             for major in majors:
                 for minor in minors:
                     for result in range(low, high + 1):
                         yield DiplomaticResult(minor, major, result)
-        if "conquer" in wanted:
+        if "conquer" in wanted and now(Phase.COMBAT):
             for major in majors:
                 for minor in minors:
                     yield Conquer(minor, major)
@@ -431,13 +442,24 @@ class Game:
         if "reenter_war" in wanted:
             yield from (ReenterWar(m) for m in rs.majors)
         if "move" in wanted:
+            tx = Tx(state, rs, self._disabled, self._hooks)
             for unit_id in sorted(state.units):
+                unit = state.units[unit_id]
+                own = tx.owner_side(unit) or movement.potential_side(tx, unit)
+                if (
+                    not open_
+                    and own is not None
+                    and (phase not in movement.MOVING or own is not side)
+                ):
+                    continue  # K1: it moves only in its side's moving phases
                 for country in (*minors, *rs.majors):
                     if country != state.units[unit_id].country:
                         yield Move((unit_id,), country)
         if "remove" in wanted:
             yield from (Remove((u,)) for u in sorted(state.units))
         if {"deploy", "trace_supply", "choose_losses"} & wanted:
+            if not now(*limits.ENFORCED_AT):
+                wanted = wanted - {"trace_supply", "choose_losses"}
             yield from self._limit_and_deploy_candidates(wanted)
 
     def _limit_and_deploy_candidates(self, wanted: set[str]) -> Iterable[Command]:

@@ -167,7 +167,7 @@ def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
 @check("move", "K1")
 def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
-        side = tx.owner_side(unit) or _potential_side(tx, unit)
+        side = tx.owner_side(unit) or potential_side(tx, unit)
         if side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING):
             yield Violation(
                 "K1",
@@ -177,7 +177,7 @@ def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
             )
 
 
-def _potential_side(tx: Tx, unit: Unit) -> Side | None:
+def potential_side(tx: Tx, unit: Unit) -> Side | None:
     major = _major_of(tx, unit.owner)
     return tx.side(major) if major is not None else None
 

@@ -419,3 +419,21 @@ def test_the_built_in_sample_campaign() -> None:
     assert code == 0
     assert "Spring 1940" in out
     assert "Finland: independent → associated (Germany)" in out
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        "1939-fall/axis/diplomacy",
+        "1940-spring/axis/declarations",
+        "1940-spring/axis/movement",
+        "1940-summer/axis/combat",
+        "1940-fall/allies/redeployment",
+        "1941-summer/axis/construction",
+    ],
+)
+def test_legal_actions_skip_only_what_check_refuses(moment: str) -> None:
+    """Skipping the kinds whose phase this is not loses no legal command."""
+    game = minors.run_scenario(minors.scenario.SAMPLE, moment)
+    kinds = set(minors.commands.KINDS) - {"place"}
+    assert game.legal_actions() == game._legal(kinds, gate=False)
