@@ -156,21 +156,33 @@ def _check(
         )
 
 
+def _cited(
+    clauses: Mapping[str, Any],
+    origins: loader.Origins,
+    section: str,
+    key: Any,
+    field: str,
+    ids: Iterable[str],
+) -> None:
+    """Every clause id cited by an entry's field is in the registry."""
+    for clause_id in ids:
+        _check(
+            normalize_clause(clause_id) in clauses,
+            f"clause {clause_id!r} is not in the registry",
+            origins,
+            section,
+            key,
+            field,
+            "cite a clause of tables/clauses.toml",
+        )
+
+
 def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     """References between tables: countries, majors, clauses, footnote marks, required keys."""
     clauses, majors, minors = t["clauses"], t["majors"], t["minors"]
 
     def clause_ok(section: str, key: Any, field: str, ids: Iterable[str]) -> None:
-        for clause_id in ids:
-            _check(
-                normalize_clause(clause_id) in clauses,
-                f"clause {clause_id!r} is not in the registry",
-                origins,
-                section,
-                key,
-                field,
-                "cite a clause of tables/clauses.toml",
-            )
+        _cited(clauses, origins, section, key, field, ids)
 
     def major_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
         for name in names:
@@ -517,15 +529,7 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
     clauses, nations = t["clauses"], t["nationalities"]
 
     def clause_ok(section: str, key: Any, field: str, clause_id: str) -> None:
-        _check(
-            not clause_id or clause_id in clauses,
-            f"clause {clause_id!r} is not in the registry",
-            origins,
-            section,
-            key,
-            field,
-            "cite a clause of tables/clauses.toml",
-        )
+        _cited(clauses, origins, section, key, field, [clause_id] if clause_id else [])
 
     def nation_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
         for name in names:
