@@ -401,7 +401,8 @@ class Game:
 
     def _candidates(self, wanted: set[str], gate: bool = True) -> Iterable[Command]:
         """Every command of the wanted kinds worth checking. With `gate` (and K1 in force),
-        kinds whose phase this is not are skipped: K1 would refuse them all anyway."""
+        kinds whose phase this is not are skipped: K1 would refuse them all anyway; so are
+        moves of the units of a minor tied to no major (82.83C would refuse them)."""
         rs, state = self._rs, self._state
         side = state.clock.side
         phase = state.clock.phase
@@ -443,9 +444,12 @@ class Game:
             yield from (ReenterWar(m) for m in rs.majors)
         if "move" in wanted:
             tx = Tx(state, rs, self._disabled, self._hooks)
+            homebound = not gate or "82.41" in self._disabled  # the check giving 82.83C
             for unit_id in sorted(state.units):
                 unit = state.units[unit_id]
                 own = tx.owner_side(unit) or movement.potential_side(tx, unit)
+                if own is None and not homebound:
+                    continue  # 82.83C: a minor with no major fights only at home
                 if (
                     not open_
                     and own is not None
