@@ -111,7 +111,15 @@ class Moment:
         return f"Moment({str(self)!r})"
 
     def __str__(self) -> str:
-        return f"{self.year}-{self.season.value}/{self.side.value}/{self.phase.value}"
+        text = _TEXT.get(self.index)
+        if text is None:  # messages and log entries name moments often: spelled out once
+            text = _TEXT[self.index] = (
+                f"{self.year}-{self.season.value}/{self.side.value}/{self.phase.value}"
+            )
+        return text
+
+
+_TEXT: dict[int, str] = {}
 
 
 START = Moment.of(1939, Season.FALL, Side.AXIS, Phase.DIPLOMACY)

@@ -94,7 +94,7 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
         return None
     if not force_pool(tx, minor):
         return None
-    on_map = any(True for _ in tx.units_of(minor))
+    on_map = bool(tx.units_of(minor))
     if on_map:
         if (
             minor in BORDER_WAR_MINORS
@@ -302,7 +302,7 @@ def deploy_now(tx: Tx, minor: str, by: str) -> None:
     set up by its new major (by the default set-up)."""
     if tx.rs.minors[minor].theater is not Theater.EUROPE:
         return
-    if any(True for _ in tx.units_of(minor)):
+    if bool(tx.units_of(minor)):
         return
     _set_up(tx, minor, by, "82.51", None, redeploy=False)
 

@@ -175,7 +175,7 @@ def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
     )
     tx.put(evolve(state, standing=holding))
     share = tx.rs.forces_by_result[minor].share(result if holding is not None else None)
-    if share > 0 and not any(True for _ in tx.units_of(minor)):
+    if share > 0 and not bool(tx.units_of(minor)):
         deploy_share(tx, minor, major, share)
     else:
         tx.effects.append(Note(f"{major}'s result {result} raises no forces in {minor}", "82.63"))

@@ -36,7 +36,7 @@ from .effects import Effect, PhaseEnded
 from .errors import MinorsError, UnknownNameError
 from .hooks import Hooks
 from .log import Log, LogEntry
-from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, registered_checks
+from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, active_checks
 from .ruleset import Ruleset, load_ruleset
 from .state import GameState, MinorState, Pending, evolve, state_converter, state_dict
 from .tx import TIED, Tx
@@ -317,9 +317,8 @@ class Game:
 
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
         found: list[Violation] = []
-        for clause, fn in registered_checks(cmd):
-            if clause not in self._disabled:
-                found.extend(fn(tx, cmd))
+        for fn in active_checks(cmd.name, self._disabled):
+            found.extend(fn(tx, cmd))
         return found
 
     def check(self, cmd: Command) -> list[Violation]:

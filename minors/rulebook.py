@@ -138,9 +138,22 @@ def table() -> Mapping[tuple[Status, str], tuple[Route, ...]]:
     return _TABLE
 
 
-def fire(status: Status, trigger: str, context: Context = Context()) -> Status | None:
-    """The status `trigger` leads to from `status` in `context`; None if it cannot fire."""
+def _route(status: Status, trigger: str, context: Context) -> Status | None:
     for conditions, dest in _TABLE.get((status, trigger), ()):
         if all(getattr(context, name) is target for name, target in conditions):
             return dest
     return None
+
+
+_FIRED: dict[tuple[Status, str, Context], Status | None] = {}
+
+
+def fire(status: Status, trigger: str, context: Context = Context()) -> Status | None:
+    """The status `trigger` leads to from `status` in `context`; None if it cannot fire.
+    (Each answer is worked out from the table once: there are few statuses and contexts.)"""
+    key = (status, trigger, context)
+    try:
+        return _FIRED[key]
+    except KeyError:
+        dest = _FIRED[key] = _route(status, trigger, context)
+        return dest

@@ -7,7 +7,6 @@ game exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .clock import Moment
@@ -213,13 +212,15 @@ class Tx:
         """Build the unit indexes now, so that the committed state carries them."""
         self._index()
 
-    def units_in(self, country: str) -> Iterator[Unit]:
-        """The units in `country`."""
-        return (self.units[i] for i in self._index()[0].get(country, ()))
+    def units_in(self, country: str) -> list[Unit]:
+        """The units in `country` (a list made now: changes afterwards do not show)."""
+        units = self.units
+        return [units[i] for i in self._index()[0].get(country, ())]
 
-    def units_of(self, owner: str) -> Iterator[Unit]:
-        """The units `owner` owns, wherever they are."""
-        return (self.units[i] for i in self._index()[1].get(owner, ()))
+    def units_of(self, owner: str) -> list[Unit]:
+        """The units `owner` owns, wherever they are (a list made now)."""
+        units = self.units
+        return [units[i] for i in self._index()[1].get(owner, ())]
 
     def _reindex(self, old: Unit | None, new: Unit | None) -> None:
         if self._where is None or self._owned_by is None:

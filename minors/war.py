@@ -23,13 +23,16 @@ from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
 from .state import LedgerEntry, MinorState, Pending, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
-from .tx import tie_rule
+from .tx import TIED, tie_rule
 from .units import GROUND
 
 if TYPE_CHECKING:
     from .tx import Tx
 
 __all__ = ["garrisons"]
+
+TIED_OR_CONQUERED = TIED | {Status.CONQUERED}
+"""The statuses `tie_rule` names a clause for: war is made on the major instead."""
 
 BORDER_WARS = {("Russia", "Finland"), ("Russia", "Rumania")}
 """82.41's exception: Russia's border wars (66.2, 67.2)."""
@@ -86,7 +89,9 @@ def _tied(clause: str) -> None:
     @check("declare_war", clause)
     def refuse(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
         state = tx.minors.get(cmd.target)
-        if state is None or tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+        if state is None or state.status not in TIED_OR_CONQUERED:
+            return
+        if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
             return
         if state.status is Status.CONQUERED:
             yield Violation(
