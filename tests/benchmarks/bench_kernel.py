@@ -6,6 +6,11 @@ Reports medians of `apply` (a declaration of war, a diplomatic result), `check`,
 the Fall 1939 world, `legal_actions`, and replaying the sample campaign, beside
 python-chess in the same run: `move in board.legal_moves` then `push`. Targets: `apply` no
 slower than that python-chess move (ratio <= 1.0); `clone` <= 20 µs.
+
+One more row is a reference, not the kernel: "records alone" builds exactly the records a
+declaration of war on Sweden leaves behind (ledger entry, pending association, the minor's
+new record, three effects, the successor state, the log entry) with no rule deciding
+anything. No implementation that keeps these records can apply a declaration faster.
 """
 
 from __future__ import annotations
@@ -18,7 +23,32 @@ from collections.abc import Callable
 import chess
 
 import minors
+from minors.domain import DiplomaticLevel, Status
+from minors.effects import BrpChange, Note, StatusChanged
+from minors.log import Log, LogEntry
 from minors.scenario import SAMPLE
+from minors.state import GameState, LedgerEntry, Pending, evolve
+
+
+def records_alone(state: GameState, log: Log) -> tuple[GameState, Log]:
+    """The records of Germany's declaration on Sweden in 1940, built with no rule run."""
+    clock, old = state.clock, state.minors["Sweden"]
+    entry = LedgerEntry(len(state.ledger) + 1, "Germany", -10, "cost", "K6", clock)
+    pending = Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.81", clock)
+    new = evolve(
+        old, status=Status.INDEPENDENT, direct_wars=("Germany",), at_war_with=("Germany",),
+        attacked_by="Germany", attacked_at=clock, barred=("Germany", "Italy"), pending=pending,
+    )  # fmt: skip
+    effects = (
+        BrpChange(entry, "K6"),
+        StatusChanged("Sweden", old.status, new.status, None, "82.41", "Germany declares war"),
+        Note(f"Sweden will associate with Britain at {clock} if it survives", "82.81"),
+    )
+    minors_ = dict(state.minors)
+    minors_["Sweden"] = new
+    successor = evolve(state, minors=minors_, ledger=(*state.ledger, entry))
+    command = {"command": "declare_war", "attacker": "Germany", "target": "Sweden"}
+    return successor, log.append(LogEntry(len(log) + 1, clock, command, effects))
 
 
 def median_us(
@@ -46,6 +76,7 @@ def main() -> int:
     declare = minors.command("declare_war", attacker="Germany", target="Sweden")
     result = minors.command("diplomatic_result", minor="Turkey", major="Germany", result=8)
     start = minors.Game.new()
+    movement = minors.run_scenario(SAMPLE, "1940-spring/axis/movement")
 
     board = chess.Board()
     move = chess.Move.from_uci("e2e4")
@@ -59,10 +90,16 @@ def main() -> int:
         "python-chess: legal check + push": median_us(board.copy, chess_move),
         "apply declare_war": median_us(declarations.clone, lambda g: g.apply(declare)),
         "apply diplomatic_result": median_us(diplomacy.clone, lambda g: g.apply(result)),
+        "records alone (reference, no rules)": median_us(
+            lambda: declarations.raw_state, lambda s: records_alone(s, declarations.log)
+        ),
         "check declare_war": median_us(lambda: declarations, lambda g: g.check(declare)),
         "clone (Fall 1939)": median_us(lambda: start, lambda g: g.clone()),
         "legal_actions (1940 declarations)": median_us(
             lambda: declarations, lambda g: g.legal_actions(), rounds=20, repeat=5
+        ),
+        "legal_actions (1940 axis movement)": median_us(
+            lambda: movement, lambda g: g.legal_actions(), rounds=20, repeat=5
         ),
         "replay sample campaign": median_us(
             lambda: None, lambda _: minors.run_scenario(SAMPLE), rounds=5, repeat=5
@@ -71,7 +108,9 @@ def main() -> int:
     chess_us = figures["python-chess: legal check + push"]
     width = max(map(len, figures))
     for name, us in figures.items():
-        ratio = f"  ratio to chess {us / chess_us:5.2f}" if name.startswith("apply") else ""
+        ratio = (
+            f"  ratio to chess {us / chess_us:5.2f}" if name.startswith(("apply", "rec")) else ""
+        )
         print(f"{name:<{width}}  {us:10.2f} µs{ratio}")
     apply_ok = all(figures[k] <= chess_us for k in figures if k.startswith("apply"))
     clone_ok = figures["clone (Fall 1939)"] <= 20
