@@ -230,11 +230,15 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         deploy_now(tx, minor, major_of)
 
 
+_RULE_OF = {
+    Status.NEUTRAL: "82.11A", Status.BRPS_ATTRIBUTED: "82.21A",
+    Status.HEXES_CONTROLLED: "82.31", Status.ASSOCIATED: "82.11E", Status.ALLIED: "82.11F",
+}  # fmt: skip
+"""The clause a diplomatic result cites for the status it leads to (82.21 otherwise)."""
+
+
 def _rule_of(status: Status) -> str:
-    return {
-        Status.NEUTRAL: "82.11A", Status.BRPS_ATTRIBUTED: "82.21A",
-        Status.HEXES_CONTROLLED: "82.31", Status.ASSOCIATED: "82.11E", Status.ALLIED: "82.11F",
-    }.get(status, "82.21")  # fmt: skip
+    return _RULE_OF.get(status, "82.21")
 
 
 def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
