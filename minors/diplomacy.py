@@ -243,8 +243,7 @@ def _rule_of(status: Status) -> str:
 
 def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
     """The grants for `minor` that no deduction has undone yet, in ledger order."""
-    undone = {e.undoes for e in tx.ledger if e.undoes is not None}
-    return [e for e in tx.ledger if e.kind == "grant" and e.minor == minor and e.seq not in undone]
+    return list(tx.active_grants(minor))
 
 
 @effect("82.22")

@@ -143,9 +143,14 @@ class GameState:
     """A cache: unit ids by country (derived from `units`, never serialized)."""
     owned: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
     """A cache: unit ids by owner (derived from `units`, never serialized)."""
+    grants: dict[str, tuple[LedgerEntry, ...]] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
+    """A cache: each minor's grants that no deduction has undone, in ledger order (derived
+    from `ledger`, never serialized): a long game must not scan its whole ledger."""
 
 
-CACHES = ("where", "owned")
+CACHES = ("where", "owned", "grants")
 
 
 def state_dict(state: GameState) -> dict[str, Any]:

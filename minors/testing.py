@@ -70,6 +70,7 @@ __all__ = [
     "minors",
     "moments",
     "rulesets",
+    "stale_caches",
     "state_problems",
     "ties_with_enemies",
     "units",
@@ -455,6 +456,31 @@ def ledger_problems(game: Game) -> list[str]:
     return problems
 
 
+def stale_caches(game: Game) -> list[str]:
+    """The state's derived caches (unit ids by country and by owner, each minor's active
+    grants), where built, agree with the units and the ledger they are derived from."""
+    state, problems = game.raw_state, []
+    for name, index, key in (("where", state.where, "country"), ("owned", state.owned, "owner")):
+        if index is None:
+            continue
+        fresh: dict[str, set[str]] = {}
+        for unit in state.units.values():
+            fresh.setdefault(getattr(unit, key), set()).add(unit.id)
+        kept = {k: set(v) for k, v in index.items() if v}
+        if kept != fresh:
+            problems.append(f"the {name} index {kept} disagrees with the units {fresh}")
+    if state.grants is not None:
+        undone = {e.undoes for e in state.ledger if e.undoes is not None}
+        grants: dict[str, tuple[Any, ...]] = {}
+        for e in state.ledger:
+            if e.kind == "grant" and e.minor is not None and e.seq not in undone:
+                grants[e.minor] = (*grants.get(e.minor, ()), e.seq)
+        kept_grants = {k: tuple(e.seq for e in v) for k, v in state.grants.items() if v}
+        if kept_grants != grants:
+            problems.append(f"active grants {kept_grants} disagree with the ledger {grants}")
+    return problems
+
+
 def state_problems(game: Game) -> list[str]:
     """Everything wrong with the game's state by the invariants above (empty when none):
     for a game reached any way, under any ruleset (`@given(games(...))`)."""
@@ -464,6 +490,7 @@ def state_problems(game: Game) -> list[str]:
         *broken_bars(game),
         *conquered_units(game),
         *ledger_problems(game),
+        *stale_caches(game),
     ]
 
 
@@ -664,6 +691,11 @@ class MinorsStateMachine(RuleBasedStateMachine):
     def deductions_undo_grants(self) -> None:
         """82.22: each deduction undoes one earlier grant of the same major and minor, once."""
         _none(ledger_problems(self.game))
+
+    @invariant()
+    def caches_agree(self) -> None:
+        """The unit indexes and the active grants agree with the units and the ledger."""
+        _none(stale_caches(self.game))
 
     # ---- invariants of the API ----------------------------------------------------------
 

@@ -45,6 +45,7 @@ class Tx:
     """The state being built by one command or one phase change."""
 
     __slots__ = (
+        "_grants",
         "_owned",
         "_owned_by",
         "_where",
@@ -86,6 +87,7 @@ class Tx:
         self._owned: set[str] = set()
         self._where = state.where
         self._owned_by = state.owned
+        self._grants = state.grants
 
     def commit(self) -> GameState:
         """The successor state (the original is untouched)."""
@@ -93,7 +95,7 @@ class Tx:
             clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
             ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
             eliminated=self.eliminated, traces=self.traces, losses=self.losses,
-            where=self._where, owned=self._owned_by,
+            where=self._where, owned=self._owned_by, grants=self._grants,
         )  # fmt: skip
 
     def _own(self, name: str) -> None:
@@ -261,7 +263,34 @@ class Tx:
     # ---- ledger ----------------------------------------------------------------------
 
     def record(self, entry: LedgerEntry) -> None:
-        self.ledger = (*self.ledger, entry)
+        """Add a ledger entry; a grant joins its minor's active grants, a deduction takes
+        the grant it undoes out of them."""
+        self.ledger = self.ledger + (entry,)  # noqa: RUF005 - one copy, not two: ledgers grow long
+        if self._grants is None or entry.minor is None:
+            return  # not built yet: it will be built from the ledger when asked
+        if entry.kind != "grant" and entry.undoes is None:
+            return
+        if "_grants" not in self._owned:
+            self._owned.add("_grants")
+            self._grants = dict(self._grants)
+        active = self._grants.get(entry.minor, ())
+        if entry.undoes is not None:
+            active = tuple(g for g in active if g.seq != entry.undoes)
+        if entry.kind == "grant":
+            active = (*active, entry)
+        self._grants[entry.minor] = active
+
+    def active_grants(self, minor: str) -> tuple[LedgerEntry, ...]:
+        """The grants for `minor` that no deduction has undone yet, in ledger order."""
+        if self._grants is None:
+            undone = {e.undoes for e in self.ledger if e.undoes is not None}
+            grants: dict[str, list[LedgerEntry]] = {}
+            for e in self.ledger:
+                if e.kind == "grant" and e.minor is not None and e.seq not in undone:
+                    grants.setdefault(e.minor, []).append(e)
+            self._grants = {name: tuple(found) for name, found in grants.items()}
+            self._owned.add("_grants")
+        return self._grants.get(minor, ())
 
     def next_seq(self) -> int:
         return len(self.ledger) + 1

@@ -7,8 +7,10 @@ from fractions import Fraction
 import attrs
 import pytest
 
+import minors
 from minors import DiplomaticLevel, Rounding, Season, load_ruleset
 from minors.brps import grants_by_level, partial_grant, prorate, round_brps
+from minors.testing import ledger_problems, stale_caches
 
 RS = load_ruleset()
 PRORATION = RS.brp_rules["proration"]
@@ -60,3 +62,55 @@ def test_control_grants_the_rest_of_the_value() -> None:
     """8 / −1 holds all the BRPs: the 7 / 0 grant plus the remainder."""
     assert grants_by_level(RS, 10) == {DiplomaticLevel.BRPS: 5, DiplomaticLevel.CONTROL: 5}
     assert grants_by_level(RS, 3) == {DiplomaticLevel.BRPS: 3, DiplomaticLevel.CONTROL: 0}
+
+
+# ---- the ledger over a long game --------------------------------------------------------
+
+
+def _seesaw(game: minors.Game, rounds: int, names: list[str]) -> None:
+    """Germany gains control of each minor, then Britain reverses it, `rounds` times."""
+    for _ in range(rounds):
+        for major, result in (("Germany", 8), ("Britain", -1)):
+            side = game.ruleset.side_of[major]
+            if (game.clock.side, game.clock.phase) != (side, minors.Phase.DIPLOMACY):
+                game.advance_to(game.clock.next_phase_of(side, minors.Phase.DIPLOMACY))
+            for name in names:
+                cmd = minors.command("diplomatic_result", minor=name, major=major, result=result)
+                if not game.check(cmd):
+                    game.apply(cmd)
+
+
+def _scanned(game: minors.Game, name: str) -> list[int]:
+    """The active grants of `name` by a scan of the whole ledger."""
+    ledger = game.raw_state.ledger
+    undone = {e.undoes for e in ledger if e.undoes is not None}
+    return [e.seq for e in ledger if e.kind == "grant" and e.minor == name and e.seq not in undone]
+
+
+@pytest.mark.rule("82.22")
+def test_deductions_name_the_active_grants_over_a_long_game() -> None:
+    """Over many reversals, each deduction undoes the grant still standing (the kernel keeps
+    the active grants beside the ledger instead of scanning it), also after a game is
+    rebuilt from its state with no such index."""
+    game = minors.Game.new()
+    names = ["Sweden", "Turkey", "Spain"]
+    _seesaw(game, 4, names)
+    rebuilt = minors.Game.from_state(game.state())
+    assert rebuilt.raw_state.grants is None
+    for played in (game, rebuilt):
+        _seesaw(played, 3, names)
+        ledger = played.raw_state.ledger
+        assert len(ledger) > 40
+        assert ledger_problems(played) == []
+        assert stale_caches(played) == []
+        grants = {e.seq: e for e in ledger if e.kind == "grant"}
+        for deduction in (e for e in ledger if e.kind == "deduction"):
+            assert deduction.undoes is not None
+            grant = grants[deduction.undoes]
+            assert (grant.major, grant.minor) == (deduction.major, deduction.minor)
+        for name in names:
+            standing = played.minor(name).standing
+            assert standing is not None
+            assert standing.major == "Britain"
+            assert [e.major for e in ledger if e.seq in _scanned(played, name)] == ["Britain"] * 2
+    assert game.state() == rebuilt.state()

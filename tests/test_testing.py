@@ -282,6 +282,26 @@ def test_each_invariant_finds_its_breach(check: Any, change: Any, expected: str)
     assert any(p.startswith(expected) for p in problems), problems
 
 
+@pytest.mark.parametrize(
+    ("cache", "expected"),
+    [("where", "the where index"), ("owned", "the owned index"), ("grants", "active grants")],
+)
+def test_stale_caches_are_found(cache: str, expected: str) -> None:
+    """A derived cache that disagrees with the units or the ledger is named."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/diplomacy")
+    game.apply(command("diplomatic_result", minor="Sweden", major="Germany", result=8))
+    assert kit.stale_caches(game) == []
+    state = game.raw_state
+    wrong = {
+        "where": {**(state.where or {}), "Sweden": ("australia-1",)},
+        "owned": {"Germany": ("australia-1",)},
+        "grants": {"Sweden": ()},
+    }[cache]
+    tampered = Game(attrs.evolve(state, **{cache: wrong}), game.ruleset)
+    assert any(p.startswith(expected) for p in kit.stale_caches(tampered))
+
+
 def _fails(machine: type[MinorsStateMachine], message: str) -> None:
     """The machine fails with an AssertionError matching `message`."""
     quick = settings(
