@@ -83,7 +83,7 @@ def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset())
         tx.put(evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
     deployment.pacific_at_start(tx)
     deployment.commonwealth_at_start(tx)
-    tx.index_units()  # built once here, then kept up to date copy-on-write
+    tx.build_caches()  # built once here, then kept up to date copy-on-write
     return tx.commit()
 
 
@@ -166,7 +166,7 @@ class Game:
             raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         tx = Tx(state, rs, frozenset(), hooks or Hooks())
-        tx.index_units()
+        tx.build_caches()
         state = tx.commit()
         return cls(state, rs, hooks=hooks, start=start, base_seq=base_seq)
 

@@ -7,7 +7,6 @@ Rules that are not clauses of rule 82 or A25 have kernel ids `K1` ... (docs/rule
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -119,7 +118,12 @@ def effect(clause: str) -> Callable[[F], F]:
 
     def decorate(fn: F) -> F:
         _register(clause, "effect", fn)
-        run = _guarded(fn, clause)
+
+        def run(tx: Tx, *args: Any, **kwargs: Any) -> Any:
+            if clause in tx.disabled:
+                return None
+            return fn(tx, *args, **kwargs)
+
         run.__name__ = fn.__name__
         run.__qualname__ = fn.__qualname__
         run.__doc__ = fn.__doc__
@@ -127,43 +131,6 @@ def effect(clause: str) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return decorate
-
-
-def _guarded(fn: Callable[..., Any], clause: str) -> Callable[..., Any]:
-    """`fn` behind a test of `tx.disabled`, with `fn`'s own parameters: effects run on every
-    command, and packing arguments into `*args, **kwargs` would cost each call."""
-    params = list(inspect.signature(fn).parameters.values())
-    namespace: dict[str, Any] = {"fn": fn, "clause": clause}
-    heads, passes = [], []
-    for i, p in enumerate(params):
-        default = ""
-        if p.default is not p.empty:
-            namespace[f"d{i}"] = p.default
-            default = f"=d{i}"
-        if p.kind is p.VAR_POSITIONAL:
-            heads.append(f"*{p.name}")
-            passes.append(f"*{p.name}")
-        elif p.kind is p.VAR_KEYWORD:
-            heads.append(f"**{p.name}")
-            passes.append(f"**{p.name}")
-        elif p.kind is p.KEYWORD_ONLY:
-            if not any(h.startswith("*") for h in heads):
-                heads.append("*")
-            heads.append(f"{p.name}{default}")
-            passes.append(f"{p.name}={p.name}")
-        else:
-            heads.append(f"{p.name}{default}")
-            passes.append(p.name)
-    tx = params[0].name
-    source = (
-        f"def run({', '.join(heads)}):\n"
-        f"    if clause in {tx}.disabled:\n"
-        "        return None\n"
-        f"    return fn({', '.join(passes)})\n"
-    )
-    exec(source, namespace)
-    run: Callable[..., Any] = namespace["run"]
-    return run
 
 
 Handler = Callable[["Tx", Any], None]

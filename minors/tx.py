@@ -210,9 +210,11 @@ class Tx:
             self._owned.update(("_where", "_owned_by"))
         return self._where, self._owned_by
 
-    def index_units(self) -> None:
-        """Build the unit indexes now, so that the committed state carries them."""
+    def build_caches(self) -> None:
+        """Build the unit indexes and the active grants now, so that the committed state
+        carries them and no later command has to."""
         self._index()
+        self._active()
 
     def units_in(self, country: str) -> list[Unit]:
         """The units in `country` (a list made now: changes afterwards do not show)."""
@@ -280,8 +282,9 @@ class Tx:
             active = (*active, entry)
         self._grants[entry.minor] = active
 
-    def active_grants(self, minor: str) -> tuple[LedgerEntry, ...]:
-        """The grants for `minor` that no deduction has undone yet, in ledger order."""
+    def _active(self) -> dict[str, tuple[LedgerEntry, ...]]:
+        """Active grants by minor: cached in the state, built from the ledger when first
+        asked."""
         if self._grants is None:
             undone = {e.undoes for e in self.ledger if e.undoes is not None}
             grants: dict[str, list[LedgerEntry]] = {}
@@ -290,7 +293,11 @@ class Tx:
                     grants.setdefault(e.minor, []).append(e)
             self._grants = {name: tuple(found) for name, found in grants.items()}
             self._owned.add("_grants")
-        return self._grants.get(minor, ())
+        return self._grants
+
+    def active_grants(self, minor: str) -> tuple[LedgerEntry, ...]:
+        """The grants for `minor` that no deduction has undone yet, in ledger order."""
+        return self._active().get(minor, ())
 
     def next_seq(self) -> int:
         return len(self.ledger) + 1
