@@ -76,6 +76,28 @@ def median_us(
     return statistics.median(batches)
 
 
+def long_game(years: int = 10) -> tuple[minors.Game, minors.Command]:
+    """A game whose ledger is long: Germany and Britain win and lose twenty minors every
+    turn for `years` years; and a diplomatic result to apply at its end."""
+    game = minors.Game.new()
+    names = [
+        name
+        for name, record in game.ruleset.minors.items()
+        if game.minor(name).status is Status.NEUTRAL and record.brps > 0
+    ][:20]
+    for _ in range(years * 4):
+        for major, result in (("Germany", 8), ("Britain", 1)):
+            side = game.ruleset.side_of[major]
+            if (game.clock.side, game.clock.phase) != (side, minors.Phase.DIPLOMACY):
+                game.advance_to(game.clock.next_phase_of(side, minors.Phase.DIPLOMACY))
+            for name in names:
+                cmd = minors.command("diplomatic_result", minor=name, major=major, result=result)
+                if not game.check(cmd):
+                    game.apply(cmd)
+    game.advance_to(game.clock.next_phase_of(minors.Side.AXIS, minors.Phase.DIPLOMACY))
+    return game, minors.command("diplomatic_result", minor=names[0], major="Germany", result=8)
+
+
 def main() -> int:
     declarations = minors.Game.new()
     declarations.advance_to("1940-spring/axis/declarations")
@@ -83,6 +105,7 @@ def main() -> int:
     declare = minors.command("declare_war", attacker="Germany", target="Sweden")
     result = minors.command("diplomatic_result", minor="Turkey", major="Germany", result=8)
     start = minors.Game.new()
+    late, late_result = long_game()
     movement = minors.run_scenario(SAMPLE, "1940-spring/axis/movement")
 
     board = chess.Board()
@@ -97,6 +120,9 @@ def main() -> int:
         "python-chess: legal check + push": median_us(board.copy, chess_move),
         "apply declare_war": median_us(declarations.clone, lambda g: g.apply(declare)),
         "apply diplomatic_result": median_us(diplomacy.clone, lambda g: g.apply(result)),
+        f"apply diplomatic_result, {len(late.raw_state.ledger)} ledger entries": median_us(
+            late.clone, lambda g: g.apply(late_result), rounds=1000
+        ),
         "records alone (reference, no rules)": median_us(
             lambda: declarations.raw_state, lambda s: records_alone(s, declarations.log)
         ),
