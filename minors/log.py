@@ -6,11 +6,11 @@ never sees what another clone appends. Nothing is copied, hashed or written here
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from attrs import frozen
 
+from .chain import Chain
 from .clock import Moment
 from .effects import Effect, effect_dict
 
@@ -37,50 +37,10 @@ class LogEntry:
         }
 
 
-@frozen
-class _Link:
-    entry: LogEntry
-    previous: _Link | None
-
-
-class Log:
+class Log(Chain[LogEntry]):
     """A persistent sequence of `LogEntry`: `append` returns a new log sharing this one."""
 
-    __slots__ = ("_cache", "_head", "_length")
-
-    def __init__(self, head: _Link | None = None, length: int = 0) -> None:
-        self._head = head
-        self._length = length
-        self._cache: tuple[LogEntry, ...] | None = None
-
-    def append(self, entry: LogEntry) -> Log:
-        return Log(_Link(entry, self._head), self._length + 1)
-
-    def entries(self) -> tuple[LogEntry, ...]:
-        """The entries, oldest first."""
-        if self._cache is None:
-            out: list[LogEntry] = []
-            link = self._head
-            while link is not None:
-                out.append(link.entry)
-                link = link.previous
-            self._cache = tuple(reversed(out))
-        return self._cache
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __iter__(self) -> Iterator[LogEntry]:
-        return iter(self.entries())
-
-    def __getitem__(self, index: int) -> LogEntry:
-        return self.entries()[index]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Log) and self.entries() == other.entries()
-
-    def __hash__(self) -> int:
-        return hash(self.entries())
+    __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"Log({self._length} entries)"
+        return f"Log({len(self)} entries)"

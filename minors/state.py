@@ -12,6 +12,7 @@ import attrs
 import cattrs
 from attrs import frozen
 
+from .chain import Chain
 from .clock import Moment
 from .domain import DiplomaticLevel, Side, Status
 from .units import Unit
@@ -129,7 +130,8 @@ class GameState:
     units: dict[str, Unit]
     wars: dict[tuple[str, str], Moment]
     """Wars between major powers, keyed by the sorted pair of names."""
-    ledger: tuple[LedgerEntry, ...] = ()
+    ledger: Chain[LedgerEntry] = attrs.field(factory=Chain)
+    """Every BRP change in order; appended without copying (a long game's ledger is long)."""
     surrendered: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     """Majors out of the war, with the enemies they had when they surrendered."""
     fallen: dict[str, Moment] = attrs.field(factory=dict)
@@ -173,6 +175,17 @@ def _converter() -> cattrs.Converter:
 
     def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
         return {(a, b): Moment.parse(m) for a, b, m in value}
+
+    def chain_out(chain: Chain[LedgerEntry]) -> list[Any]:
+        return [conv.unstructure(entry) for entry in chain]
+
+    def chain_in(value: Any, _: Any) -> Chain[LedgerEntry]:
+        if not isinstance(value, list):
+            raise TypeError(f"the ledger is a list of entries, not {type(value).__name__}")
+        return Chain(conv.structure(entry, LedgerEntry) for entry in value)
+
+    conv.register_unstructure_hook_func(lambda t: t == Chain[LedgerEntry], chain_out)
+    conv.register_structure_hook_func(lambda t: t == Chain[LedgerEntry], chain_in)
 
     wars_type = dict[tuple[str, str], Moment]
     conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)

@@ -42,7 +42,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from . import auditlog
 from .clock import Moment, Phase
-from .commands import KINDS, Command, Move, Placement, UnitSpec
+from .commands import KINDS, Command, Move, Placement, UnitSpec, command
 from .domain import Status
 from .errors import MinorsError
 from .game import Game
@@ -70,6 +70,7 @@ __all__ = [
     "minors",
     "moments",
     "rulesets",
+    "seesaw",
     "stale_caches",
     "state_problems",
     "ties_with_enemies",
@@ -283,6 +284,22 @@ def games(
         return game
 
     return build()
+
+
+def seesaw(game: Game, names: Sequence[str], rounds: int) -> None:
+    """Play `rounds` turns in which Germany gains control of each of `names` (a result of 8)
+    and Britain reverses it (-1), each in its own diplomatic phase: a long ledger of grants
+    and deductions (82.21, 82.22), for tests and benchmarks of long games. A result the rules
+    refuse is skipped."""
+    for _ in range(rounds):
+        for major, result in (("Germany", 8), ("Britain", -1)):
+            side = game.ruleset.side_of[major]
+            if (game.clock.side, game.clock.phase) != (side, Phase.DIPLOMACY):
+                game.advance_to(game.clock.next_phase_of(side, Phase.DIPLOMACY))
+            for name in names:
+                cmd = command("diplomatic_result", minor=name, major=major, result=result)
+                if not game.check(cmd):
+                    game.apply(cmd)
 
 
 @functools.cache

@@ -49,6 +49,7 @@ class Tx:
         "_owned",
         "_owned_by",
         "_where",
+        "added",
         "base",
         "clock",
         "disabled",
@@ -78,6 +79,7 @@ class Tx:
         self.units = state.units
         self.wars = state.wars
         self.ledger = state.ledger
+        self.added: list[LedgerEntry] = []  # joined to the ledger at commit
         self.surrendered = state.surrendered
         self.fallen = state.fallen
         self.eliminated = state.eliminated
@@ -93,7 +95,8 @@ class Tx:
         """The successor state (the original is untouched)."""
         return GameState(
             clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
-            ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
+            ledger=self.ledger.extend(self.added),
+            surrendered=self.surrendered, fallen=self.fallen,
             eliminated=self.eliminated, traces=self.traces, losses=self.losses,
             where=self._where, owned=self._owned_by, grants=self._grants,
         )  # fmt: skip
@@ -267,7 +270,7 @@ class Tx:
     def record(self, entry: LedgerEntry) -> None:
         """Add a ledger entry; a grant joins its minor's active grants, a deduction takes
         the grant it undoes out of them."""
-        self.ledger = self.ledger + (entry,)  # noqa: RUF005 - one copy, not two: ledgers grow long
+        self.added.append(entry)
         if self._grants is None or entry.minor is None:
             return  # not built yet: it will be built from the ledger when asked
         if entry.kind != "grant" and entry.undoes is None:
@@ -286,9 +289,10 @@ class Tx:
         """Active grants by minor: cached in the state, built from the ledger when first
         asked."""
         if self._grants is None:
-            undone = {e.undoes for e in self.ledger if e.undoes is not None}
+            entries = (*self.ledger, *self.added)
+            undone = {e.undoes for e in entries if e.undoes is not None}
             grants: dict[str, list[LedgerEntry]] = {}
-            for e in self.ledger:
+            for e in entries:
                 if e.kind == "grant" and e.minor is not None and e.seq not in undone:
                     grants.setdefault(e.minor, []).append(e)
             self._grants = {name: tuple(found) for name, found in grants.items()}
@@ -300,7 +304,7 @@ class Tx:
         return self._active().get(minor, ())
 
     def next_seq(self) -> int:
-        return len(self.ledger) + 1
+        return len(self.ledger) + len(self.added) + 1
 
     def moment(self) -> Moment:
         return self.clock

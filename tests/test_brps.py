@@ -10,7 +10,7 @@ import pytest
 import minors
 from minors import DiplomaticLevel, Rounding, Season, load_ruleset
 from minors.brps import grants_by_level, partial_grant, prorate, round_brps
-from minors.testing import ledger_problems, stale_caches
+from minors.testing import ledger_problems, seesaw, stale_caches
 
 RS = load_ruleset()
 PRORATION = RS.brp_rules["proration"]
@@ -67,19 +67,6 @@ def test_control_grants_the_rest_of_the_value() -> None:
 # ---- the ledger over a long game --------------------------------------------------------
 
 
-def _seesaw(game: minors.Game, rounds: int, names: list[str]) -> None:
-    """Germany gains control of each minor, then Britain reverses it, `rounds` times."""
-    for _ in range(rounds):
-        for major, result in (("Germany", 8), ("Britain", -1)):
-            side = game.ruleset.side_of[major]
-            if (game.clock.side, game.clock.phase) != (side, minors.Phase.DIPLOMACY):
-                game.advance_to(game.clock.next_phase_of(side, minors.Phase.DIPLOMACY))
-            for name in names:
-                cmd = minors.command("diplomatic_result", minor=name, major=major, result=result)
-                if not game.check(cmd):
-                    game.apply(cmd)
-
-
 def _scanned(game: minors.Game, name: str) -> list[int]:
     """The active grants of `name` by a scan of the whole ledger."""
     ledger = game.raw_state.ledger
@@ -94,11 +81,11 @@ def test_deductions_name_the_active_grants_over_a_long_game() -> None:
     rebuilt from its state, whose ledger the index is built again from."""
     game = minors.Game.new()
     names = ["Sweden", "Turkey", "Spain"]
-    _seesaw(game, 4, names)
+    seesaw(game, names, 4)
     rebuilt = minors.Game.from_state(game.state())
     assert rebuilt.raw_state.grants is not None  # rebuilt from the ledger
     for played in (game, rebuilt):
-        _seesaw(played, 3, names)
+        seesaw(played, names, 3)
         ledger = played.raw_state.ledger
         assert len(ledger) > 40
         assert ledger_problems(played) == []

@@ -2,6 +2,8 @@
 
     pip install -e '.[bench]' && python tests/benchmarks/bench_kernel.py
 
+(`bench` brings python-chess, and Hypothesis for `minors.testing.seesaw`, the long game.)
+
 Reports medians of `apply` (a declaration of war, a diplomatic result), `check`, `clone` of
 the Fall 1939 world, `legal_actions`, and replaying the sample campaign, beside
 python-chess in the same run: `move in board.legal_moves` then `push`. Targets: `apply` no
@@ -29,6 +31,7 @@ from minors.effects import BrpChange, Note, StatusChanged
 from minors.log import Log, LogEntry
 from minors.scenario import SAMPLE
 from minors.state import GameState, LedgerEntry, Pending, evolve
+from minors.testing import seesaw
 
 
 def records_alone(state: GameState, log: Log) -> tuple[GameState, Log]:
@@ -47,7 +50,7 @@ def records_alone(state: GameState, log: Log) -> tuple[GameState, Log]:
     )
     minors_ = dict(state.minors)
     minors_["Sweden"] = new
-    successor = evolve(state, minors=minors_, ledger=(*state.ledger, entry))
+    successor = evolve(state, minors=minors_, ledger=state.ledger.append(entry))
     command = {"command": "declare_war", "attacker": "Germany", "target": "Sweden"}
     return successor, log.append(LogEntry(len(log) + 1, clock, command, effects))
 
@@ -77,23 +80,15 @@ def median_us(
 
 
 def long_game(years: int = 10) -> tuple[minors.Game, minors.Command]:
-    """A game whose ledger is long: Germany and Britain win and lose twenty minors every
-    turn for `years` years; and a diplomatic result to apply at its end."""
+    """A game whose ledger is long: Germany gains and Britain reverses control of twenty
+    minors every turn for `years` years; and a diplomatic result to apply at its end."""
     game = minors.Game.new()
     names = [
         name
         for name, record in game.ruleset.minors.items()
         if game.minor(name).status is Status.NEUTRAL and record.brps > 0
     ][:20]
-    for _ in range(years * 4):
-        for major, result in (("Germany", 8), ("Britain", 1)):
-            side = game.ruleset.side_of[major]
-            if (game.clock.side, game.clock.phase) != (side, minors.Phase.DIPLOMACY):
-                game.advance_to(game.clock.next_phase_of(side, minors.Phase.DIPLOMACY))
-            for name in names:
-                cmd = minors.command("diplomatic_result", minor=name, major=major, result=result)
-                if not game.check(cmd):
-                    game.apply(cmd)
+    seesaw(game, names, years * 4)
     game.advance_to(game.clock.next_phase_of(minors.Side.AXIS, minors.Phase.DIPLOMACY))
     return game, minors.command("diplomatic_result", minor=names[0], major="Germany", result=8)
 
