@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
@@ -157,13 +158,23 @@ class Game:
         """A game at the state `state()` returned (the log starts empty; its entries are
         numbered from `base_seq`)."""
         rs = _ruleset(ruleset)
+        if not isinstance(data, dict):
+            raise StateError(f"not a minors state: a mapping, not {type(data).__name__}")
         try:
             state = state_converter.structure(data, GameState)
-        except (cattrs.BaseValidationError, KeyError, TypeError, ValueError) as exc:
+        except cattrs.BaseValidationError as exc:
+            problems = "; ".join(cattrs.transform_error(exc, path="state")[:5])
+            raise StateError(f"not a minors state: {problems}") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise StateError(f"not a minors state: {exc}") from None
-        unknown = sorted(set(state.minors) ^ set(rs.minors))
-        if unknown:
-            raise StateError(f"the state's minors differ from the tables': {unknown[:3]}")
+        missing = sorted(set(rs.minors) - set(state.minors))
+        unknown = sorted(set(state.minors) - set(rs.minors))
+        if missing or unknown:
+            raise StateError(
+                "not a minors state: its minors differ from the tables' "
+                f"(missing {missing[:3]}{' ...' if len(missing) > 3 else ''}, "
+                f"unknown {unknown[:3]}{' ...' if len(unknown) > 3 else ''})"
+            )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         tx = Tx(state, rs, frozenset(), hooks or Hooks())
         tx.build_caches()
@@ -234,7 +245,12 @@ class Game:
         return self._state.minors[self._rs.minor(name).name]
 
     def unit(self, unit_id: str) -> Unit:
-        return self._state.units[unit_id]
+        """A unit on the map (`UnknownNameError` if there is none by that id)."""
+        try:
+            return self._state.units[unit_id]
+        except KeyError:
+            close = difflib.get_close_matches(str(unit_id), self._state.units, n=3)
+            raise UnknownNameError("unit", unit_id, tuple(close)) from None
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two countries (majors, or a major and a minor) are at war."""

@@ -118,6 +118,42 @@ def test_state_is_a_superset_of_to_json() -> None:
     assert minors.Game.from_state(state).state() == state
 
 
+def _state_with(**changes: object) -> dict[str, object]:
+    state = minors.Game.new().state()
+    state.update(changes)
+    return {k: v for k, v in state.items() if v is not None}
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ([], "a mapping, not list"),
+        (_state_with(clock="1939-fall/axis/nope"), "expected Moment @ state.clock"),
+        (_state_with(ledger=3), "@ state.ledger"),
+        (_state_with(units=None), "required field missing @ state.units"),
+        (
+            _state_with(minors={"Sweden": {"name": "Sweden", "status": "neutral"}}),
+            "minors differ from the tables' (missing ['Albania', 'Algeria', 'Arabia'] ..., "
+            "unknown [])",
+        ),
+        (_state_with(extra=1), "extra"),
+    ],
+)
+def test_a_state_that_cannot_be_read_is_refused_with_where(data: object, expected: str) -> None:
+    """`from_state` refuses what is not a state with a `StateError` naming what is wrong and
+    where, never a traceback."""
+    with pytest.raises(minors.StateError, match="not a minors state") as caught:
+        minors.Game.from_state(data)  # type: ignore[arg-type]
+    assert expected in str(caught.value)
+
+
+def test_an_unknown_unit_is_named() -> None:
+    game = minors.Game.new()
+    with pytest.raises(minors.UnknownNameError, match="unknown unit 'australia-2x'; did you"):
+        game.unit("australia-2x")
+    assert game.unit("australia-2").owner == "Australia"
+
+
 def test_log_holds_the_entries() -> None:
     """game.log lists the applied commands and clock advances."""
     game = minors.run_scenario(DATA / "sweden.toml")
