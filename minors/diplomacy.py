@@ -221,9 +221,11 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     if dest is None:  # only with K7 switched off (a test): the result changes nothing
         return
     deadline = _reversal(tx, minor, old, holding) or state.deadline
-    state = evolve(state, standing=holding, deadline=deadline)
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
-    tx.set_status(state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}")
+    tx.set_status(
+        state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
+        standing=holding, deadline=deadline,
+    )  # fmt: skip
     if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
         from .deployment import deploy_now  # deployment imports this module
 
