@@ -36,6 +36,16 @@ def _errors_exit_2(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_overlays = click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="An overlay merged over the tables (repeatable, in order).",
+)
+"""The overlay option of the commands that read the tables."""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version("minors"), "--version", prog_name="minors")
 def main() -> None:
@@ -49,13 +59,7 @@ def main() -> None:
     type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
-@click.option(
-    "--ruleset",
-    "overlays",
-    multiple=True,
-    metavar="FILE",
-    help="An overlay merged over the tables (repeatable, in order).",
-)
+@_overlays
 @_errors_exit_2
 def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     """Show the rule tables (all, or the view or table NAME), with overlays merged in."""
@@ -367,13 +371,7 @@ def _nationality_table(found: Any) -> Any:
     metavar="COUNTRY",
     help="Where the troops fight (with --scenario): at home or not.",
 )
-@click.option(
-    "--ruleset",
-    "overlays",
-    multiple=True,
-    metavar="FILE",
-    help="An overlay merged over the tables (repeatable, in order).",
-)
+@_overlays
 @_errors_exit_2
 def nationality(
     name: str,
