@@ -88,6 +88,18 @@ def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset())
     return tx.commit()
 
 
+def _unpickle(
+    state: GameState,
+    rs: Ruleset,
+    disabled: frozenset[str],
+    hooks: Hooks,
+    log: Log,
+    start: str,
+    base_seq: int,
+) -> Game:
+    return Game(state, rs, disabled=disabled, hooks=hooks, log=log, start=start, base_seq=base_seq)
+
+
 class Sink(Protocol):
     """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
 
@@ -193,6 +205,14 @@ class Game:
             start=self._start,
             base_seq=self._base_seq,
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled like a clone (state, tables, log; no file sink), so games can go to other
+        processes; the tables are loaded there again from their overlays."""
+        return _unpickle, (
+            self._state, self._rs, self._disabled, self._hooks, self._log, self._start,
+            self._base_seq,
+        )  # fmt: skip
 
     def attach(self, sink: Sink | None) -> Sink | None:
         """Write every later entry to `sink` before it commits (None detaches); returns the

@@ -88,6 +88,12 @@ class Ruleset:
         results = self.diplomatic_results
         object.__setattr__(self, "scale", (min(results), max(results)) if results else (0, 0))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its overlays: unpickling loads the tables again (the built-in ones
+        come from the cache) and checks the digest, so a game can cross processes."""
+        overlays = tuple((name, text.encode("utf-8")) for name, text in self.overlay_files)
+        return _restore, (overlays, self.digest)
+
     # ---- lookups -----------------------------------------------------------------
 
     def resolve(self, name: str) -> str:
@@ -667,6 +673,17 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
 @functools.lru_cache(maxsize=32)
 def _cached(overlays: tuple[str, ...]) -> Ruleset:
     return build(overlays)
+
+
+def _restore(overlays: tuple[tuple[str, bytes], ...], digest: str) -> Ruleset:
+    rs = load_ruleset(overlays)
+    if rs.digest != digest:
+        raise TableError(
+            f"the pickled tables had digest {digest[:12]}..., these {rs.digest[:12]}...",
+            file="tables",
+            fix="unpickle with the same version of minors and its tables",
+        )
+    return rs
 
 
 def load_ruleset(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
