@@ -219,6 +219,10 @@ class Tx:
         self._index()
         self._active()
 
+    def occupied(self, country: str) -> bool:
+        """Whether any unit is in `country` (no list is made)."""
+        return bool(self._index()[0].get(country))
+
     def units_in(self, country: str) -> list[Unit]:
         """The units in `country` (a list made now: changes afterwards do not show)."""
         units = self.units

@@ -128,7 +128,7 @@ def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
 @check("declare_war", "82.34")
 def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
-    if cmd.target in tx.rs.majors or not tx.units:
+    if cmd.target in tx.rs.majors or not tx.occupied(cmd.target):
         return
     for major in garrisons(tx, cmd.target, cmd.attacker):
         if not tx.at_war(cmd.attacker, major):
@@ -249,7 +249,7 @@ def attack(
 def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
     """82.56: when the attacker already has units in the minor, every major power's unit
     there is in at least partial supply for the turn of the invasion."""
-    if not tx.units:
+    if not tx.occupied(minor):
         return ()
     here = [u for u in tx.units_in(minor) if u.owner in tx.rs.majors]
     if not any(u.owner == attacker for u in here):
@@ -262,7 +262,7 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
     hex next to it, the one the attacker names or, by default, the first listed."""
     record = tx.rs.minors[minor]
-    if not tx.units or not record.capital or not record.capital_adjacent:
+    if not tx.occupied(minor) or not record.capital or not record.capital_adjacent:
         return
     target = displace or record.capital_adjacent[0]
     friends = set(tx.allies(attacker))
@@ -309,7 +309,7 @@ def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
 def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str) -> str | None:
     """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
     associates with at once, if it is not barred (82.351)."""
-    if "82.34" in tx.disabled or not tx.units:
+    if "82.34" in tx.disabled or not tx.occupied(minor):
         return None
     for major in garrisons(tx, minor, attacker):
         if tx.at_war(major, attacker) and major not in barred:
