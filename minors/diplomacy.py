@@ -290,11 +290,11 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
 def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
     """Prorate BRPs that change hands together as one amount (82.22), split over their
     entries so that the entries add up to it exactly."""
-    proration = tx.rs.brp_rules["proration"]
+    proration, season = tx.rs.brp_rules["proration"], tx.clock.season
     shares, done, total = [], 0, 0
     for base in bases:
         total += base
-        cumulative = prorate(proration, total, tx.clock.season)
+        cumulative = prorate(proration, total, season)
         shares.append(cumulative - done)
         done = cumulative
     return shares
@@ -302,6 +302,8 @@ def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
 
 def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
     """Deduct grants together, at the prorated value of their BRPs now (82.22)."""
+    if not grants:
+        return
     for grant, amount in zip(grants, prorated_shares(tx, [g.base for g in grants]), strict=True):
         entry = LedgerEntry(
             tx.next_seq(),
