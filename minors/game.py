@@ -479,11 +479,11 @@ class Game:
             yield from (ReenterWar(m) for m in rs.majors)
         if "move" in wanted:
             tx = Tx(state, rs, self._disabled, self._hooks)
-            homebound = not gate or "82.41" in self._disabled  # the check giving 82.83C
+            stay_home = gate and "82.41" not in self._disabled  # the check that gives 82.83C
             for unit_id in sorted(state.units):
                 unit = state.units[unit_id]
                 own = tx.owner_side(unit) or movement.potential_side(tx, unit)
-                if own is None and not homebound:
+                if own is None and stay_home:
                     continue  # 82.83C: a minor with no major fights only at home
                 if (
                     not open_
