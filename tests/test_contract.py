@@ -105,6 +105,26 @@ def test_legal_actions_are_legal() -> None:
     assert not any(isinstance(a, minors.DiplomaticResult) for a in actions)
 
 
+@pytest.mark.parametrize("disabled", [set(), {"82.41"}, {"K1"}])
+def test_legal_actions_skip_nothing_a_disabled_rule_would_allow(disabled: set[str]) -> None:
+    """With the rule behind a skip switched off (82.41 gives 82.83C; K1 the phases), what
+    it skipped is tried again: the list still equals trying everything."""
+    game = minors.Game.new(disabled=disabled)
+    game.advance_to("1940-spring/axis/movement")
+    kinds = set(minors.commands.KINDS) - {"place"}
+    listed = game.legal_actions()
+    assert listed == game._legal(kinds, gate=False)
+
+    def untied(cmd: minors.Command) -> bool:
+        owner = game.unit(cmd.units[0]).owner if isinstance(cmd, minors.Move) else None
+        if owner is None or owner in game.ruleset.majors:
+            return False
+        state = game.minor(owner)
+        return state.major is None and state.pending is None
+
+    assert any(map(untied, listed)) == ("82.41" in disabled)
+
+
 def test_state_is_a_superset_of_to_json() -> None:
     """state() holds the ledger, bars, pending associations and deadlines besides the JSON."""
     game = minors.run_scenario(DATA / "sweden.toml")
