@@ -14,7 +14,7 @@ from .registry import Violation, at_phase_end, check, effect, handles
 from .rulebook import fire
 from .state import evolve
 from .survival import thailand
-from .tx import TIED
+from .tx import TIED, out_of_turn
 from .units import GROUND
 
 if TYPE_CHECKING:
@@ -48,13 +48,7 @@ def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None
 
 @check("conquer", "K1")
 def _conquer_in_combat(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
-    side = tx.side(cmd.by)
-    if tx.clock.phase is not Phase.COMBAT or tx.clock.side is not side:
-        yield Violation(
-            "K1",
-            f"a conquest by {cmd.by} belongs in the {side.value} combat phase, not {tx.clock}",
-            {"by": cmd.by},
-        )
+    yield from out_of_turn(tx, cmd.by, Phase.COMBAT, f"a conquest by {cmd.by} belongs", "by")
 
 
 @check("conquer", "K7")

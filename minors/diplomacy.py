@@ -18,6 +18,7 @@ from .registry import Violation, at_phase_end, check, effect, handles
 from .rulebook import Context, fire
 from .ruleset import Ruleset
 from .state import Deadline, Holding, LedgerEntry, evolve
+from .tx import out_of_turn
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -94,14 +95,8 @@ TRIGGERS = {
 
 @check("diplomatic_result", "K1")
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    side = tx.side(cmd.major)
-    if tx.clock.phase is not Phase.DIPLOMACY or tx.clock.side is not side:
-        yield Violation(
-            "K1",
-            f"{cmd.major}'s diplomatic results belong in the {side.value} "
-            f"diplomacy phase, not {tx.clock}",
-            {"major": cmd.major},
-        )
+    what = f"{cmd.major}'s diplomatic results belong"
+    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, what)
 
 
 @check("diplomatic_result", "K2")

@@ -7,12 +7,13 @@ game exactly as it was.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .clock import Moment
+from .clock import Moment, Phase
 from .domain import Faction, Side, Status
 from .effects import Effect, StatusChanged, WarBegan, WarEnded
-from .registry import effect
+from .registry import Violation, effect
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 from .state import GameState, LedgerEntry, MinorState, evolve
 from .units import Unit
 
-__all__ = ["TIED", "Tx", "tie_rule"]
+__all__ = ["TIED", "Tx", "out_of_turn", "tie_rule"]
 
 TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMONWEALTH})
 """Statuses that tie a minor to its major's wars (82.12, 82.93)."""
@@ -39,6 +40,18 @@ def tie_rule(rs: Ruleset, state: MinorState) -> str | None:
     if rs.minors[state.name].theater.value == "pacific":
         return "82.93"
     return "82.12" if state.status is Status.COLONY else "82.42"
+
+
+def out_of_turn(
+    tx: Tx, major: str, phase: Phase, what: str, key: str = "major"
+) -> Iterator[Violation]:
+    """K1: `what` (the subject and its verb, "a border war belongs") is done only in `phase`
+    of `major`'s own player turn."""
+    side = tx.side(major)
+    if tx.clock.phase is not phase or tx.clock.side is not side:
+        yield Violation(
+            "K1", f"{what} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
+        )
 
 
 class Tx:

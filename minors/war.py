@@ -23,7 +23,7 @@ from .registry import Violation, check, effect, handles
 from .rulebook import Context, fire
 from .state import LedgerEntry, MinorState, Pending, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
-from .tx import TIED, tie_rule
+from .tx import TIED, out_of_turn, tie_rule
 from .units import GROUND
 
 if TYPE_CHECKING:
@@ -49,16 +49,6 @@ def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
 
 
 # ---- checks shared by declarations and border wars -------------------------------------
-
-
-def _phase(tx: Tx, major: str, phase: Phase, what: str) -> Iterator[Violation]:
-    side = tx.side(major)
-    if tx.clock.phase is not phase or tx.clock.side is not side:
-        yield Violation(
-            "K1",
-            f"{what} belongs in the {side.value} {phase.value} phase, not {tx.clock}",
-            {"major": major},
-        )
 
 
 def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
@@ -117,7 +107,7 @@ for _clause in ("82.12", "82.13", "82.42", "82.93"):
 
 @check("declare_war", "K1")
 def _declare_in_phase(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-    yield from _phase(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war")
+    yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war belongs")
 
 
 @check("declare_war", "K2")
@@ -141,7 +131,7 @@ def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
 
 @check("border_war", "K1")
 def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
-    yield from _phase(tx, cmd.attacker, Phase.DECLARATIONS, "a border war")
+    yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a border war belongs")
 
 
 @check("border_war", "82.41")
@@ -322,7 +312,7 @@ def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str
 
 @check("subvert", "K1")
 def _subvert_in_phase(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
-    yield from _phase(tx, cmd.major, Phase.DIPLOMACY, "subversion")
+    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "subversion belongs")
 
 
 @check("subvert", "82.36")
