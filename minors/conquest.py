@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .clock import Phase
 from .commands import Conquer
-from .diplomacy import active_grants, deduct_all
+from .diplomacy import deduct_all
 from .domain import Side, Status
 from .effects import UnitEliminated
 from .registry import Violation, at_phase_end, check, effect, handles
@@ -121,7 +121,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
 def _deduct_others(tx: Tx, minor: str, by: str) -> None:
     """82.22: conquest by another power deducts, at its prorated value now, what a power
     drew from the minor's BRPs."""
-    deduct_all(tx, [g for g in active_grants(tx, minor) if g.major != by], "82.22")
+    deduct_all(tx, [g for g in tx.active_grants(minor) if g.major != by], "82.22")
 
 
 @at_phase_end(Phase.COMBAT.value)

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Standing",
-    "active_grants",
     "apply_result",
     "clamp",
     "deduct",
@@ -238,11 +237,6 @@ def _rule_of(status: Status) -> str:
     return _RULE_OF.get(status, "82.21")
 
 
-def active_grants(tx: Tx, minor: str) -> list[LedgerEntry]:
-    """The grants for `minor` that no deduction has undone yet, in ledger order."""
-    return list(tx.active_grants(minor))
-
-
 @effect("82.22")
 def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
     """Grant what the new standing gives and deduct what it no longer gives, at their
@@ -255,7 +249,7 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
                 want[level] = base
     kept: set[DiplomaticLevel] = set()
     undo: list[LedgerEntry] = []
-    for grant in active_grants(tx, minor):
+    for grant in tx.active_grants(minor):
         assert grant.level is not None
         if holding is not None and grant.major == holding.major and grant.level in want:
             kept.add(grant.level)

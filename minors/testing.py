@@ -46,12 +46,13 @@ from .commands import KINDS, Command, Move, Placement, UnitSpec, command
 from .domain import Status
 from .errors import MinorsError
 from .game import Game
+from .hooks import Hooks
 from .log import Log
 from .registry import RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .scenario import ScenarioRuleViolation, run_scenario
-from .state import GameState
-from .tx import TIED
+from .state import GameState, evolve
+from .tx import TIED, Tx
 from .units import UnitKind
 
 __all__ = [
@@ -475,26 +476,23 @@ def ledger_problems(game: Game) -> list[str]:
 
 def stale_caches(game: Game) -> list[str]:
     """The state's derived caches (unit ids by country and by owner, each minor's active
-    grants), where built, agree with the units and the ledger they are derived from."""
+    grants), kept up to date command by command, agree with caches built afresh from the
+    units and the ledger."""
     state, problems = game.raw_state, []
-    for name, index, key in (("where", state.where, "country"), ("owned", state.owned, "owner")):
-        if index is None:
-            continue
-        fresh: dict[str, set[str]] = {}
-        for unit in state.units.values():
-            fresh.setdefault(getattr(unit, key), set()).add(unit.id)
-        kept = {k: set(v) for k, v in index.items() if v}
-        if kept != fresh:
-            problems.append(f"the {name} index {kept} disagrees with the units {fresh}")
+    tx = Tx(evolve(state, where=None, owned=None, grants=None), game.ruleset, frozenset(), Hooks())
+    tx.build_caches()
+    fresh = tx.commit()
+    for name in ("where", "owned"):
+        kept, built = getattr(state, name), getattr(fresh, name)
+        kept_sets = {k: set(v) for k, v in (kept or {}).items() if v}
+        built_sets = {k: set(v) for k, v in built.items() if v}
+        if kept is not None and kept_sets != built_sets:
+            problems.append(f"the {name} index {kept_sets} disagrees with the units {built_sets}")
     if state.grants is not None:
-        undone = {e.undoes for e in state.ledger if e.undoes is not None}
-        grants: dict[str, tuple[Any, ...]] = {}
-        for e in state.ledger:
-            if e.kind == "grant" and e.minor is not None and e.seq not in undone:
-                grants[e.minor] = (*grants.get(e.minor, ()), e.seq)
         kept_grants = {k: tuple(e.seq for e in v) for k, v in state.grants.items() if v}
-        if kept_grants != grants:
-            problems.append(f"active grants {kept_grants} disagree with the ledger {grants}")
+        built_grants = {k: tuple(e.seq for e in v) for k, v in (fresh.grants or {}).items() if v}
+        if kept_grants != built_grants:
+            problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
     return problems
 
 
