@@ -56,9 +56,9 @@ from .effects import (
 )
 from .errors import MinorsError, TableError, UnknownNameError
 from .game import ClockError, Game, StateError
-from .hooks import Hooks
 from .log import Log, LogEntry
-from .registry import RuleViolation, Violation
+from .rule82 import Hooks, find_rulebook
+from .rulebook import Rulebook, RulebookError, RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
 from .state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
@@ -105,6 +105,8 @@ __all__ = [
     "Remove",
     "Rounding",
     "RuleViolation",
+    "Rulebook",
+    "RulebookError",
     "Ruleset",
     "ScenarioError",
     "ScenarioRuleViolation",
@@ -130,6 +132,7 @@ __all__ = [
     "WarBegan",
     "WarEnded",
     "command",
+    "find_rulebook",
     "load_ruleset",
     "run_scenario",
 ]

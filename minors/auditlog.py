@@ -1,11 +1,12 @@
 """The audit log: canonical JSON Lines, hash-chained, replayable (docs/audit-log.md).
 
-A header names the format, the library version, the tables (with the overlays' text) and
-the hooks in force, and the start. Each entry line carries the command, its effects, their
-digest and — for clock advances — the digest of the complete state; snapshot lines carry
-the whole state at turn boundaries; a closing line ends the log. Every line carries its own
-SHA-256 and the previous line's. An in-memory `Game` does none of this: a `FileSink`
-attached to it encodes and writes each entry before the state commits.
+A header names the format, the library version, the tables (with the overlays' text), the
+rulebook (its name and digest) and its named rules (the hooks of 0.1), and the start.
+Each entry line carries the command, its effects, their digest and — for clock advances —
+the digest of the complete state; snapshot lines carry the whole state at turn boundaries;
+a closing line ends the log. Every line carries its own SHA-256 and the previous line's.
+An in-memory `Game` does none of this: a `FileSink` attached to it encodes and writes each
+entry before the state commits.
 """
 
 from __future__ import annotations
@@ -20,17 +21,16 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
 
-import attrs
 from attrs import frozen
 
 from .clock import Moment, MomentError
-from .commands import command
 from .effects import effect_dict
 from .errors import MinorsError
 from .game import Game
-from .hooks import Hooks
+from .kind import build
 from .log import LogEntry
-from .registry import RuleViolation
+from .rule82 import RULEBOOK, Hooks
+from .rulebook import Rulebook, RuleViolation
 from .ruleset import load_ruleset
 from .state import GameState, state_dict
 
@@ -57,7 +57,7 @@ class LogWriteError(MinorsError, OSError):
 
 class LogUnavailable(MinorsError):
     """The log cannot be verified here at all (exit 2): no such file, an unknown format,
-    or tables, hooks or library version that are not available."""
+    or tables, a rulebook or library version that are not available."""
 
 
 def canonical(value: Any) -> bytes:
@@ -77,16 +77,16 @@ def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
     return canonical({**body, "hash": own}) + b"\n", own
 
 
-def hook_manifest(hooks: Hooks) -> dict[str, dict[str, str]]:
-    """Each hook's function and the SHA-256 of its source."""
+def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
+    """Each named rule of the rulebook (a hook): its function and the SHA-256 of its
+    source."""
     out: dict[str, dict[str, str]] = {}
-    for field in attrs.fields(Hooks):
-        fn = getattr(hooks, field.name)
+    for name, fn in sorted(rulebook.named().items()):
         try:
             source = inspect.getsource(fn)
         except (OSError, TypeError):
             source = repr(fn)
-        out[field.name] = {
+        out[name] = {
             "function": f"{fn.__module__}.{fn.__qualname__}",
             "digest": hashlib.sha256(source.encode()).hexdigest(),
         }
@@ -101,7 +101,8 @@ def header(game: Game) -> dict[str, Any]:
         "library": version("minors"),
         "tables": rs.digest,
         "overlays": [{"name": name, "toml": text} for name, text in rs.overlay_files],
-        "hooks": hook_manifest(game.hooks),
+        "rulebook": {"name": game.rulebook.name, "digest": game.rulebook.digest},
+        "hooks": hook_manifest(game.rulebook),
         "start": game.start,
     }
 
@@ -287,11 +288,15 @@ def _records(
         yield number, record
 
 
-def _setup(
-    path: str | Path, lines: list[bytes], hooks: Hooks | None
-) -> tuple[Game, dict[str, Any]]:
-    """Check the header and build the game it names (LogUnavailable when this machine
-    cannot: format, library version, tables or hooks)."""
+def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
+    book = rulebook if rulebook is not None else RULEBOOK
+    return hooks.apply(book) if hooks is not None else book
+
+
+def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> tuple[Game, dict[str, Any]]:
+    """Check the header and build the game it names under the caller's `rulebook`
+    (LogUnavailable when this machine cannot: format, library version, tables, rulebook).
+    The rulebook is never looked up from the log: a log received by e-mail is untrusted."""
     first = next(_records(lines[:1]))[1]
     if first.get("kind") != "header":
         raise _Bad(1, "the first line is not a header")
@@ -316,15 +321,25 @@ def _setup(
             f"{path}: the tables in force differ from the log's "
             f"({first.get('tables')}): they are not available here"
         )
-    hooks = hooks or Hooks()
-    manifest = hook_manifest(hooks)
+    written = first.get("rulebook", {"name": RULEBOOK.name})  # none: rule 82 (0.1 logs)
+    if not isinstance(written, dict):
+        raise _Bad(1, "the header's rulebook is not a table")
+    if written.get("name") != rulebook.name or written.get("digest", rulebook.digest) != (
+        rulebook.digest
+    ):
+        raise LogUnavailable(
+            f"{path}: written under rulebook {written.get('name')!r} (digest "
+            f"{written.get('digest', 'not recorded')}), not {rulebook.name!r} ({rulebook.digest}):"
+            " pass the rulebook that wrote it (--rulebook module:attribute)"
+        )
+    manifest = hook_manifest(rulebook)
     if manifest != first.get("hooks"):
         names = sorted(k for k in manifest if manifest[k] != first.get("hooks", {}).get(k))
         raise LogUnavailable(
             f"{path}: the hooks {names} differ from the log's: they are not available here"
         )
     try:
-        game = Game.new(rs, start=first["start"], hooks=hooks)
+        game = Game.new(rs, start=first["start"], rulebook=rulebook)
     except MinorsError as exc:
         raise LogUnavailable(f"{path}: {exc}") from None
     return game, first
@@ -340,7 +355,7 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> None:
         if kind == "advance":
             effects = game.advance_to(fields["to"])
         else:
-            effects = game.apply(command(str(kind), **fields))
+            effects = game.apply(build(game.rulebook.kinds, str(kind), fields))
     except RuleViolation as exc:
         raise _Bad(
             number, f"on replay the command breaks rule {exc.rule}: {exc.message}", seq
@@ -358,10 +373,15 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> None:
 
 
 def verify(
-    path: str | Path, *, extends: str | Path | None = None, hooks: Hooks | None = None
+    path: str | Path,
+    *,
+    extends: str | Path | None = None,
+    hooks: Hooks | None = None,
+    rulebook: Rulebook | None = None,
 ) -> Verdict:
-    """Check encoding and chain, replay every entry under the log's tables and hooks, and
-    compare every digest; with `extends`, check the log begins with that older log.
+    """Check encoding and chain, replay every entry under the log's tables and the caller's
+    rulebook (rule 82 by default, `hooks` replacing its named rules), and compare every
+    digest; with `extends`, check the log begins with that older log.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
@@ -369,7 +389,7 @@ def verify(
     lines = _lines(path)
     head, entries = GENESIS, 0
     try:
-        game, _ = _setup(path, lines, hooks)
+        game, _ = _setup(path, lines, _rulebook(rulebook, hooks))
         closed = False
         for number, record in _records(lines):
             head = record["hash"]
@@ -436,9 +456,11 @@ def replay(
     *,
     hooks: Hooks | None = None,
     log: str | Path | None = None,
+    rulebook: Rulebook | None = None,
 ) -> Game:
     """The game as the log leaves it, or at `until`: from the last snapshot before it,
-    then entry by entry. With `log`, a new log that branches there, to play on.
+    then entry by entry, under the caller's rulebook (as `verify`). With `log`, a new log
+    that branches there, to play on.
 
     The lines from the snapshot on are checked (encoding and chain) and replayed; what lies
     before the snapshot is taken as the snapshot states it — `verify` checks it all.
@@ -451,7 +473,7 @@ def replay(
         except MomentError as exc:
             raise LogUnavailable(f"--until: {exc}") from None
     try:
-        game, _ = _setup(path, lines, hooks)
+        game, _ = _setup(path, lines, _rulebook(rulebook, hooks))
         begin = _last_snapshot(lines, stop)
         prev = json.loads(lines[begin])["prev"] if begin else GENESIS
         records = list(_records(lines[begin:], prev, begin + 1))
@@ -461,7 +483,11 @@ def replay(
     if begin:
         snap = records[0][1]
         game = Game.from_state(
-            snap["state"], game.ruleset, hooks=game.hooks, start=game.start, base_seq=snap["seq"]
+            snap["state"],
+            game.ruleset,
+            rulebook=game.rulebook,
+            start=game.start,
+            base_seq=snap["seq"],
         )
     used = 0
     for index in range(1, len(records)):

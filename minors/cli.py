@@ -45,6 +45,27 @@ _overlays = click.option(
 )
 """The overlay option of the commands that read the tables."""
 
+_rulebook = click.option(
+    "--rulebook",
+    "rulebook_spec",
+    metavar="RULEBOOK",
+    help=("The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82)."),
+)
+"""The rulebook option of the commands that play or replay a game."""
+
+
+def _load_rulebook(spec: str | None) -> Any:
+    """The rulebook the caller names (None: rule 82); exit 2 with one line if it cannot."""
+    if spec is None:
+        return None
+    from .rule82 import find_rulebook
+
+    try:
+        return find_rulebook(spec)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
+        sys.exit(2)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(version("minors"), "--version", prog_name="minors")
@@ -111,12 +132,14 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     metavar="FILE",
     help="Overlay tables; they replace the file's own overlays (repeatable).",
 )
+@_rulebook
 def run(
     file: str | None,
     until: str | None,
     as_json: bool,
     log_path: str | None,
     overlays: tuple[str, ...],
+    rulebook_spec: str | None,
 ) -> None:
     """Play a scenario FILE (without one, the built-in sample campaign) and report.
 
@@ -126,6 +149,7 @@ def run(
     from .report import report
     from .scenario import SAMPLE, ScenarioRuleViolation, run_scenario
 
+    book = _load_rulebook(rulebook_spec)
     error: dict[str, Any] | None = None
     try:
         game = run_scenario(
@@ -133,6 +157,7 @@ def run(
             until,
             ruleset=list(overlays) if overlays else None,
             log=log_path,
+            rulebook=book,
         )
         code = 0
     except ScenarioRuleViolation as exc:
@@ -166,16 +191,21 @@ def log() -> None:
     type=click.Path(dir_okay=False),
     help="Also prove the log begins with the log OLD.",
 )
-def log_verify(file: str, old: str | None) -> None:
+@_rulebook
+def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
     """Check encoding and chain, replay every entry and compare every digest.
+
+    The log is replayed under the rulebook you name (rule 82 by default), never one the log
+    names: a log written under another rulebook exits 2 and says which.
 
     Exit 0 when all holds, 1 when a check fails (naming the first bad entry), 2 when the
     log cannot be verified here at all.
     """
     from .auditlog import LogUnavailable, verify
 
+    book = _load_rulebook(rulebook_spec)
     try:
-        verdict = verify(file, extends=old)
+        verdict = verify(file, extends=old, rulebook=book)
     except LogUnavailable as exc:
         click.echo(f"minors: cannot verify: {exc}", err=True)
         sys.exit(2)
@@ -212,14 +242,19 @@ def log_show(file: str, turn: str | None, minor: str | None, since: int | None) 
     type=click.Path(dir_okay=False),
     help="Write a new log branching from that moment.",
 )
-def replay(file: str, until: str | None, as_json: bool, new_log: str | None) -> None:
-    """The state a log gives at any moment, as `minors run` prints it."""
+@_rulebook
+def replay(
+    file: str, until: str | None, as_json: bool, new_log: str | None, rulebook_spec: str | None
+) -> None:
+    """The state a log gives at any moment, as `minors run` prints it (under the rulebook
+    you name, rule 82 by default)."""
     from .auditlog import FileSink
     from .auditlog import replay as replay_log
     from .report import report
 
+    book = _load_rulebook(rulebook_spec)
     try:
-        game = replay_log(file, until, log=new_log)
+        game = replay_log(file, until, log=new_log, rulebook=book)
     except MinorsError as exc:
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)

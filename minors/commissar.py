@@ -18,7 +18,7 @@ from attrs import field, frozen
 from .domain import Side
 from .errors import MinorsError
 from .personnel import PersonnelKind, check_rating
-from .registry import RuleViolation, Violation
+from .rulebook import RuleViolation, Violation
 
 __all__ = [
     "LAST_SUBSTITUTION_MONTH",

@@ -3,24 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
 
 from .clock import Phase
-from .commands import Conquer
 from .diplomacy import deduct_all
 from .domain import Side, Status
 from .effects import UnitEliminated
-from .registry import Violation, at_phase_end, check, effect, handles
-from .rulebook import fire
+from .kind import Command, MajorName, MinorName
+from .machine import fire
+from .rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .state import evolve
 from .survival import thailand
-from .tx import TIED, out_of_turn
+from .ties import TIED, set_status
 from .units import GROUND
 
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["conquer", "may_attack_without_declaration"]
+__all__ = ["Conquer", "conquer", "may_attack_without_declaration", "vichy_colony"]
+
+
+@frozen
+class Conquer(Command):
+    """`by` has conquered `minor`."""
+
+    name: ClassVar[str] = "conquer"
+    minor: MinorName
+    by: MajorName
+
 
 OCCUPATIONS = {("Japan", "French Indochina")}
 """82.91D: Japan's conquest of French Indochina stands for its occupation (89.51), which
@@ -39,19 +52,27 @@ def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None
         and tx.at_war(major, state.major)
     ):
         return "82.42"
-    if major in ("Britain", "U.S.") and tx.hooks.vichy_colony(tx, major, minor):
+    if major in ("Britain", "U.S.") and vichy_colony(tx, major, minor):
         return "82.41"
     if (major, minor) in OCCUPATIONS:
         return "82.91D"
     return None
 
 
-@check("conquer", "K1")
+@effect("82.41", otherwise=False, name="vichy_colony")
+def vichy_colony(tx: Tx, major: str, minor: str) -> bool:
+    """82.41's exception (77.61), a rule a rulebook may replace (`vichy_colony`): whether
+    `minor` is a Vichy colony that Britain or the U.S. may attack without a declaration.
+    By default none is."""
+    return False
+
+
+@check(Conquer, "K1")
 def _conquer_in_combat(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.by, Phase.COMBAT, f"a conquest by {cmd.by} belongs", "by")
 
 
-@check("conquer", "K7")
+@check(Conquer, "K7")
 def _conquerable(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     state = tx.minor(cmd.minor)
     if not state.active:
@@ -62,7 +83,7 @@ def _conquerable(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
         yield Violation("K2", f"{cmd.by} has surrendered", {"by": cmd.by})
 
 
-@check("conquer", "82.41")
+@check(Conquer, "82.41")
 def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     """82.41: a minor is attacked only after a declaration of war, unless 82.42 or an
     exception applies."""
@@ -77,7 +98,7 @@ def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
         )
 
 
-@check("conquer", "K5")
+@check(Conquer, "K5")
 def _holds_the_capital(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     """When the map is known — units of major powers in the minor carry hexes — the
     conqueror's ground units must hold its capital, or its key hexes (Spain: Madrid and
@@ -96,9 +117,18 @@ def _holds_the_capital(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
         )
 
 
-@handles("conquer")
+@handles(Conquer)
 def _conquer(tx: Tx, cmd: Conquer) -> None:
     conquer(tx, cmd.minor, cmd.by, f"{cmd.by} conquers {cmd.minor}")
+
+
+@candidates(Conquer)
+def _conquests(tx: Tx, gated: bool) -> Iterator[Conquer]:
+    if in_phase(tx, gated, Phase.COMBAT):
+        targets = minors_in_play(tx)
+        for major in majors_in_turn(tx):
+            for target in targets:
+                yield Conquer(target, major)
 
 
 def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
@@ -112,7 +142,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
         tx.eliminate(unit.id)
         tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
     state = evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
-    tx.set_status(state, dest, by, "82.11G", cause)
+    set_status(tx, state, dest, by, "82.11G", cause)
     if minor == "French Indochina":
         thailand(tx)
 
@@ -124,7 +154,7 @@ def _deduct_others(tx: Tx, minor: str, by: str) -> None:
     deduct_all(tx, [g for g in tx.active_grants(minor) if g.major != by], "82.22")
 
 
-@at_phase_end(Phase.COMBAT.value)
+@at_phase_end(Phase.COMBAT)
 @effect("K5")
 def _capitals_fall(tx: Tx, side: Side) -> None:
     """At the end of a side's combat phase, a minor whose capital (or every key hex) is held

@@ -3,9 +3,9 @@ registered under it (`minors rules coverage`, docs/testing.md).
 
 Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in `tests/*.py`, read with
 `ast`, never imported) or in the `clauses` list of a rulebook situation
-(`tests/data/scenarios/*.json`). Code is registered under a clause with the registry's
-decorators (`minors.registry.REGISTRY`). The tests are read from a checkout of the project:
-an installed wheel carries none.
+(`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by default) holds
+under the clause (`Rulebook.registered()`). The tests are read from a checkout of the
+project: an installed wheel carries none.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any
 
 from attrs import frozen
 
-from . import game  # noqa: F401  (the rule modules register their code on import)
 from .domain import ClauseKind
 from .errors import MinorsError
-from .registry import REGISTRY
+from .rule82 import RULEBOOK
+from .rulebook import Rulebook
 from .ruleset import Ruleset, load_ruleset, normalize_clause
 
 __all__ = [
@@ -155,10 +155,13 @@ def citations(tests: Path) -> list[Citation]:
     return found
 
 
-def coverage(tests: Path, ruleset: Ruleset | None = None) -> dict[str, ClauseCoverage]:
+def coverage(
+    tests: Path, ruleset: Ruleset | None = None, rulebook: Rulebook = RULEBOOK
+) -> dict[str, ClauseCoverage]:
     """Each clause of the registry, in text order, with the tests citing it and the code
-    registered under it."""
+    the rulebook holds under it."""
     rs = ruleset if ruleset is not None else load_ruleset()
+    code = rulebook.registered()
     cited: dict[str, set[str]] = {}
     for citation in citations(tests):
         cited.setdefault(citation.clause, set()).add(citation.test)
@@ -169,7 +172,7 @@ def coverage(tests: Path, ruleset: Ruleset | None = None) -> dict[str, ClauseCov
             kind=clause.kind,
             source=clause.source,
             tests=tuple(sorted(cited.get(cid, ()))),
-            code=tuple(sorted({f"{r.name} ({r.kind})" for r in REGISTRY.get(cid, ())})),
+            code=tuple(sorted({f"{name} ({role})" for name, role in code.get(cid, ())})),
         )
         for cid, clause in rs.clauses.items()
     }
@@ -211,7 +214,7 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         "checkout; do not edit by hand. Each clause of the registry (`tables/clauses.toml`) "
         "with the tests that cite it (`@pytest.mark.rule` markers and the `clauses` of "
         "`tests/data/scenarios/*.json`) and the code registered under it "
-        "(`minors.registry.REGISTRY`)."
+        "(what `minors.RULE_82.registered()` holds under it)."
     )
     yield ""
     yield f"{cited} of {len(report)} clauses are cited by a test."

@@ -11,21 +11,60 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
 
 from .clock import Phase
-from .commands import Deploy
 from .domain import FootnoteKind, Side, Status, Theater
 from .effects import Note, UnitEliminated, UnitPlaced
+from .kind import Command, MinorName
 from .records import COLUMNS, COMMONWEALTH_COLUMNS
-from .registry import Violation, at_phase_end, at_phase_start, check, effect, handles
+from .rulebook import (
+    Violation,
+    at_phase_end,
+    at_phase_start,
+    at_start,
+    candidates,
+    check,
+    effect,
+    handles,
+)
 from .state import Deployment, evolve
 from .units import GROUND, Unit, UnitKind
 
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["deploy_now", "force_pool", "schedule"]
+__all__ = [
+    "Deploy",
+    "Placement",
+    "default_set_up",
+    "deploy_now",
+    "deploy_share",
+    "force_pool",
+    "schedule",
+]
+
+
+@frozen
+class Placement:
+    """One unit of a `deploy` set-up: the minor's unit and the hex it deploys in."""
+
+    id: str
+    kind: UnitKind
+    factors: int
+    hex: str
+
+
+@frozen
+class Deploy(Command):
+    """The deploying power's own set-up of an attacked minor's forces (82.5)."""
+
+    name: ClassVar[str] = "deploy"
+    minor: MinorName
+    placements: tuple[Placement, ...]
+
 
 BORDER_WAR_MINORS = ("Finland", "Rumania")
 Spec = tuple[str, str, int]
@@ -84,7 +123,7 @@ def deploying_power(tx: Tx, attacker: str) -> str:
     return "Germany"
 
 
-@effect("82.52")
+@effect("82.52", otherwise=None)
 def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
     """82.52, 82.53, 82.56: an attack sets up the minor's forces when this declarations phase
     ends; forces already on the map stay, except Finland's or Rumania's after a border war
@@ -109,7 +148,7 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
 # ---- the deploy command ----------------------------------------------------------------
 
 
-@check("deploy", "K1")
+@check(Deploy, "K1")
 def _deploy_in_time(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     """A set-up is given from the declaration until the declarations phase ends (82.53)."""
     pending = tx.minor(cmd.minor).deployment
@@ -122,7 +161,7 @@ def _deploy_in_time(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
         )
 
 
-@check("deploy", "82.61")
+@check(Deploy, "82.61")
 def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     """The set-up deploys exactly the minor's forces of the 82.61 table."""
     pending = tx.minor(cmd.minor).deployment
@@ -155,7 +194,7 @@ def _describe(specs: list[Spec]) -> str:
     return ", ".join(f"{n}× {k}" for k, n in sorted(counts.items())) or "none"
 
 
-@check("deploy", "82.54")
+@check(Deploy, "82.54")
 def _one_in_the_capital(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     """82.54: at least one ground unit deploys in the capital."""
     capital = tx.rs.minors[cmd.minor].capital
@@ -171,7 +210,7 @@ def _one_in_the_capital(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
         )
 
 
-@check("deploy", "82.55")
+@check(Deploy, "82.55")
 def _hexes_and_stacking(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     """82.55: only the minor's own free hexes, within the stacking limit."""
     available = _available(tx, cmd.minor)
@@ -196,7 +235,17 @@ def _hexes_and_stacking(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
             )
 
 
-@handles("deploy")
+@candidates(Deploy)
+def _default_set_ups(tx: Tx, gated: bool) -> Iterator[Deploy]:
+    """The default set-up of each deployment due now (a redeployment is not offered)."""
+    for name in tx.rs.minors:
+        due = tx.minors[name].deployment
+        if due is not None and due.due == tx.clock and not due.redeploy:
+            placed, _ = default_set_up(tx, name, force_pool(tx, name))
+            yield Deploy(name, tuple(Placement(i, UnitKind(k), f, h) for (i, k, f), h in placed))
+
+
+@handles(Deploy)
 def _deploy(tx: Tx, cmd: Deploy) -> None:
     state = tx.minor(cmd.minor)
     assert state.deployment is not None
@@ -216,7 +265,9 @@ def _available(tx: Tx, minor: str) -> list[str]:
     return [h for h in tx.rs.minors[minor].hexes if h not in occupied]
 
 
-def _default(tx: Tx, minor: str, specs: list[Spec]) -> tuple[list[tuple[Spec, str]], list[Spec]]:
+def default_set_up(
+    tx: Tx, minor: str, specs: list[Spec]
+) -> tuple[list[tuple[Spec, str]], list[Spec]]:
     """The documented default set-up: one ground unit (the strongest) in the capital
     (82.54), then ground, air and naval units in table order, each in the first free hex
     with room (capital first); naval units in the capital. What finds no room is returned
@@ -264,17 +315,17 @@ def _set_up(
         placed = [((i, k, f), h) for i, k, f, h in chosen]
         lost: list[Spec] = []
     else:
-        placed, lost = _default(tx, minor, force_pool(tx, minor))
+        placed, lost = default_set_up(tx, minor, force_pool(tx, minor))
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
         tx.effects.append(UnitPlaced(unit_id, minor, rule))
-    if _no_room(tx, minor, lost) is None:  # 82.55 switched off: they crowd the capital
+    if not _no_room(tx, minor, lost):  # 82.55 switched off: they crowd the capital
         capital = tx.rs.minors[minor].capital or None
         for unit_id, kind, factors in lost:
             tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, capital))
 
 
-@effect("82.55")
+@effect("82.55", otherwise=False)
 def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
     """82.55: units that find no free hex with room are eliminated."""
     for unit_id, _, _ in lost:
@@ -283,7 +334,7 @@ def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
     return True
 
 
-@at_phase_end(Phase.DECLARATIONS.value)
+@at_phase_end(Phase.DECLARATIONS)
 @effect("82.53")
 def _deployments_due(tx: Tx, side: Side) -> None:
     """82.53: when the attacker's declarations phase ends, attacked minors set up."""
@@ -337,6 +388,7 @@ def _place_at_home(tx: Tx, country: str, specs: list[Spec], rule: str) -> None:
         tx.effects.append(UnitPlaced(unit_id, country, rule))
 
 
+@at_start
 @effect("82.92")
 def pacific_at_start(tx: Tx) -> None:
     """82.92: at the start every Pacific minor's units stand deployed in its home country
@@ -347,6 +399,7 @@ def pacific_at_start(tx: Tx) -> None:
             _set_up(tx, name, by, "82.92", None, redeploy=False)
 
 
+@at_start
 @effect("82.61")
 def commonwealth_at_start(tx: Tx) -> None:
     """The British Commonwealth table: each country's units at start stand in its capital."""
@@ -354,7 +407,7 @@ def commonwealth_at_start(tx: Tx) -> None:
         _place_at_home(tx, country, commonwealth_units(tx, country, "at_start"), "82.61")
 
 
-@at_phase_start(Phase.DIPLOMACY.value)
+@at_phase_start(Phase.DIPLOMACY)
 @effect("82.61")
 def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
     """The Commonwealth's later arrivals appear at the start of their season."""
@@ -373,7 +426,7 @@ def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
     """82.63: deploy `share` of the minor's forces (rounded down) by the default set-up."""
     specs = force_pool(tx, minor)
     specs = specs[: int(len(specs) * share)]
-    placed, lost = _default(tx, minor, specs)
+    placed, lost = default_set_up(tx, minor, specs)
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
         tx.effects.append(UnitPlaced(unit_id, minor, "82.63"))

@@ -4,26 +4,29 @@ standing, status and BRP share (82.21, 82.31; the scale itself is from public ma
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
 from .brps import grants_by_level, prorate
 from .clock import Moment, Phase
-from .commands import DiplomaticResult
+from .deployment import deploy_now, deploy_share
 from .domain import DiplomaticLevel, Side, Status, Theater
 from .effects import BrpChange, DeadlineSet, Note, UnitEliminated
+from .kind import Command, MajorName, MinorName
+from .machine import Context, fire
 from .records import LevelEffect
-from .registry import Violation, at_phase_end, check, effect, handles
-from .rulebook import Context, fire
+from .rulebook import Violation, at_phase_end, candidates, check, effect, handles
 from .ruleset import Ruleset
+from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .state import Deadline, Holding, LedgerEntry, evolve
-from .tx import out_of_turn
+from .ties import set_status
 
 if TYPE_CHECKING:
     from .tx import Tx
 
 __all__ = [
+    "DiplomaticResult",
     "Standing",
     "apply_result",
     "clamp",
@@ -34,6 +37,18 @@ __all__ = [
     "prorated_shares",
     "status_of",
 ]
+
+
+@frozen
+class DiplomaticResult(Command):
+    """The modified diplomatic result of `major`'s roll on `minor` (82.21, 82.31)."""
+
+    name: ClassVar[str] = "diplomatic_result"
+    minor: MinorName
+    major: MajorName
+    result: int
+    roll: int | None = None
+    modifiers: tuple[int, ...] = ()
 
 
 @frozen
@@ -92,13 +107,13 @@ TRIGGERS = {
 }
 
 
-@check("diplomatic_result", "K1")
+@check(DiplomaticResult, "K1")
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     what = f"{cmd.major}'s diplomatic results belong"
     yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, what)
 
 
-@check("diplomatic_result", "K2")
+@check(DiplomaticResult, "K2")
 def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.major in tx.surrendered:
         yield Violation(
@@ -106,7 +121,7 @@ def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
-@check("diplomatic_result", "K4")
+@check(DiplomaticResult, "K4")
 def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
         total = cmd.roll + sum(cmd.modifiers)
@@ -118,7 +133,7 @@ def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
-@check("diplomatic_result", "K7")
+@check(DiplomaticResult, "K7")
 def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     state = tx.minor(cmd.minor)
     if not state.active:
@@ -145,7 +160,7 @@ def _occupied_for_diplomacy(tx: Tx, minor: str, major: str) -> bool:
     )
 
 
-@handles("diplomatic_result")
+@handles(DiplomaticResult)
 def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
     if tx.minor(cmd.minor).status is Status.CONQUERED:
         _result_forces(tx, cmd.minor, cmd.major, clamp(tx.rs, cmd.result))
@@ -157,8 +172,6 @@ def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
 def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
     """82.63: the occupied minor's forces deploy only after a successful result — the share
     the `†` table gives it, set up by the roller (the default set-up)."""
-    from .deployment import deploy_share  # deployment imports this module
-
     state = tx.minor(minor)
     entry = tx.rs.diplomatic_results[result]
     side = entry.side if entry.effect == "set" else None
@@ -216,13 +229,11 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         return
     deadline = _reversal(tx, minor, old, holding) or state.deadline
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
-    tx.set_status(
-        state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
+    set_status(
+        tx, state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
         standing=holding, deadline=deadline,
     )  # fmt: skip
     if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
-        from .deployment import deploy_now  # deployment imports this module
-
         deploy_now(tx, minor, major_of)
 
 
@@ -235,6 +246,18 @@ _RULE_OF = {
 
 def _rule_of(status: Status) -> str:
     return _RULE_OF.get(status, "82.21")
+
+
+@candidates(DiplomaticResult)
+def _results(tx: Tx, gated: bool) -> Iterator[DiplomaticResult]:
+    """Every result of the scale by each major of the player turn on each minor in play."""
+    if in_phase(tx, gated, Phase.DIPLOMACY):
+        low, high = min(tx.rs.diplomatic_results), max(tx.rs.diplomatic_results)
+        targets = minors_in_play(tx)
+        for roller in majors_in_turn(tx):
+            for target in targets:
+                for result in range(low, high + 1):
+                    yield DiplomaticResult(target, roller, result)
 
 
 @effect("82.22")
@@ -315,7 +338,7 @@ def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
     deduct_all(tx, [grant], rule)
 
 
-@effect("82.33")
+@effect("82.33", otherwise=None)
 def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> Deadline | None:
     """82.33: when hex control is reversed, the side that lost it must be gone by the end of
     the first redeployment phase of its player turn that begins after the roll."""
@@ -329,7 +352,7 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
     return Deadline(old.side, at)
 
 
-@at_phase_end(Phase.REDEPLOYMENT.value)
+@at_phase_end(Phase.REDEPLOYMENT)
 @effect("82.33")
 def _deadline_passes(tx: Tx, side: Side) -> None:
     """82.33: at the deadline, the side's foreign units still in the minor are eliminated."""

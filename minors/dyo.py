@@ -14,7 +14,7 @@ from attrs import field, frozen
 
 from .domain import Side
 from .errors import MinorsError
-from .registry import Violation
+from .rulebook import Violation
 
 __all__ = ["DyoError", "FrenchForce", "Purchase", "check_purchases", "french_force"]
 

@@ -9,41 +9,19 @@ from typing import Any, Protocol
 
 import cattrs
 
-# The rule modules register their checks, effects and handlers on import, in this order.
-from . import conquest, deployment, diplomacy, limits, movement, survival, war  # noqa: F401
-from .clock import Moment, Phase
-from .commands import (
-    KINDS,
-    BorderWar,
-    ChooseLosses,
-    Command,
-    CommandError,
-    Conquer,
-    DeclareWar,
-    Deploy,
-    DiplomaticResult,
-    Move,
-    Place,
-    Placement,
-    ReenterWar,
-    RefuseAssociation,
-    Remove,
-    Subvert,
-    Surrender,
-    TraceSupply,
-    fields_of,
-)
+from .clock import Moment
 from .effects import Effect, PhaseEnded
 from .errors import MinorsError, UnknownNameError
-from .hooks import Hooks
+from .kind import Command, CommandError, build, fields_of, resolve
 from .log import Log, LogEntry
-from .registry import HANDLERS, PHASE_END, PHASE_START, RuleViolation, Violation, active_checks
+from .rule82 import RULEBOOK, Hooks
+from .rulebook import Rulebook, RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .state import GameState, MinorState, Pending, evolve, state_converter, state_dict
-from .tx import TIED, Tx
-from .units import Unit, UnitKind
+from .tx import Tx
+from .units import Unit
 
-__all__ = ["ClockError", "Game", "StateError"]
+__all__ = ["ClockError", "Game", "StateError", "position", "start_state"]
 
 
 class ClockError(MinorsError, ValueError):
@@ -58,8 +36,18 @@ def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
 
 
-def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset()) -> GameState:
-    """The start position `start` of the tables: clock, wars, each minor's start."""
+def _rulebook(rulebook: Rulebook | None, hooks: Hooks | Rulebook | None) -> Rulebook:
+    """The rulebook in force: `rulebook` (rule 82 by default) with `hooks` applied. A
+    rulebook given as `hooks` (what `game.hooks` returns) is taken as the rulebook."""
+    if isinstance(hooks, Rulebook):
+        return hooks
+    book = rulebook if rulebook is not None else RULEBOOK
+    return hooks.apply(book) if hooks is not None else book
+
+
+def position(rs: Ruleset, start: str) -> GameState:
+    """The start position `start` as the tables give it, before any rule ran: the clock,
+    the wars, each minor's status, major, wars, attack and pending alignment."""
     if start not in rs.starts:
         raise UnknownNameError("start", start, tuple(rs.starts))
     spec = rs.starts[start]
@@ -70,20 +58,28 @@ def start_state(rs: Ruleset, start: str, disabled: frozenset[str] = frozenset())
     }
     minors: dict[str, MinorState] = {}
     for name, m in rs.minors.items():
-        tied = m.start_status in TIED
-        direct = () if tied else tuple(sorted(m.start_at_war_with))
+        direct = tuple(sorted(m.start_at_war_with))
         minors[name] = MinorState(
             name=name, status=m.start_status, major=m.start_major or None,
-            direct_wars=direct, attacked_by=direct[0] if direct else None,
+            direct_wars=direct, at_war_with=direct, attacked_by=direct[0] if direct else None,
             attacked_at=attacked_at if direct else None, pending=pending.get(name),
             active=m.active,
         )  # fmt: skip
-    state = GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
-    tx = Tx(state, rs, disabled, Hooks())
-    for name in sorted(minors):
-        tx.put(evolve(tx.minors[name], at_war_with=tx.wars_of(tx.minors[name])))
-    deployment.pacific_at_start(tx)
-    deployment.commonwealth_at_start(tx)
+    return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
+
+
+def start_state(
+    rs: Ruleset,
+    start: str,
+    disabled: frozenset[str] = frozenset(),
+    rulebook: Rulebook = RULEBOOK,
+) -> GameState:
+    """The start position `start` of the tables with the rulebook's start effects run on it
+    (82.12 ties, 82.92 Pacific forces, the Commonwealth's units ...): what `Game.new` plays
+    from."""
+    tx = Tx(position(rs, start), rs, disabled, rulebook)
+    for fn in rulebook.active(disabled).start:
+        fn(tx)
     tx.build_caches()  # built once here, then kept up to date copy-on-write
     return tx.commit()
 
@@ -92,12 +88,14 @@ def _unpickle(
     state: GameState,
     rs: Ruleset,
     disabled: frozenset[str],
-    hooks: Hooks,
+    rulebook: Rulebook,
     log: Log,
     start: str,
     base_seq: int,
 ) -> Game:
-    return Game(state, rs, disabled=disabled, hooks=hooks, log=log, start=start, base_seq=base_seq)
+    return Game(
+        state, rs, disabled=disabled, rulebook=rulebook, log=log, start=start, base_seq=base_seq
+    )
 
 
 class Sink(Protocol):
@@ -108,9 +106,15 @@ class Sink(Protocol):
 
 
 class Game:
-    """A game of minor countries: apply commands, advance the clock, clone, inspect."""
+    """A game of minor countries: apply commands, advance the clock, clone, inspect.
 
-    __slots__ = ("_base_seq", "_disabled", "_hooks", "_log", "_rs", "_sink", "_start", "_state")
+    The rules come from a `Rulebook` (rule 82 by default); the kernel has no rule of its
+    own: a command runs the checks, handler and effects the rulebook holds for its kind.
+    """
+
+    __slots__ = (
+        "_active", "_base_seq", "_book", "_disabled", "_log", "_rs", "_sink", "_start", "_state",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -118,15 +122,17 @@ class Game:
         rs: Ruleset,
         *,
         disabled: frozenset[str] = frozenset(),
-        hooks: Hooks | None = None,
+        hooks: Hooks | Rulebook | None = None,
         log: Log | None = None,
         start: str = "1939-fall",
         base_seq: int = 0,
+        rulebook: Rulebook | None = None,
     ) -> None:
         self._state = state
         self._rs = rs
         self._disabled = disabled
-        self._hooks = hooks or Hooks()
+        self._book = _rulebook(rulebook, hooks)
+        self._active = self._book.active(disabled)
         self._log = log or Log()
         self._start = start
         self._base_seq = base_seq
@@ -142,20 +148,27 @@ class Game:
         start: str = "1939-fall",
         disabled: Iterable[str] = (),
         hooks: Hooks | None = None,
+        rulebook: Rulebook | None = None,
     ) -> Game:
-        """The built-in campaign start (`1939-fall`), with overlay tables if given.
+        """The built-in campaign start (`1939-fall`), with overlay tables if given, under
+        `rulebook` (rule 82 by default; `hooks` replace its named rules).
 
-        `disabled` (for tests) switches off the checks and effects registered under those
-        clause ids.
+        `disabled` (for tests) switches off the rules registered under those clause ids.
+
+        Raises:
+            UnknownNameError: a clause in `disabled` that the rulebook does not have (with the
+                closest ids), or an unknown start.
         """
         rs = _ruleset(ruleset)
-        return cls(
-            start_state(rs, start, frozenset(disabled)),
-            rs,
-            disabled=frozenset(disabled),
-            hooks=hooks,
-            start=start,
-        )
+        book = _rulebook(rulebook, hooks)
+        off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
+        game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start)
+        tx = Tx(game._state, rs, game._disabled, book)
+        for fn in game._active.start:
+            fn(tx)
+        tx.build_caches()  # built once here, then kept up to date copy-on-write
+        game._state = tx.commit()
+        return game
 
     @classmethod
     def from_state(
@@ -163,9 +176,10 @@ class Game:
         data: dict[str, Any],
         ruleset: Ruleset | Iterable[str | Path] = (),
         *,
-        hooks: Hooks | None = None,
+        hooks: Hooks | Rulebook | None = None,
         start: str = "1939-fall",
         base_seq: int = 0,
+        rulebook: Rulebook | None = None,
     ) -> Game:
         """A game at the state `state()` returned (the log starts empty; its entries are
         numbered from `base_seq`)."""
@@ -188,10 +202,11 @@ class Game:
                 f"unknown {unknown[:3]}{' ...' if len(unknown) > 3 else ''})"
             )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
-        tx = Tx(state, rs, frozenset(), hooks or Hooks())
+        book = _rulebook(rulebook, hooks)
+        tx = Tx(state, rs, frozenset(), book)
         tx.build_caches()
         state = tx.commit()
-        return cls(state, rs, hooks=hooks, start=start, base_seq=base_seq)
+        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq)
 
     def clone(self) -> Game:
         """An independent copy; the state is immutable and the log persistent, so nothing
@@ -200,7 +215,7 @@ class Game:
             self._state,
             self._rs,
             disabled=self._disabled,
-            hooks=self._hooks,
+            rulebook=self._book,
             log=self._log,
             start=self._start,
             base_seq=self._base_seq,
@@ -210,7 +225,7 @@ class Game:
         """Pickled like a clone (state, tables, log; no file sink), so games can go to other
         processes; the tables are loaded there again from their overlays."""
         return _unpickle, (
-            self._state, self._rs, self._disabled, self._hooks, self._log, self._start,
+            self._state, self._rs, self._disabled, self._book, self._log, self._start,
             self._base_seq,
         )  # fmt: skip
 
@@ -247,8 +262,20 @@ class Game:
         return self._rs
 
     @property
-    def hooks(self) -> Hooks:
-        return self._hooks
+    def rulebook(self) -> Rulebook:
+        """The rulebook in force."""
+        return self._book
+
+    @property
+    def hooks(self) -> Rulebook:
+        """The rulebook in force, under its 0.1 name: hooks became the named rules a
+        rulebook replaces (`Hooks`, docs/contributing.md)."""
+        return self._book
+
+    @property
+    def disabled(self) -> frozenset[str]:
+        """The clauses switched off in this game."""
+        return self._disabled
 
     @property
     def log(self) -> Log:
@@ -288,72 +315,34 @@ class Game:
 
     # ---- commands --------------------------------------------------------------------
 
+    def command(self, name: str, /, **fields: Any) -> Command:
+        """Build a command of this game's rulebook from the scenario vocabulary (a
+        variant's own kinds included).
+
+        Raises:
+            CommandError: unknown command, unknown or missing field, wrong value type.
+        """
+        built: Command = build(self._book.kinds, name, fields)
+        return built
+
     def resolve(self, cmd: Command) -> Command:
         """The command with every name in canonical spelling; `CommandError` if a name is
-        unknown or of the wrong kind (a minor where a major belongs ...)."""
-        rs = self._rs
+        unknown or of the wrong kind (a minor where a major belongs ...), or if the
+        rulebook has no such kind."""
+        resolved: Command = resolve(self._rs, cmd)
+        if type(resolved) not in self._active.handlers:
+            raise CommandError(
+                f"{resolved.name}: not a command of rulebook {self._book.name!r} "
+                f"(its commands: {', '.join(sorted(self._book.kinds))})"
+            )
+        return resolved
 
-        def name(value: str, field: str, *, minor: bool = False, major: bool = False) -> str:
-            try:
-                canonical = rs.resolve(value)
-            except UnknownNameError as exc:
-                raise CommandError(f"{cmd.name}: {field} {exc}") from None
-            if minor and not major and canonical not in rs.minors:
-                raise CommandError(f"{cmd.name}: {field} {value!r} is not a minor country")
-            if major and not minor and canonical not in rs.majors:
-                raise CommandError(f"{cmd.name}: {field} {value!r} is not a major power")
-            return canonical
-
-        if (
-            isinstance(cmd, DeclareWar)
-            and cmd.attacker in rs.majors
-            and (cmd.target in rs.majors or cmd.target in rs.minors)
-        ):
-            return cmd  # the hot path of engines: names already canonical
-        if isinstance(cmd, DiplomaticResult) and cmd.minor in rs.minors and cmd.major in rs.majors:
-            return cmd
-        if isinstance(cmd, DiplomaticResult | Subvert | RefuseAssociation):
-            return evolve(
-                cmd,
-                minor=name(cmd.minor, "minor", minor=True),
-                major=name(cmd.major, "major", major=True),
-            )
-        if isinstance(cmd, DeclareWar | BorderWar):
-            return evolve(
-                cmd,
-                attacker=name(cmd.attacker, "attacker", major=True),
-                target=name(cmd.target, "target", minor=True, major=True),
-            )
-        if isinstance(cmd, Conquer):
-            return evolve(
-                cmd, minor=name(cmd.minor, "minor", minor=True), by=name(cmd.by, "by", major=True)
-            )
-        if isinstance(cmd, Surrender | ReenterWar):
-            return evolve(cmd, major=name(cmd.major, "major", major=True))
-        if isinstance(cmd, Place):
-            units = tuple(
-                evolve(u, owner=name(u.owner, "owner", minor=True, major=True)) for u in cmd.units
-            )
-            return evolve(cmd, units=units, in_=name(cmd.in_, "in", minor=True, major=True))
-        if isinstance(cmd, Move):
-            if len(set(cmd.units)) != len(cmd.units):
-                raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
-            return evolve(cmd, to=name(cmd.to, "to", minor=True, major=True))
-        if isinstance(cmd, TraceSupply):
-            return evolve(cmd, through=name(cmd.through, "through", minor=True))
-        if isinstance(cmd, ChooseLosses):
-            return evolve(cmd, minor=name(cmd.minor, "minor", minor=True))
-        if isinstance(cmd, Deploy):
-            return evolve(cmd, minor=name(cmd.minor, "minor", minor=True))
-        if isinstance(cmd, Remove):
-            if len(set(cmd.units)) != len(cmd.units):
-                raise CommandError(f"{cmd.name}: a unit is listed twice in {list(cmd.units)}")
-            return cmd
-        raise CommandError(f"not a command: {cmd!r}; build one with minors.command()")
+    def _tx(self) -> Tx:
+        return Tx(self._state, self._rs, self._disabled, self._book)
 
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
         found: list[Violation] = []
-        for fn in active_checks(cmd.name, self._disabled):
+        for fn in self._active.checks.get(type(cmd), ()):
             found.extend(fn(tx, cmd))
         return found
 
@@ -364,8 +353,7 @@ class Game:
             CommandError: the command is malformed (an unknown name ...).
         """
         cmd = self.resolve(cmd)
-        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
-        return RuleViolation(v).violations if (v := self._violations(tx, cmd)) else []
+        return RuleViolation(v).violations if (v := self._violations(self._tx(), cmd)) else []
 
     def apply(self, cmd: Command) -> list[Effect]:
         """Apply `cmd` and return its effects.
@@ -375,11 +363,11 @@ class Game:
             CommandError: the command is malformed.
         """
         cmd = self.resolve(cmd)
-        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        tx = self._tx()
         violations = self._violations(tx, cmd)
         if violations:
             raise RuleViolation(violations)
-        HANDLERS[cmd.name](tx, cmd)
+        self._active.handlers[type(cmd)](tx, cmd)
         state = tx.commit()
         self._commit(state, LogEntry(self.next_seq, state.clock, fields_of(cmd), tuple(tx.effects)))
         return tx.effects
@@ -398,13 +386,14 @@ class Game:
             )
         if target == self._state.clock:
             return []
-        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
+        tx = self._tx()
+        ends, starts = self._active.phase_end, self._active.phase_start
         while tx.clock < target:
-            for fn in PHASE_END.get(tx.clock.phase.value, ()):
+            for fn in ends.get(tx.clock.phase, ()):
                 fn(tx, tx.clock.side)
             tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next())))
             tx.clock = tx.clock.next()
-            for fn in PHASE_START.get(tx.clock.phase.value, ()):
+            for fn in starts.get(tx.clock.phase, ()):
                 fn(tx, tx.clock.side)
         state = tx.commit()
         entry = LogEntry(
@@ -414,117 +403,36 @@ class Game:
         return tx.effects
 
     def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
-        """The commands of the finite kinds that are legal now (see docs/embedding.md):
-        declarations, border wars, subversions, diplomatic results over the whole scale,
-        conquests, refusals, surrenders, re-entries, and moves and removals of the units on
-        the map (moves to a country, without a hex), the default set-up of a deployment due
-        now, supply traces through limited minors and single chosen losses. `place` is not
-        enumerated."""
-        wanted = set(kinds) if kinds is not None else set(KINDS) - {"place"}
-        unknown = wanted - set(KINDS)
-        if unknown:
-            raise CommandError(f"unknown command kinds {sorted(unknown)}")
+        """The commands legal now, of the kinds whose rules generate candidates (see
+        docs/embedding.md): under rule 82 declarations, border wars, subversions,
+        diplomatic results over the whole scale, conquests, refusals, surrenders,
+        re-entries, and moves and removals of the units on the map (moves to a country,
+        without a hex), the default set-up of a deployment due now, supply traces through
+        limited minors and single chosen losses. `place` is not enumerated."""
+        known = self._book.kinds
+        if kinds is None:
+            wanted = set(known)
+        else:
+            wanted = {kinds} if isinstance(kinds, str) else set(kinds)
+            unknown = wanted - set(known)
+            if unknown:
+                raise CommandError(f"unknown command kinds {sorted(unknown)}")
         return self._legal(wanted)
 
     def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
+        """Every candidate of the wanted kinds that passes its checks; with `gate`, the
+        generators may skip what a check in force refuses anyway."""
         out: list[Command] = []
-        tx = Tx(self._state, self._rs, self._disabled, self._hooks)
-        for cmd in self._candidates(wanted, gate):
-            if not self._violations(tx, cmd):
-                out.append(cmd)
+        tx = self._tx()
+        generators = self._active.candidates
+        for name, kind in self._book.kinds.items():
+            generate = generators.get(kind)
+            if name not in wanted or generate is None:
+                continue
+            for cmd in generate(tx, gate):
+                if not self._violations(tx, cmd):
+                    out.append(cmd)
         return out
-
-    def _candidates(self, wanted: set[str], gate: bool = True) -> Iterable[Command]:
-        """Every command of the wanted kinds worth checking. With `gate` (and K1 in force),
-        kinds whose phase this is not are skipped: K1 would refuse them all anyway; so are
-        moves of the units of a minor tied to no major (82.83C would refuse them)."""
-        rs, state = self._rs, self._state
-        side = state.clock.side
-        phase = state.clock.phase
-        open_ = not gate or "K1" in self._disabled
-
-        def now(*phases: Phase) -> bool:
-            return open_ or phase in phases
-
-        majors = [m for m in rs.majors if rs.majors[m].faction.side is side]
-        minors = [m for m in rs.minors if state.minors[m].active]
-        if "declare_war" in wanted and now(Phase.DECLARATIONS):
-            for attacker in majors:
-                for target in (*rs.majors, *minors):
-                    yield DeclareWar(attacker, target)
-        if "border_war" in wanted and now(Phase.DECLARATIONS):
-            for attacker, target in sorted(war.BORDER_WARS):
-                yield BorderWar(attacker, target)
-        if "subvert" in wanted and now(Phase.DIPLOMACY):
-            for minor in minors:
-                yield Subvert("Russia", minor)
-        if "diplomatic_result" in wanted and now(Phase.DIPLOMACY):
-            low, high = min(rs.diplomatic_results), max(rs.diplomatic_results)
-            for major in majors:
-                for minor in minors:
-                    for result in range(low, high + 1):
-                        yield DiplomaticResult(minor, major, result)
-        if "conquer" in wanted and now(Phase.COMBAT):
-            for major in majors:
-                for minor in minors:
-                    yield Conquer(minor, major)
-        if "refuse_association" in wanted:
-            for minor in minors:
-                pending = state.minors[minor].pending
-                if pending is not None:
-                    yield RefuseAssociation(pending.partner, minor)
-        if "surrender" in wanted:
-            yield from (Surrender(m) for m in rs.majors)
-        if "reenter_war" in wanted:
-            yield from (ReenterWar(m) for m in rs.majors)
-        if "move" in wanted:
-            tx = Tx(state, rs, self._disabled, self._hooks)
-            stay_home = gate and "82.41" not in self._disabled  # the check that gives 82.83C
-            for unit_id in sorted(state.units):
-                unit = state.units[unit_id]
-                own = tx.owner_side(unit) or movement.potential_side(tx, unit)
-                if own is None and stay_home:
-                    continue  # 82.83C: a minor with no major fights only at home
-                if (
-                    not open_
-                    and own is not None
-                    and (phase not in movement.MOVING or own is not side)
-                ):
-                    continue  # K1: it moves only in its side's moving phases
-                for country in (*minors, *rs.majors):
-                    if country != state.units[unit_id].country:
-                        yield Move((unit_id,), country)
-        if "remove" in wanted:
-            yield from (Remove((u,)) for u in sorted(state.units))
-        if {"deploy", "trace_supply", "choose_losses"} & wanted:
-            if not now(*limits.ENFORCED_AT):
-                wanted = wanted - {"trace_supply", "choose_losses"}
-            yield from self._limit_and_deploy_candidates(wanted)
-
-    def _limit_and_deploy_candidates(self, wanted: set[str]) -> Iterable[Command]:
-        """The default set-up of a deployment due now; supply traces of each unit through
-        each limited minor; each foreign unit in a limited minor as a chosen loss."""
-        rs, state = self._rs, self._state
-        tx = Tx(state, rs, self._disabled, self._hooks)
-        if "deploy" in wanted:
-            for name in rs.minors:
-                due = state.minors[name].deployment
-                if due is not None and due.due == state.clock and not due.redeploy:
-                    placed, _ = deployment._default(tx, name, deployment.force_pool(tx, name))
-                    yield Deploy(
-                        name, tuple(Placement(i, UnitKind(k), f, h) for (i, k, f), h in placed)
-                    )
-        limited = [name for name in rs.minors if limits.limits_on(tx, limits.group_of(tx, name))]
-        if "trace_supply" in wanted:
-            for unit_id in sorted(state.units):
-                for name in limited:
-                    if state.units[unit_id].country != name:
-                        yield TraceSupply((unit_id,), name)
-        if "choose_losses" in wanted:
-            for name in limited:
-                for unit in sorted(tx.units_in(name), key=lambda u: u.id):
-                    if unit.owner != name:
-                        yield ChooseLosses(name, (unit.id,))
 
     # ---- output ----------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from attrs import field, frozen
 from .errors import MinorsError
 from .hexgrid import Hex, HexGrain, distance, grains_through
 from .personnel import PersonnelKind
-from .registry import Violation
+from .rulebook import Violation
 
 __all__ = [
     "HW_MF",

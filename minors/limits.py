@@ -4,27 +4,57 @@ combat and redeployment phase (82.321B), and the commands that feed them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
 from .clock import Phase
-from .commands import ChooseLosses, TraceSupply
+from .conquest import vichy_colony
 from .domain import DiplomaticLevel, Side, Status
 from .effects import Note, UnitEliminated
+from .kind import Command, MinorName, UnitIds
 from .records import Limit
-from .registry import Violation, at_phase_end, check, effect, handles
+from .rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .sequence import in_phase
 from .units import Unit, UnitKind
 
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["Excess", "group_of", "limits_on", "measure", "supply_order"]
+__all__ = [
+    "ChooseLosses",
+    "Excess",
+    "TraceSupply",
+    "group_of",
+    "limit_exempt",
+    "limits_on",
+    "measure",
+    "supply_order",
+]
 
 ENFORCED_AT = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
 
 
-@effect("82.32C")
+@frozen
+class TraceSupply(Command):
+    """82.32B: `units` trace supply through the minor `through` this phase."""
+
+    name: ClassVar[str] = "trace_supply"
+    units: UnitIds
+    through: MinorName
+
+
+@frozen
+class ChooseLosses(Command):
+    """82.321B: the owner's choice of which of its units in `minor` go first when the
+    foreign-factor limit is exceeded at the end of this phase."""
+
+    name: ClassVar[str] = "choose_losses"
+    minor: MinorName
+    units: UnitIds
+
+
+@effect("82.32C", otherwise=None)
 def _grouped(tx: Tx, minor: str) -> tuple[str, ...] | None:
     """82.32C: Belgium and Luxembourg count as a single minor for the limit."""
     for group in tx.rs.limit_groups.values():
@@ -38,14 +68,14 @@ def group_of(tx: Tx, minor: str) -> tuple[str, ...]:
     return _grouped(tx, minor) or (minor,)
 
 
-@effect("82.322")
-def _finland(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
+@effect("82.322", otherwise=())
+def _finland(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.322: Finland's own limit on Axis forces holds whatever Finland's status."""
-    return [lim for lim in tx.rs.limits.values() if lim.always and lim.minor in group]
+    return tuple(lim for lim in tx.rs.limits.values() if lim.always and lim.minor in group)
 
 
-@effect("82.32")
-def _control(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
+@effect("82.32", otherwise=())
+def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.32: after an 8 / −1, at most ten foreign factors while the power controls it."""
     controlled = any(
         tx.minors[m].status is Status.HEXES_CONTROLLED
@@ -53,16 +83,15 @@ def _control(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
         and tx.minors[m].standing.level >= DiplomaticLevel.CONTROL  # type: ignore[union-attr]
         for m in group
     )
-    return [tx.rs.limits["default"]] if controlled else []
+    return (tx.rs.limits["default"],) if controlled else ()
 
 
 def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
     """The limits in force on a group of minors now."""
-    own = _finland(tx, group) or []
-    return own + (_control(tx, group) or [])
+    return [*_finland(tx, group), *_control(tx, group)]
 
 
-@effect("82.321C")
+@effect("82.321C", otherwise=())
 def _exempt_kinds(tx: Tx, limit: Limit) -> tuple[str, ...]:
     """82.321C: airbases, rocket bases, railheads and forts are never limited."""
     return limit.exempt_kinds
@@ -72,7 +101,7 @@ def counts(tx: Tx, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
     """Whether `unit` counts against `limit` on `group`."""
     if unit.owner in group or unit.owner in limit.exempt_owners:
         return False
-    if unit.kind.value in (_exempt_kinds(tx, limit) or ()):
+    if unit.kind.value in _exempt_kinds(tx, limit):
         return False
     if unit.kind.value not in limit.counted_kinds and unit.kind.value not in limit.exempt_kinds:
         return False
@@ -82,20 +111,29 @@ def counts(tx: Tx, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
     return not _vichy_exempt(tx, unit, group)
 
 
-@effect("82.32A")
+@effect("82.32A", otherwise=False)
 def _vichy_exempt(tx: Tx, unit: Unit, group: tuple[str, ...]) -> bool:
-    """82.32A: Axis units in an attacked Vichy colony do not count (the `limit_exempt`
-    hook)."""
-    return any(tx.hooks.limit_exempt(tx, unit.owner, m) for m in group)
+    """82.32A: Axis units in an attacked Vichy colony do not count (`limit_exempt`)."""
+    return any(limit_exempt(tx, unit.owner, m) for m in group)
 
 
-@effect("82.32B")
-def _tracers(tx: Tx, group: tuple[str, ...]) -> list[str]:
+@effect("82.32A", otherwise=False, name="limit_exempt")
+def limit_exempt(tx: Tx, owner: str, minor: str) -> bool:
+    """82.32A (77.63D), a rule a rulebook may replace (`limit_exempt`): whether `owner`'s
+    units in `minor` are exempt from its limit. By default, Axis units in a Vichy colony
+    that Britain or the U.S. attacked (which minors are such colonies is `vichy_colony`'s)."""
+    if owner in tx.rs.majors and tx.side(owner) is not Side.AXIS:
+        return False
+    return vichy_colony(tx, "Britain", minor) or vichy_colony(tx, "U.S.", minor)
+
+
+@effect("82.32B", otherwise=())
+def _tracers(tx: Tx, group: tuple[str, ...]) -> tuple[str, ...]:
     """82.32B: units tracing supply through the minor count against its limit."""
     ids: list[str] = []
     for minor in group:
         ids.extend(u for u in tx.traces.get(minor, ()) if u in tx.units and u not in ids)
-    return ids
+    return tuple(ids)
 
 
 def supply_order(tx: Tx, minor: str) -> list[str]:
@@ -103,7 +141,7 @@ def supply_order(tx: Tx, minor: str) -> list[str]:
     the units inside first, then those tracing through it."""
     group = group_of(tx, minor)
     inside = sorted(u.id for u in tx.units.values() if u.country in group and u.owner not in group)
-    return inside + [u for u in (_tracers(tx, group) or []) if u not in inside]
+    return inside + [u for u in _tracers(tx, group) if u not in inside]
 
 
 @frozen
@@ -127,7 +165,7 @@ def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[
     inside = [u for u in tx.units.values() if u.country in group and counts(tx, limit, group, u)]
     tracing = [
         tx.units[i]
-        for i in (_tracers(tx, group) or [])
+        for i in _tracers(tx, group)
         if tx.units[i].country not in group and counts(tx, limit, group, tx.units[i])
     ]
     units = inside + tracing
@@ -153,12 +191,12 @@ def _known(tx: Tx, units: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check("trace_supply", "K1")
+@check(TraceSupply, "K1")
 def _trace_in_phase(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "tracing supply")
 
 
-@check("trace_supply", "K3")
+@check(TraceSupply, "K3")
 def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     for unit_id in cmd.units:
@@ -170,7 +208,7 @@ def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
             )
 
 
-@handles("trace_supply")
+@handles(TraceSupply)
 def _trace(tx: Tx, cmd: TraceSupply) -> None:
     known = tx.traces.get(cmd.through, ())
     tx.traces = {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
@@ -179,12 +217,12 @@ def _trace(tx: Tx, cmd: TraceSupply) -> None:
     )
 
 
-@check("choose_losses", "K1")
+@check(ChooseLosses, "K1")
 def _losses_in_phase(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "choosing losses")
 
 
-@check("choose_losses", "K3")
+@check(ChooseLosses, "K3")
 def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     group = group_of(tx, cmd.minor)
@@ -196,7 +234,32 @@ def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
             )
 
 
-@handles("choose_losses")
+@candidates(TraceSupply)
+def _traces(tx: Tx, gated: bool) -> Iterator[TraceSupply]:
+    """Each unit on the map through each minor under a limit now (not the one it is in)."""
+    if in_phase(tx, gated, *ENFORCED_AT):
+        limited = _limited(tx)
+        for unit_id in sorted(tx.units):
+            for name in limited:
+                if tx.units[unit_id].country != name:
+                    yield TraceSupply((unit_id,), name)
+
+
+@candidates(ChooseLosses)
+def _losses(tx: Tx, gated: bool) -> Iterator[ChooseLosses]:
+    """Each foreign unit in a minor under a limit now, as the one to go first."""
+    if in_phase(tx, gated, *ENFORCED_AT):
+        for name in _limited(tx):
+            for unit in sorted(tx.units_in(name), key=lambda u: u.id):
+                if unit.owner != name:
+                    yield ChooseLosses(name, (unit.id,))
+
+
+def _limited(tx: Tx) -> list[str]:
+    return [name for name in tx.rs.minors if limits_on(tx, group_of(tx, name))]
+
+
+@handles(ChooseLosses)
 def _choose(tx: Tx, cmd: ChooseLosses) -> None:
     tx.losses = {**tx.losses, cmd.minor: cmd.units}
     tx.effects.append(
@@ -220,9 +283,9 @@ def _victims(tx: Tx, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
     return first + rest
 
 
-@at_phase_end(Phase.MOVEMENT.value)
-@at_phase_end(Phase.COMBAT.value)
-@at_phase_end(Phase.REDEPLOYMENT.value)
+@at_phase_end(Phase.MOVEMENT)
+@at_phase_end(Phase.COMBAT)
+@at_phase_end(Phase.REDEPLOYMENT)
 @effect("82.321B")
 def _enforce(tx: Tx, side: Side) -> None:
     """82.321B: at the end of a movement, combat or redeployment phase no limit may be

@@ -380,32 +380,71 @@ def _first_problem(exc: BaseException) -> tuple[str, str, str]:
     return "", str(exc), ""
 
 
+def _section(section: str, entries: Mapping[str, Any], origins: Origins) -> dict[Any, Any]:
+    """The records of one table, naming file, entry and field on error."""
+    cls, key_field = SECTIONS[section]
+    records: dict[Any, Any] = {}
+    for key, entry in entries.items():
+        name = origins.get((section, key), "tables")
+        entry_id = f"{section}.{key}"
+        if key_field in entry:
+            raise TableError(
+                f"the key already gives {key_field}",
+                file=name,
+                entry=entry_id,
+                field=key_field,
+                fix=f"remove {key_field} from the entry",
+            )
+        data = {**entry, key_field: _key_value(section, key, name)}
+        try:
+            record = CONVERTER.structure(data, cls)
+        except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
+            field, problem, fix = _first_problem(exc)
+            field = r.RENAMED.get(cls, {}).get(field, field)
+            raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
+        records[getattr(record, key_field)] = record
+    return records
+
+
 def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
     """Turn every merged entry into its frozen record, naming file, entry and field on error."""
-    out: dict[str, dict[Any, Any]] = {}
-    for section, (cls, key_field) in SECTIONS.items():
-        records: dict[Any, Any] = {}
-        for key, entry in raw.get(section, {}).items():
-            name = origins.get((section, key), "tables")
-            entry_id = f"{section}.{key}"
-            if key_field in entry:
-                raise TableError(
-                    f"the key already gives {key_field}",
-                    file=name,
-                    entry=entry_id,
-                    field=key_field,
-                    fix=f"remove {key_field} from the entry",
-                )
-            data = {**entry, key_field: _key_value(section, key, name)}
-            try:
-                record = CONVERTER.structure(data, cls)
-            except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
-                field, problem, fix = _first_problem(exc)
-                field = r.RENAMED.get(cls, {}).get(field, field)
-                raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
-            records[getattr(record, key_field)] = record
-        out[section] = records
-    return out
+    return {section: _section(section, raw.get(section, {}), origins) for section in SECTIONS}
+
+
+def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
+    """The clauses of a TOML file that holds only a `[clauses.ID]` table: a rulebook's own
+    clause table (a house rule's), checked as the built-in registry is.
+
+    Raises:
+        TableError: naming the file, the entry, the field and the fix.
+    """
+    document = _sections_of(name, _read_toml(name, data))
+    other = sorted(set(document) - {"clauses"})
+    if other:
+        raise TableError(
+            f"a clause table holds only [clauses.ID] entries, not {other[0]!r}",
+            file=name,
+            fix="move the other tables to an overlay",
+        )
+    entries = document.get("clauses", {})
+    records: dict[str, r.Clause] = _section(
+        "clauses", entries, {("clauses", key): name for key in entries}
+    )
+    for clause in records.values():
+        if clause.parent and clause.parent not in records:
+            raise TableError(
+                f"parent {clause.parent!r} is not in this table",
+                file=name,
+                entry=f"clauses.{clause.id}",
+                field="parent",
+                fix="give the id of a clause of the same table, or no parent",
+            )
+    return records
+
+
+def builtin_clauses() -> dict[str, r.Clause]:
+    """The built-in clause registry, `tables/clauses.toml` (rule 82 and A25)."""
+    return clause_table("tables/clauses.toml", (builtin_tables() / "clauses.toml").read_bytes())
 
 
 def digest(records: Mapping[str, Mapping[Any, Any]]) -> str:

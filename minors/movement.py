@@ -4,22 +4,64 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
 
 from .clock import Phase
-from .commands import Move, Place, Remove
 from .conquest import may_attack_without_declaration
 from .domain import DiplomaticLevel, Side, Status
 from .effects import UnitMoved, UnitPlaced, UnitRemoved
-from .registry import Violation, check, handles
+from .kind import Command, CountryName, HexLabel, UnitIds
+from .rulebook import Violation, candidates, check, handles
+from .sequence import minors_in_play
 from .state import evolve
-from .tx import TIED, tie_rule
-from .units import Unit
+from .ties import TIED, tie_rule
+from .units import Unit, UnitKind
 
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["entry_violation"]
+__all__ = ["Move", "Place", "Remove", "UnitSpec", "entry_violation", "potential_side"]
+
+
+@frozen
+class UnitSpec:
+    """A new unit as a `place` command gives it."""
+
+    id: str
+    owner: CountryName
+    kind: UnitKind
+    factors: int
+
+
+@frozen
+class Place(Command):
+    """Put new units on the map in a minor country or a major power's home country."""
+
+    name: ClassVar[str] = "place"
+    units: tuple[UnitSpec, ...]
+    in_: CountryName
+    hex: HexLabel | None = None
+
+
+@frozen
+class Move(Command):
+    """Move units to a country (and hex)."""
+
+    name: ClassVar[str] = "move"
+    units: UnitIds
+    to: CountryName
+    hex: HexLabel | None = None
+
+
+@frozen
+class Remove(Command):
+    """Take units off the map."""
+
+    name: ClassVar[str] = "remove"
+    units: UnitIds
+
 
 MOVING = frozenset({Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT})
 INDEPENDENT_PHASES = frozenset({Phase.MOVEMENT, Phase.COMBAT, Phase.CONSTRUCTION})
@@ -88,7 +130,7 @@ def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
     )
 
 
-@check("place", "K3")
+@check(Place, "K3")
 def _place_ids(tx: Tx, cmd: Place) -> Iterator[Violation]:
     seen: set[str] = set()
     for spec in cmd.units:
@@ -109,7 +151,7 @@ def _hex(tx: Tx, country: str, hex_label: str | None) -> Iterator[Violation]:
             )
 
 
-@check("place", "K7")
+@check(Place, "K7")
 def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
     """A conquered minor has no units (its units were removed); an inactive one none yet."""
     for owner in sorted({s.owner for s in cmd.units}):
@@ -119,7 +161,7 @@ def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
             yield Violation("K7", f"{owner} {what}: it has no units to place", {"owner": owner})
 
 
-@check("place", "82.13B")
+@check(Place, "82.13B")
 def _commonwealth_built_at_home(tx: Tx, cmd: Place) -> Iterator[Violation]:
     """82.13B: Commonwealth units are constructed in their home countries."""
     for spec in cmd.units:
@@ -137,7 +179,7 @@ def _commonwealth_built_at_home(tx: Tx, cmd: Place) -> Iterator[Violation]:
             )
 
 
-@check("place", "82.41")
+@check(Place, "82.41")
 def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
     for owner in sorted({s.owner for s in cmd.units}):
         violation = entry_violation(tx, owner, cmd.in_)
@@ -145,7 +187,7 @@ def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
             yield violation
 
 
-@handles("place")
+@handles(Place)
 def _place(tx: Tx, cmd: Place) -> None:
     for spec in cmd.units:
         tx.put_unit(Unit(spec.id, spec.owner, spec.kind, spec.factors, cmd.in_, cmd.hex))
@@ -158,13 +200,13 @@ def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check("move", "K3")
+@check(Move, "K3")
 def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
     yield from _unknown(tx, cmd.units)
     yield from _hex(tx, cmd.to, cmd.hex)
 
 
-@check("move", "K1")
+@check(Move, "K1")
 def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
         side = tx.owner_side(unit) or potential_side(tx, unit)
@@ -182,7 +224,7 @@ def potential_side(tx: Tx, unit: Unit) -> Side | None:
     return tx.side(major) if major is not None else None
 
 
-@check("move", "82.83A")
+@check(Move, "82.83A")
 def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.83A: an independent minor moves only in the movement and combat phases of its
     potential ally's player turn (Vichy France may also redeploy)."""
@@ -202,7 +244,7 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
             )
 
 
-@check("move", "82.13A")
+@check(Move, "82.13A")
 def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.13A: South African, Australian and Indian units keep to their zones (a table)."""
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
@@ -219,7 +261,7 @@ def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
         )
 
 
-@check("move", "82.41")
+@check(Move, "82.41")
 def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for owner in sorted({tx.units[u].owner for u in cmd.units if u in tx.units}):
         violation = entry_violation(tx, owner, cmd.to)
@@ -227,20 +269,46 @@ def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
             yield violation
 
 
-@handles("move")
+@handles(Move)
 def _move(tx: Tx, cmd: Move) -> None:
     for unit_id in cmd.units:
         tx.put_unit(evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
         tx.effects.append(UnitMoved(unit_id, cmd.to))
 
 
-@check("remove", "K3")
+@check(Remove, "K3")
 def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
     yield from _unknown(tx, cmd.units)
 
 
-@handles("remove")
+@handles(Remove)
 def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
         tx.drop_unit(unit_id)
         tx.effects.append(UnitRemoved(unit_id))
+
+
+@candidates(Move)
+def _moves(tx: Tx, gated: bool) -> Iterator[Move]:
+    """Each unit on the map to each other country, without a hex. Gated, units that could
+    not move now are skipped: K1 refuses a move outside its side's moving phases, and 82.83C
+    (given by the 82.41 check) every move of a minor's unit with no major."""
+    open_ = not gated or "K1" in tx.disabled
+    stay_home = gated and "82.41" not in tx.disabled
+    phase, side = tx.clock.phase, tx.clock.side
+    countries = (*minors_in_play(tx), *tx.rs.majors)
+    for unit_id in sorted(tx.units):
+        unit = tx.units[unit_id]
+        own = tx.owner_side(unit) or potential_side(tx, unit)
+        if own is None and stay_home:
+            continue  # 82.83C: a minor with no major fights only at home
+        if not open_ and own is not None and (phase not in MOVING or own is not side):
+            continue  # K1: it moves only in its side's moving phases
+        for country in countries:
+            if country != unit.country:
+                yield Move((unit_id,), country)
+
+
+@candidates(Remove)
+def _removals(tx: Tx, gated: bool) -> Iterator[Remove]:
+    yield from (Remove((u,)) for u in sorted(tx.units))

@@ -259,7 +259,7 @@ def force_pool(game: Game, minor: str) -> ForcePool:
 
     rs = game.ruleset
     name = rs.minor(minor).name
-    tx = Tx(game.raw_state, rs, frozenset(), game.hooks)
+    tx = Tx(game.raw_state, rs, frozenset(), game.rulebook)
     row = rs.force_row(name)
     if row is None:
         return ForcePool(name, (), (), "82.62", f"{name} has no armed forces")

@@ -90,17 +90,21 @@ def _non_empty(_: Any, attribute: attrs.Attribute[str], value: str) -> None:
         raise FieldError(attribute.name, "is empty", "give a non-empty text")
 
 
-CLAUSE_ID = re.compile(r"^(82(\.\d+[A-Z]?)?|A25(\.\d+)?(-1E)?)$")
+CLAUSE_ID = re.compile(r"^[A-Z]{0,3}\d+(\.\d+)*[A-Z]?(-\w+)?$")
+"""A clause id: rule 82's `82.34` and `82.11A`, A25's `A25.85` and `A25.231-1E`, and the
+ids of other rule texts and rulebooks (`83.1`, `K1`, a house rule's `H1`)."""
 
 
 @frozen
 class Clause:
-    """One numbered paragraph or lettered sub-clause of rule 82 or chapter A25."""
+    """One numbered paragraph or lettered sub-clause of a rule text (rule 82, chapter A25),
+    or a rule of a rulebook's own (the kernel ids K1 ..., a house rule's H1 ...)."""
 
     id: str = field()
     title: str = field(validator=_non_empty)
     kind: ClauseKind
-    source: str = field()
+    source: str = field(validator=_non_empty)
+    """The rule text it belongs to: `awaw-82`, `asl-a25`, or a rulebook's own name."""
     parent: str = ""
     note: str = ""
 
@@ -108,14 +112,9 @@ class Clause:
     def _check_id(self, attribute: attrs.Attribute[str], value: str) -> None:
         if not CLAUSE_ID.match(value):
             raise FieldError(
-                "id", f"{value!r} is not a clause id", "write ids like '82.34', '82.11A', 'A25.85'"
-            )
-
-    @source.validator
-    def _check_source(self, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in ("awaw-82", "asl-a25"):
-            raise FieldError(
-                "source", f"{value!r} is not a rule text", "use 'awaw-82' or 'asl-a25'"
+                "id",
+                f"{value!r} is not a clause id",
+                "write ids like '82.34', '82.11A', 'A25.85' or 'H1'",
             )
 
 

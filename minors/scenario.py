@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -10,10 +11,11 @@ from typing import Any
 from attrs import frozen
 
 from .clock import Moment, MomentError
-from .commands import Command, CommandError, command
+from .commands import KINDS
 from .errors import MinorsError
 from .game import Game
-from .registry import RuleViolation
+from .kind import Command, CommandError, build
+from .rulebook import Rulebook, RuleViolation
 
 __all__ = [
     "SAMPLE",
@@ -77,8 +79,9 @@ def _read(path: str | Path) -> tuple[str, bytes]:
         raise ScenarioError(f"{path}: cannot read the scenario: {exc.strerror}") from None
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read and check a scenario file for form (not yet for legality).
+def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
+    """Read and check a scenario file for form (not yet for legality); its commands are of
+    `kinds` (rule 82's vocabulary by default, a rulebook's `kinds` for a variant's).
 
     Raises:
         ScenarioError: naming the file, the command (1-based) and the problem.
@@ -123,7 +126,7 @@ def load_scenario(path: str | Path) -> Scenario:
             raise ScenarioError(f"{where}: missing field 'command'")
         try:
             moment = Moment.parse(at)
-            built = command(kind, **fields)
+            built = build(KINDS if kinds is None else kinds, kind, fields)
         except (MomentError, CommandError) as exc:
             raise ScenarioError(f"{where} ({kind}): {exc}") from None
         if previous is not None and moment < previous:
@@ -143,19 +146,21 @@ def run_scenario(
     disabled: frozenset[str] = frozenset(),
     log: str | Path | None = None,
     durability: str = "entry",
+    rulebook: Rulebook | None = None,
 ) -> Game:
     """What `minors run` does: play the scenario and return the game.
 
     `ruleset` (the CLI's --ruleset) replaces the file's overlays; `disabled` (for tests)
     switches off the rules registered under those clause ids; `log` writes the audit log
-    of the run as it goes (closed at the end, or before the command that broke a rule).
+    of the run as it goes (closed at the end, or before the command that broke a rule);
+    `rulebook` plays it under a variant (rule 82 by default).
 
     Raises:
         ScenarioError: the file or a value is malformed (exit 2).
         ScenarioRuleViolation: a command broke a rule; `.game` is the state before it
             (exit 3).
     """
-    scenario = load_scenario(path)
+    scenario = load_scenario(path, rulebook.kinds if rulebook is not None else None)
     stop = None
     if until is not None:
         try:
@@ -167,6 +172,7 @@ def run_scenario(
             scenario.ruleset if ruleset is None else ruleset,
             start=scenario.start,
             disabled=disabled,
+            rulebook=rulebook,
         )
     except MinorsError as exc:
         raise ScenarioError(f"{scenario.path}: {exc}") from None

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 from .clock import Phase
 from .domain import DiplomaticLevel, Side, Status
 from .effects import Note
-from .registry import at_phase_start, effect
-from .rulebook import Context, fire
+from .machine import Context, fire
+from .rulebook import at_phase_start, effect
 from .state import MinorState, Pending, evolve
+from .ties import neutral_major, set_status
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -24,12 +25,11 @@ def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
     """After an attack left the minor independent: its 82.81 association with the partner
     of the attacker's faction, at the start of the defender's next diplomacy phase."""
     partner = tx.rs.association[tx.faction(attacker)].on_attack
-    pending: Pending | None = _schedule(tx, minor, partner)
-    return pending
+    return _schedule(tx, minor, partner)
 
 
-@effect("82.81")
-def _schedule(tx: Tx, minor: str, partner: str) -> Pending:
+@effect("82.81", otherwise=None)
+def _schedule(tx: Tx, minor: str, partner: str) -> Pending | None:
     """82.81: association at the start of the defender's next diplomatic phase."""
     due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
     return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
@@ -48,11 +48,11 @@ def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
     )
 
 
-@effect("82.81B")
+@effect("82.81B", otherwise=False)
 def _neutral_attacker(tx: Tx, attacker: str) -> bool:
     """82.81B: an attacker at war with no major power of an opposing faction is neutral:
     its victims do not associate yet."""
-    return tx.neutral_major(attacker)
+    return neutral_major(tx, attacker)
 
 
 def resolve_pending(tx: Tx, name: str, cause: str) -> None:
@@ -84,7 +84,7 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
         tx.put(state)
         return
     assert dest is not None
-    tx.set_status(state, dest, pending.partner, pending.rule, cause)
+    set_status(tx, state, dest, pending.partner, pending.rule, cause)
 
 
 @effect("82.81C")
@@ -110,7 +110,7 @@ def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
     )
 
 
-@at_phase_start(Phase.DIPLOMACY.value)
+@at_phase_start(Phase.DIPLOMACY)
 @effect("82.81")
 def _associations_due(tx: Tx, side: Side) -> None:
     """At the start of a diplomacy phase, before any roll, due associations take effect."""
@@ -175,7 +175,8 @@ def _communist_china(tx: Tx) -> None:
         return
     dest = fire(state.status, "ally", Context(partner_free="Russia" not in state.barred))
     assert dest is not None
-    tx.set_status(
+    set_status(
+        tx,
         state,
         dest,
         "Russia" if dest is Status.ALLIED else None,
@@ -196,7 +197,8 @@ def thailand(tx: Tx) -> None:
         return
     dest = fire(state.status, "align", Context(partner_free="Japan" not in state.barred))
     if dest is Status.ASSOCIATED:
-        tx.set_status(
+        set_status(
+            tx,
             state,
             dest,
             "Japan",

@@ -46,13 +46,14 @@ from .commands import KINDS, Command, Move, Placement, UnitSpec, command
 from .domain import Status
 from .errors import MinorsError
 from .game import Game
-from .hooks import Hooks
+from .kind import Names, field_names
 from .log import Log
-from .registry import RuleViolation, Violation
+from .rulebook import RuleViolation, Violation
 from .ruleset import Ruleset, load_ruleset
 from .scenario import ScenarioRuleViolation, run_scenario
 from .state import GameState, evolve
-from .tx import TIED, Tx
+from .ties import TIED
+from .tx import Tx
 from .units import UnitKind
 
 __all__ = [
@@ -172,25 +173,54 @@ def _placements(rs: Ruleset) -> st.SearchStrategy[Placement]:
     )
 
 
-def _field(rs: Ruleset, name: str, hint: Any) -> st.SearchStrategy[Any] | None:
-    """A strategy for one field of a command, by its name and type; None when unknown."""
+_BY_NAME = {
+    "minor": Names.MINOR,
+    "major": Names.MAJOR,
+    "attacker": Names.MAJOR,
+    "by": Names.MAJOR,
+    "target": Names.COUNTRY,
+    "in_": Names.COUNTRY,
+    "to": Names.COUNTRY,
+    "through": Names.COUNTRY,
+    "hex": Names.HEX,
+    "displace": Names.HEX,
+    "units": Names.UNITS,
+}
+"""What a field names, by the scenario vocabulary's conventions, for kinds whose fields do
+not say it (`minors.kind.MinorName` and the like do)."""
+
+
+def _names(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
+    if what is Names.MINOR:
+        return minors(rs)
+    if what is Names.MAJOR:
+        return majors(rs)
+    if what is Names.COUNTRY:
+        return _countries(rs)
+    if what is Names.HEX:
+        return _hexes(rs)
+    return None
+
+
+def _field(
+    rs: Ruleset, owner: type[Any], attribute: attrs.Attribute[Any], hint: Any
+) -> st.SearchStrategy[Any] | None:
+    """A strategy for one field of a command, by what it names (its annotation, else its
+    name) and its type; None when unknown."""
+    name = attribute.name
+    what = field_names(owner).get(name) or _BY_NAME.get(name)
     if hint is str:
-        if name == "minor":
-            return minors(rs)
-        if name in ("major", "attacker", "by"):
-            return majors(rs)
-        if name in ("target", "in_", "to", "through"):
-            return _countries(rs)
-        return None
-    if hint == (str | None) and name in ("hex", "displace"):
-        return st.none() | _hexes(rs)
+        return _names(rs, what)
+    if hint == (str | None):
+        found = _names(rs, what)
+        return None if found is None else st.none() | found
     if hint is int and name == "result":
         return st.integers(-5, 12)
     if hint == (int | None) and name == "roll":
         return st.none() | st.integers(-5, 12)
     if hint == tuple[int, ...]:
         return st.lists(st.integers(-3, 3), max_size=2).map(tuple)
-    if hint == tuple[str, ...] and name == "units":
+    if hint == tuple[str, ...] and what is Names.UNITS:
         return st.lists(st.sampled_from(UNIT_IDS), min_size=1, max_size=2).map(tuple)
     if hint == tuple[UnitSpec, ...]:
         return st.lists(units(rs), min_size=1, max_size=2).map(tuple)
@@ -203,7 +233,7 @@ def _kind(rs: Ruleset, cls: type[Any]) -> st.SearchStrategy[Command] | None:
     hints = get_type_hints(cls)
     fields: dict[str, st.SearchStrategy[Any]] = {}
     for attribute in attrs.fields(cls):
-        strategy = _field(rs, attribute.name, hints[attribute.name])
+        strategy = _field(rs, cls, attribute, hints[attribute.name])
         if strategy is None:
             return None
         fields[attribute.name] = strategy
@@ -411,7 +441,7 @@ def exceeded_limits(game: Game) -> list[str]:
     from .limits import group_of, limits_on, measure
     from .tx import Tx
 
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.rulebook)
     problems: list[str] = []
     seen: set[str] = set()
     for name in game.ruleset.minors:
@@ -479,7 +509,8 @@ def stale_caches(game: Game) -> list[str]:
     grants), kept up to date command by command, agree with caches built afresh from the
     units and the ledger."""
     state, problems = game.raw_state, []
-    tx = Tx(evolve(state, where=None, owned=None, grants=None), game.ruleset, frozenset(), Hooks())
+    blank = evolve(state, where=None, owned=None, grants=None)
+    tx = Tx(blank, game.ruleset, frozenset(), game.rulebook)
     tx.build_caches()
     fresh = tx.commit()
     for name in ("where", "owned"):
@@ -761,7 +792,9 @@ class MinorsStateMachine(RuleBasedStateMachine):
     def state_round_trips(self) -> None:
         """`Game.from_state(state())` is the same state."""
         state = self.current_state()
-        rebuilt = Game.from_state(state, self.game.ruleset, hooks=self.game.hooks, start=self.start)
+        rebuilt = Game.from_state(
+            state, self.game.ruleset, rulebook=self.game.rulebook, start=self.start
+        )
         assert rebuilt.state() == state
 
     @precondition(lambda self: self.steps > 0 and self.steps % self.log_every == 0)
@@ -781,9 +814,9 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     def _check_log(self, *, go_on: bool) -> None:
         sink = self._close_log()
-        verdict = auditlog.verify(sink.path, hooks=self.game.hooks)
+        verdict = auditlog.verify(sink.path, rulebook=self.game.rulebook)
         assert verdict.ok, f"the log does not verify: {verdict.describe()}"
-        replayed = auditlog.replay(sink.path, hooks=self.game.hooks)
+        replayed = auditlog.replay(sink.path, rulebook=self.game.rulebook)
         assert replayed.state() == self.game.state(), "replaying the log gives another state"
         if go_on:  # a new log, going on from this one's lines (without its closing line)
             lines = Path(sink.path).read_bytes().splitlines(keepends=True)[:-1]

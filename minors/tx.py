@@ -7,51 +7,19 @@ game exactly as it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .clock import Moment, Phase
-from .domain import Faction, Side, Status
-from .effects import Effect, StatusChanged, WarBegan, WarEnded
-from .registry import Violation, effect
+from .clock import Moment
+from .domain import Faction, Side
+from .effects import Effect, WarBegan
 from .ruleset import Ruleset
-
-if TYPE_CHECKING:
-    from .hooks import Hooks
-from .state import GameState, LedgerEntry, MinorState, evolve
+from .state import GameState, LedgerEntry, MinorState
 from .units import Unit
 
-__all__ = ["TIED", "Tx", "out_of_turn", "tie_rule"]
+if TYPE_CHECKING:
+    from .rulebook import Rulebook
 
-TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMONWEALTH})
-"""Statuses that tie a minor to its major's wars (82.12, 82.93)."""
-
-
-def tie_rule(rs: Ruleset, state: MinorState) -> str | None:
-    """The clause by which a minor shares its major's wars, so that war is made on the major
-    (82.12 colonies, 82.13 the Commonwealth, 82.93 Pacific minors, 82.42 associates, allies
-    and conquests); None for a minor that is not tied."""
-    if state.status is Status.CONQUERED:
-        return "82.42"
-    if state.status not in TIED:
-        return None
-    if state.status is Status.COMMONWEALTH:
-        return "82.13"
-    if rs.minors[state.name].theater.value == "pacific":
-        return "82.93"
-    return "82.12" if state.status is Status.COLONY else "82.42"
-
-
-def out_of_turn(
-    tx: Tx, major: str, phase: Phase, what: str, key: str = "major"
-) -> Iterator[Violation]:
-    """K1: `what` (the subject and its verb, "a border war belongs") is done only in `phase`
-    of `major`'s own player turn."""
-    side = tx.side(major)
-    if tx.clock.phase is not phase or tx.clock.side is not side:
-        yield Violation(
-            "K1", f"{what} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
-        )
+__all__ = ["Tx"]
 
 
 class Tx:
@@ -69,11 +37,12 @@ class Tx:
         "effects",
         "eliminated",
         "fallen",
-        "hooks",
+        "impls",
         "ledger",
         "losses",
         "minors",
         "rs",
+        "rules",
         "surrendered",
         "traces",
         "units",
@@ -81,10 +50,12 @@ class Tx:
     )  # fmt: skip
 
     def __init__(
-        self, state: GameState, rs: Ruleset, disabled: frozenset[str], hooks: Hooks
+        self, state: GameState, rs: Ruleset, disabled: frozenset[str], rules: Rulebook
     ) -> None:
         self.base = state
-        self.hooks = hooks
+        self.rules = rules
+        self.impls = rules.active(disabled).effects
+        """Effect key -> the function in force (None while off): what effects run."""
         self.rs = rs
         self.disabled = disabled
         self.clock = state.clock
@@ -140,11 +111,6 @@ class Tx:
         """`major` and the other major powers of its faction."""
         return list(self.rs.faction_members[self.rs.majors[major].faction])
 
-    def neutral_major(self, major: str) -> bool:
-        """82.81B: not at war with any major power of an opposing faction."""
-        own = self.faction(major)
-        return not any(self.faction(e) is not own for e in self.enemies(major))
-
     def add_war(self, a: str, b: str, rule: str, cause: str) -> None:
         self._own("wars")
         self.wars[(a, b) if a < b else (b, a)] = self.clock
@@ -159,57 +125,6 @@ class Tx:
         """Store a minor's new record."""
         self._own("minors")
         self.minors[state.name] = state
-
-    def set_status(
-        self,
-        state: MinorState,
-        status: Status,
-        major: str | None,
-        rule: str,
-        cause: str,
-        **changes: Any,
-    ) -> MinorState:
-        """Change a minor's status and major (and other fields), with its effect, and
-        rederive its wars; one new record."""
-        direct = changes.get("direct_wars", state.direct_wars)
-        wars = self.derive_wars(status, major, direct)
-        new = evolve(state, status=status, major=major, at_war_with=wars, **changes)
-        if (state.status, state.major) != (status, major):
-            self.effects.append(StatusChanged(state.name, state.status, status, major, rule, cause))
-        self.put(new)
-        return new
-
-    def wars_of(self, state: MinorState) -> tuple[str, ...]:
-        """Who a minor is at war with: its own wars, and its major's if tied to it."""
-        return self.derive_wars(state.status, state.major, state.direct_wars)
-
-    def derive_wars(
-        self, status: Status, major: str | None, direct: tuple[str, ...]
-    ) -> tuple[str, ...]:
-        if status is Status.CONQUERED:
-            return ()
-        if status not in TIED or major is None:
-            return direct  # kept sorted and unique where it is written
-        wars = set(direct)
-        wars.update(self.enemies(major))
-        wars.discard(major)
-        return tuple(sorted(wars))
-
-    @effect("82.12")
-    def refresh_wars(self, rule: str = "82.12") -> None:
-        """Rederive every minor's wars after wars between majors began or ended."""
-        for name in self.rs.minors:  # table order, whatever order the dict was built in
-            state = self.minors[name]
-            wars = self.wars_of(state)
-            if wars == state.at_war_with:
-                continue
-            for enemy in sorted(set(wars) - set(state.at_war_with)):
-                self.effects.append(
-                    WarBegan(enemy, state.name, rule, f"{state.name} shares {state.major}'s wars")
-                )
-            for enemy in sorted(set(state.at_war_with) - set(wars)):
-                self.effects.append(WarEnded(enemy, state.name, rule, "its major left the war"))
-            self.put(evolve(state, at_war_with=wars))
 
     # ---- units -----------------------------------------------------------------------
 

@@ -4,32 +4,94 @@ subversion, refusal of association, surrender and re-entry."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
 
 from .clock import Phase
-from .commands import (
-    BorderWar,
-    DeclareWar,
-    ReenterWar,
-    RefuseAssociation,
-    Subvert,
-    Surrender,
-)
 from .deployment import schedule
-from .diplomacy import PEACE
+from .diplomacy import PEACE, apply_result
 from .domain import Status
 from .effects import BrpChange, Note, UnitMoved, WarEnded
-from .registry import Violation, check, effect, handles
-from .rulebook import Context, fire
+from .kind import Command, CountryName, HexLabel, MajorName, MinorName
+from .machine import Context, fire
+from .rulebook import Violation, candidates, check, effect, handles
+from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .state import LedgerEntry, MinorState, Pending, evolve
 from .survival import on_attack, on_war_between_majors, resolve_pending
-from .tx import TIED, out_of_turn, tie_rule
+from .ties import TIED, refresh_wars, set_status, tie_rule
 from .units import GROUND
 
 if TYPE_CHECKING:
     from .tx import Tx
 
-__all__ = ["garrisons"]
+__all__ = [
+    "BorderWar",
+    "DeclareWar",
+    "ReenterWar",
+    "RefuseAssociation",
+    "Subvert",
+    "Surrender",
+    "attack",
+    "garrisons",
+    "subversion",
+    "vichy",
+]
+
+
+@frozen
+class DeclareWar(Command):
+    """`attacker` declares war on `target`, a minor country or a major power (82.41)."""
+
+    name: ClassVar[str] = "declare_war"
+    attacker: MajorName
+    target: CountryName
+    displace: HexLabel | None = None
+    """82.56: the hex next to the capital the attacker's units there move to."""
+
+
+@frozen
+class BorderWar(Command):
+    """Russia attacks Finland or Rumania without a declaration (82.41 exception, 66.2, 67.2)."""
+
+    name: ClassVar[str] = "border_war"
+    attacker: MajorName
+    target: CountryName
+
+
+@frozen
+class Subvert(Command):
+    """Communist subversion of a minor (82.36): legal despite a German garrison."""
+
+    name: ClassVar[str] = "subvert"
+    major: MajorName
+    minor: MinorName
+
+
+@frozen
+class RefuseAssociation(Command):
+    """82.81D: `major` refuses the association of `minor`."""
+
+    name: ClassVar[str] = "refuse_association"
+    major: MajorName
+    minor: MinorName
+
+
+@frozen
+class Surrender(Command):
+    """The major power surrenders (82.81C; France's fall, 82.91F)."""
+
+    name: ClassVar[str] = "surrender"
+    major: MajorName
+
+
+@frozen
+class ReenterWar(Command):
+    """A surrendered major power re-enters the war (82.81C)."""
+
+    name: ClassVar[str] = "reenter_war"
+    major: MajorName
+
 
 TIED_OR_CONQUERED = TIED | {Status.CONQUERED}
 """The statuses `tie_rule` names a clause for: war is made on the major instead."""
@@ -73,49 +135,61 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
 
 
-def _tied(clause: str) -> None:
-    """Register the refusal of a declaration on a minor tied to a major under `clause`."""
-
-    @check("declare_war", clause)
-    def refuse(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-        state = tx.minors.get(cmd.target)
-        if state is None or state.status not in TIED_OR_CONQUERED:
-            return
-        if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
-            return
-        if state.status is Status.CONQUERED:
-            yield Violation(
-                clause,
-                f"{cmd.target} is conquered by {state.major}: it is "
-                "attacked without a declaration of war",
-                {"minor": cmd.target},
-            )
-            return
+def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> Iterator[Violation]:
+    """A declaration on a minor tied to a major by `clause` is refused: war is made on the
+    major (a conquered minor is attacked without one)."""
+    state = tx.minors.get(cmd.target)
+    if state is None or state.status not in TIED_OR_CONQUERED:
+        return
+    if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+        return
+    if state.status is Status.CONQUERED:
         yield Violation(
             clause,
-            f"{cmd.target} is {state.status.value} with {state.major}: it "
-            f"shares {state.major}'s wars, so declare war on {state.major}",
-            {"minor": cmd.target, "major": state.major},
+            f"{cmd.target} is conquered by {state.major}: it is "
+            "attacked without a declaration of war",
+            {"minor": cmd.target},
         )
+        return
+    yield Violation(
+        clause,
+        f"{cmd.target} is {state.status.value} with {state.major}: it "
+        f"shares {state.major}'s wars, so declare war on {state.major}",
+        {"minor": cmd.target, "major": state.major},
+    )
 
-    refuse.__qualname__ = refuse.__name__ = f"refuse_declaration_{clause.replace('.', '_')}"
+
+@check(DeclareWar, "82.12")
+def _no_declaration_on_a_colony(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _refuse_tied(tx, cmd, "82.12")
 
 
-for _clause in ("82.12", "82.13", "82.42", "82.93"):
-    _tied(_clause)
+@check(DeclareWar, "82.13")
+def _no_declaration_on_the_commonwealth(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _refuse_tied(tx, cmd, "82.13")
 
 
-@check("declare_war", "K1")
+@check(DeclareWar, "82.42")
+def _no_declaration_on_an_associate_or_ally(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _refuse_tied(tx, cmd, "82.42")
+
+
+@check(DeclareWar, "82.93")
+def _no_declaration_on_a_tied_pacific_minor(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _refuse_tied(tx, cmd, "82.93")
+
+
+@check(DeclareWar, "K1")
 def _declare_in_phase(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war belongs")
 
 
-@check("declare_war", "K2")
+@check(DeclareWar, "K2")
 def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     yield from _attacker_fit(tx, cmd.attacker, cmd.target)
 
 
-@check("declare_war", "82.34")
+@check(DeclareWar, "82.34")
 def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
     if cmd.target in tx.rs.majors or not tx.occupied(cmd.target):
@@ -129,12 +203,12 @@ def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
             )
 
 
-@check("border_war", "K1")
+@check(BorderWar, "K1")
 def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a border war belongs")
 
 
-@check("border_war", "82.41")
+@check(BorderWar, "82.41")
 def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     """82.41: only Russia's border wars on Finland or Rumania need no declaration."""
     if (cmd.attacker, cmd.target) not in BORDER_WARS:
@@ -146,13 +220,13 @@ def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
         )
 
 
-@check("border_war", "K2")
+@check(BorderWar, "K2")
 def _border_fits(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     if cmd.target in tx.rs.minors:
         yield from _attacker_fit(tx, cmd.attacker, cmd.target)
 
 
-@check("border_war", "82.34")
+@check(BorderWar, "82.34")
 def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     if cmd.target in tx.rs.minors:
         yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
@@ -161,21 +235,38 @@ def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
 # ---- declarations: effects -------------------------------------------------------------
 
 
-@handles("declare_war")
+@handles(DeclareWar)
 def _declare_war(tx: Tx, cmd: DeclareWar) -> None:
     if cmd.target in tx.rs.majors:
         _pay(tx, cmd.attacker, "declare_war_major", f"war on {cmd.target}")
         tx.add_war(cmd.attacker, cmd.target, "K2", f"{cmd.attacker} declares war")
-        tx.refresh_wars()
+        refresh_wars(tx)
         on_war_between_majors(tx, cmd.attacker, cmd.target)
         return
     _pay(tx, cmd.attacker, "declare_war_minor", f"war on {cmd.target}")
     attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker} declares war", cmd.displace)
 
 
-@handles("border_war")
+@handles(BorderWar)
 def _border_war(tx: Tx, cmd: BorderWar) -> None:
     attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker}'s border war")
+
+
+@candidates(DeclareWar)
+def _declarations(tx: Tx, gated: bool) -> Iterator[DeclareWar]:
+    """Every major of the player turn on every major power and minor in play."""
+    if in_phase(tx, gated, Phase.DECLARATIONS):
+        targets = (*tx.rs.majors, *minors_in_play(tx))
+        for attacker in majors_in_turn(tx):
+            for target in targets:
+                yield DeclareWar(attacker, target)
+
+
+@candidates(BorderWar)
+def _border_wars(tx: Tx, gated: bool) -> Iterator[BorderWar]:
+    if in_phase(tx, gated, Phase.DECLARATIONS):
+        for attacker, target in sorted(BORDER_WARS):
+            yield BorderWar(attacker, target)
 
 
 @effect("K6")
@@ -215,15 +306,15 @@ def attack(
     if deployment is not None:
         changes["deployment"] = deployment
     if dest is Status.ASSOCIATED:
-        tx.set_status(
-            state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
+        set_status(
+            tx, state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
         )
         return
     if state.pending is None:
         pending = on_attack(tx, minor, attacker)
         if pending is not None:
             changes["pending"] = pending
-    tx.set_status(state, dest, None, rule, cause, **changes)
+    set_status(tx, state, dest, None, rule, cause, **changes)
     scheduled = changes.get("pending")
     if isinstance(scheduled, Pending) and scheduled.due is not None:
         tx.effects.append(
@@ -235,7 +326,7 @@ def attack(
         )
 
 
-@effect("82.56")
+@effect("82.56", otherwise=())
 def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
     """82.56: when the attacker already has units in the minor, every major power's unit
     there is in at least partial supply for the turn of the invasion."""
@@ -262,7 +353,7 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
             tx.effects.append(UnitMoved(unit.id, f"{minor} ({target})", "82.56"))
 
 
-@check("declare_war", "82.56")
+@check(DeclareWar, "82.56")
 def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.56: the displaced units go to a hex adjacent to the capital."""
     if cmd.displace is None:
@@ -277,14 +368,14 @@ def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
         )
 
 
-@effect("82.351")
-def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...]:
+@effect("82.351", otherwise=None)
+def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...] | None:
     """82.351: the attacker and its major-power allies may never take the minor as an
     associate or ally."""
     return tuple(sorted({*state.barred, *tx.allies(attacker)}))
 
 
-@effect("82.35")
+@effect("82.35", otherwise=False)
 def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
     """82.35: a power may declare war on a minor it (or its side) controls; its standing
     ends. Its BRP grants stay until a reversal or a conquest by another power deducts them
@@ -310,12 +401,12 @@ def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str
 # ---- subversion -------------------------------------------------------------------------
 
 
-@check("subvert", "K1")
+@check(Subvert, "K1")
 def _subvert_in_phase(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "subversion belongs")
 
 
-@check("subvert", "82.36")
+@check(Subvert, "82.36")
 def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
     (eligibility: a European minor at peace; the subversion rule itself is not given)."""
@@ -332,15 +423,30 @@ def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
         )
 
 
-@handles("subvert")
+@handles(Subvert)
 def _subvert(tx: Tx, cmd: Subvert) -> None:
-    tx.hooks.subversion(tx, cmd.major, cmd.minor)
+    subversion(tx, cmd.major, cmd.minor)
+
+
+@candidates(Subvert)
+def _subversions(tx: Tx, gated: bool) -> Iterator[Subvert]:
+    if in_phase(tx, gated, Phase.DIPLOMACY):
+        for target in minors_in_play(tx):
+            yield Subvert("Russia", target)
+
+
+@effect("82.36", name="subversion")
+def subversion(tx: Tx, major: str, minor: str) -> None:
+    """82.36, a rule a rulebook may replace (`subversion`): the subversion rule itself is not
+    in rule 82; by default a success counts as a −1 result for `major` (control of the
+    minor's hexes and all its BRPs)."""
+    apply_result(tx, minor, major, -1, rule="82.36")
 
 
 # ---- refusal of association -------------------------------------------------------------
 
 
-@check("refuse_association", "82.81D")
+@check(RefuseAssociation, "82.81D")
 def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
     """82.81D: a refusal is possible from the attack until the association takes effect."""
     state = tx.minor(cmd.minor)
@@ -366,7 +472,16 @@ def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
         )
 
 
-@handles("refuse_association")
+@candidates(RefuseAssociation)
+def _refusals(tx: Tx, gated: bool) -> Iterator[RefuseAssociation]:
+    """The refusal of each pending association, by its partner."""
+    for name in minors_in_play(tx):
+        pending = tx.minors[name].pending
+        if pending is not None:
+            yield RefuseAssociation(pending.partner, name)
+
+
+@handles(RefuseAssociation)
 def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
     state = tx.minor(cmd.minor)
     tx.put(evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
@@ -378,13 +493,18 @@ def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
 # ---- surrender and re-entry -------------------------------------------------------------
 
 
-@check("surrender", "K2")
+@check(Surrender, "K2")
 def _can_surrender(tx: Tx, cmd: Surrender) -> Iterator[Violation]:
     if cmd.major in tx.surrendered:
         yield Violation("K2", f"{cmd.major} has already surrendered", {"major": cmd.major})
 
 
-@handles("surrender")
+@candidates(Surrender)
+def _surrenders(tx: Tx, gated: bool) -> Iterator[Surrender]:
+    yield from (Surrender(m) for m in tx.rs.majors)
+
+
+@handles(Surrender)
 def _surrender(tx: Tx, cmd: Surrender) -> None:
     enemies = tuple(tx.enemies(cmd.major))
     tx.surrendered = {**tx.surrendered, cmd.major: enemies}
@@ -393,10 +513,19 @@ def _surrender(tx: Tx, cmd: Surrender) -> None:
     tx.wars = {pair: m for pair, m in tx.wars.items() if cmd.major not in pair}
     for enemy in enemies:
         tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
-    tx.refresh_wars("K2")
+    refresh_wars(tx, "K2")
     if cmd.major == "France":
         _free_french(tx)
-        tx.hooks.vichy(tx)
+        vichy(tx)
+
+
+@effect("K2", name="vichy")
+def vichy(tx: Tx) -> None:
+    """France's fall, a rule a rulebook may replace (`vichy`; rule 77 is not given): by
+    default Vichy France becomes an active neutral minor."""
+    state = tx.minors.get("Vichy France")
+    if state is not None and not state.active:
+        tx.put(evolve(state, active=True, status=Status.NEUTRAL))
 
 
 @effect("82.91F")
@@ -409,23 +538,28 @@ def _free_french(tx: Tx) -> None:
             continue
         dest = fire(state.status, "free_french")
         assert dest is not None
-        tx.set_status(state, dest, "Britain", "82.91F", "France has fallen: Free French")
+        set_status(tx, state, dest, "Britain", "82.91F", "France has fallen: Free French")
 
 
-@check("reenter_war", "K2")
+@check(ReenterWar, "K2")
 def _can_reenter(tx: Tx, cmd: ReenterWar) -> Iterator[Violation]:
     if cmd.major not in tx.surrendered:
         yield Violation("K2", f"{cmd.major} has not surrendered", {"major": cmd.major})
 
 
-@handles("reenter_war")
+@candidates(ReenterWar)
+def _reentries(tx: Tx, gated: bool) -> Iterator[ReenterWar]:
+    yield from (ReenterWar(m) for m in tx.rs.majors)
+
+
+@handles(ReenterWar)
 def _reenter(tx: Tx, cmd: ReenterWar) -> None:
     enemies = tx.surrendered[cmd.major]
     tx.surrendered = {m: e for m, e in tx.surrendered.items() if m != cmd.major}
     for enemy in enemies:
         if enemy not in tx.surrendered and not tx.at_war(cmd.major, enemy):
             tx.add_war(cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
-    tx.refresh_wars("K2")
+    refresh_wars(tx, "K2")
     _waiting_associations(tx, cmd.major)
 
 

@@ -15,7 +15,7 @@ import minors.game
 import minors.testing  # registers the minors-ci and minors-thorough profiles
 from minors import load_ruleset
 from minors.game import Game
-from minors.registry import KERNEL_RULES
+from minors.rule82 import KERNEL_RULES
 from minors.ruleset import normalize_clause
 
 pytest_plugins = ["pytester"]

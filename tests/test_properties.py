@@ -88,7 +88,7 @@ SCRIPT = [
 
 
 def _writes() -> list[str]:
-    return ["put", "put_unit", "drop_unit", "record", "add_war", "eliminate", "refresh_wars"]
+    return ["put", "put_unit", "drop_unit", "record", "add_war", "eliminate"]
 
 
 @pytest.mark.parametrize("method", _writes())

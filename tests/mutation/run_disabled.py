@@ -1,10 +1,11 @@
 """Mutation run: does some test notice when a clause's code is switched off?
 
-For each clause registered in `minors.registry.REGISTRY` (rule 82, A25 and the kernel's K
-ids), run the test suite with `MINORS_DISABLE=<clause>`: `tests/conftest.py` then builds
-every `Game` with that clause disabled, as `Game.new(disabled={clause})` does, so the
-rulebook situations (tests/data/scenarios, played by tests/test_scenarios.py), the contract
-tests and the property tests all play without it. A clause is *caught* when the run fails.
+For each clause rule 82's rulebook holds code under (`minors.rule82.RULEBOOK.registered()`:
+rule 82, A25 and the K ids), run the test suite with `MINORS_DISABLE=<clause>`:
+`tests/conftest.py` then builds every `Game` with that clause disabled, as
+`Game.new(disabled={clause})` does, so the rulebook situations (tests/data/scenarios, played
+by tests/test_scenarios.py), the contract tests and the property tests all play without it.
+A clause is *caught* when the run fails.
 The suite first runs unchanged: a baseline that fails would make every clause look caught.
 `test_situation_depends_on_its_rule`, which switches clauses off itself, is left out of the
 mutant runs (it would fail by construction).
@@ -37,10 +38,10 @@ DEPENDS = "tests/test_scenarios.py::test_situation_depends_on_its_rule"
 def clauses() -> list[str]:
     """Every clause with code registered under it, in clause order."""
     sys.path.insert(0, str(ROOT))
-    import minors.game  # noqa: F401  (the rule modules register on import)
-    from minors.registry import REGISTRY, clause_order
+    from minors.rule82 import RULEBOOK
+    from minors.rulebook import clause_key
 
-    return sorted(REGISTRY, key=clause_order)
+    return sorted(RULEBOOK.registered(), key=clause_key)
 
 
 def run(clause: str | None, extra: Sequence[str]) -> tuple[str | None, int, str, float]:
