@@ -211,15 +211,11 @@ class Game:
     def clone(self) -> Game:
         """An independent copy; the state is immutable and the log persistent, so nothing
         is copied. A clone writes to no file sink."""
-        return Game(
-            self._state,
-            self._rs,
-            disabled=self._disabled,
-            rulebook=self._book,
-            log=self._log,
-            start=self._start,
-            base_seq=self._base_seq,
-        )
+        other = Game.__new__(Game)
+        other._state, other._rs, other._disabled = self._state, self._rs, self._disabled
+        other._book, other._active, other._log = self._book, self._active, self._log
+        other._start, other._base_seq, other._sink = self._start, self._base_seq, None
+        return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled like a clone (state, tables, log; no file sink), so games can go to other
@@ -338,7 +334,7 @@ class Game:
         return resolved
 
     def _tx(self) -> Tx:
-        return Tx(self._state, self._rs, self._disabled, self._book)
+        return Tx(self._state, self._rs, self._disabled, self._book, self._active)
 
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
         found: list[Violation] = []

@@ -237,9 +237,6 @@ def at_start(fn: R) -> R:
     return fn
 
 
-_MISSING: Any = object()
-
-
 class _Effect(Generic[T]):
     """The decorator `effect` returns: the wrapped function returns what it returns, or
     `otherwise` (a `T`) while switched off, and is typed so."""
@@ -253,13 +250,11 @@ class _Effect(Generic[T]):
 
         @functools.wraps(fn)
         def run(tx: Tx, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
-            impl = tx.impls.get(key, _MISSING)
+            # the game's table: this rulebook's function, a replacement, or None while the
+            # clause is off; an effect the rulebook did not collect runs as written
+            impl = tx.impls.get(key, fn)
             if impl is None:
-                return otherwise  # switched off in this game
-            if impl is _MISSING:  # not of the game's rulebook: as written, if not off
-                if clause in tx.disabled:
-                    return otherwise
-                impl = fn
+                return otherwise
             found: R = impl(tx, *args, **kwargs)
             return found
 

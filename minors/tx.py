@@ -17,7 +17,7 @@ from .state import GameState, LedgerEntry, MinorState
 from .units import Unit
 
 if TYPE_CHECKING:
-    from .rulebook import Rulebook
+    from .rulebook import Active, Rulebook
 
 __all__ = ["Tx"]
 
@@ -50,11 +50,16 @@ class Tx:
     )  # fmt: skip
 
     def __init__(
-        self, state: GameState, rs: Ruleset, disabled: frozenset[str], rules: Rulebook
+        self,
+        state: GameState,
+        rs: Ruleset,
+        disabled: frozenset[str],
+        rules: Rulebook,
+        active: Active | None = None,
     ) -> None:
         self.base = state
         self.rules = rules
-        self.impls = rules.active(disabled).effects
+        self.impls = (active if active is not None else rules.active(disabled)).effects
         """Effect key -> the function in force (None while off): what effects run."""
         self.rs = rs
         self.disabled = disabled

@@ -3,7 +3,7 @@ subversion, refusal of association, surrender and re-entry."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
@@ -135,48 +135,45 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
 
 
-def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> Iterator[Violation]:
+def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
     """A declaration on a minor tied to a major by `clause` is refused: war is made on the
     major (a conquered minor is attacked without one)."""
     state = tx.minors.get(cmd.target)
     if state is None or state.status not in TIED_OR_CONQUERED:
-        return
+        return ()
     if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
-        return
+        return ()
     if state.status is Status.CONQUERED:
-        yield Violation(
-            clause,
-            f"{cmd.target} is conquered by {state.major}: it is "
-            "attacked without a declaration of war",
-            {"minor": cmd.target},
+        message = (
+            f"{cmd.target} is conquered by {state.major}: it is attacked without a "
+            "declaration of war"
         )
-        return
-    yield Violation(
-        clause,
-        f"{cmd.target} is {state.status.value} with {state.major}: it "
-        f"shares {state.major}'s wars, so declare war on {state.major}",
-        {"minor": cmd.target, "major": state.major},
+        return (Violation(clause, message, {"minor": cmd.target}),)
+    message = (
+        f"{cmd.target} is {state.status.value} with {state.major}: it shares "
+        f"{state.major}'s wars, so declare war on {state.major}"
     )
+    return (Violation(clause, message, {"minor": cmd.target, "major": state.major}),)
 
 
 @check(DeclareWar, "82.12")
-def _no_declaration_on_a_colony(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-    yield from _refuse_tied(tx, cmd, "82.12")
+def _no_declaration_on_a_colony(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.12")
 
 
 @check(DeclareWar, "82.13")
-def _no_declaration_on_the_commonwealth(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-    yield from _refuse_tied(tx, cmd, "82.13")
+def _no_declaration_on_the_commonwealth(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.13")
 
 
 @check(DeclareWar, "82.42")
-def _no_declaration_on_an_associate_or_ally(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-    yield from _refuse_tied(tx, cmd, "82.42")
+def _no_declaration_on_an_associate_or_ally(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.42")
 
 
 @check(DeclareWar, "82.93")
-def _no_declaration_on_a_tied_pacific_minor(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
-    yield from _refuse_tied(tx, cmd, "82.93")
+def _no_declaration_on_a_tied_pacific_minor(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.93")
 
 
 @check(DeclareWar, "K1")
