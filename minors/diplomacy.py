@@ -349,7 +349,7 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
     start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
     at = Moment(start.index + 4)  # the redeployment phase of that player turn
     tx.effects.append(DeadlineSet(minor, old.side.value, str(at)))
-    return Deadline(old.side, at)
+    return Deadline(old.side, at, "82.33")
 
 
 @at_phase_end(Phase.REDEPLOYMENT)

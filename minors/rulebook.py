@@ -422,7 +422,7 @@ class Rulebook:
         sources = tuple(
             ("module", s.__name__) if inspect.ismodule(s) else ("class", s) for s in self.sources
         )
-        return _rebuild, (self.name, sources, clauses, self.base, replace, remove)
+        return _rebuild, (self.name, sources, clauses, self.base, tuple(replace.items()), remove)
 
     def extend(
         self,
@@ -641,16 +641,21 @@ class Rulebook:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+@functools.cache
 def _rebuild(
     name: str,
     sources: tuple[tuple[str, Any], ...],
     clauses: tuple[Clause, ...],
     base: Rulebook | None,
-    replace: Replacements,
+    replace: tuple[tuple[Any, Callable[..., Any]], ...],
     remove: tuple[Replacement, ...],
 ) -> Rulebook:
+    """A pickled rulebook built again, once per process (games unpickled together share it,
+    with its active rules and digest)."""
     found = [importlib.import_module(s) if kind == "module" else s for kind, s in sources]
-    return Rulebook(name, *found, clauses=clauses, base=base, replace=replace, remove=remove)
+    return Rulebook(
+        name, *found, clauses=clauses, base=base, replace=dict(replace), remove=remove
+    )
 
 
 def _runner(key: str) -> Callable[..., None]:

@@ -60,7 +60,7 @@ class Deadline:
 
     side: Side
     at: Moment
-    rule: str = "82.33"
+    rule: str
 
 
 @frozen
@@ -70,7 +70,7 @@ class Deployment:
 
     by: str
     due: Moment
-    rule: str = "82.52"
+    rule: str
     placements: tuple[tuple[str, str, int, str], ...] | None = None
     """(id, kind, factors, hex) of each unit, as the deploying power chose them."""
     redeploy: bool = False

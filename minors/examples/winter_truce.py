@@ -1,0 +1,46 @@
+"""The winter truce, an example house rule as code: rule 82 plus H1.
+
+H1 forbids declarations of war on minor countries in winter turns (war on a major power and
+Russia's border wars, which are no declarations, are unchanged). The rulebook extends rule
+82's with this module's one marked check and its own clause table, `winter_truce.toml`;
+it plays beside rule 82 in one process, and its logs name it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from importlib.resources import files
+from typing import TYPE_CHECKING
+
+from ..domain import Season
+from ..loader import clause_table
+from ..rule82 import RULEBOOK as RULE_82
+from ..rulebook import Violation, check
+from ..war import DeclareWar
+
+if TYPE_CHECKING:
+    from ..tx import Tx
+
+__all__ = ["CLAUSES", "RULEBOOK", "no_war_on_minors_in_winter"]
+
+
+@check(DeclareWar, "H1")
+def no_war_on_minors_in_winter(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    """H1: no declaration of war on a minor country in a winter turn."""
+    if cmd.target in tx.rs.minors and tx.clock.season is Season.WINTER:
+        yield Violation(
+            "H1",
+            f"winter truce: no declaration of war on {cmd.target} in {tx.clock}; "
+            "declare it from the spring",
+            {"target": cmd.target},
+        )
+
+
+CLAUSES = clause_table(
+    "minors/examples/winter_truce.toml", (files(__package__) / "winter_truce.toml").read_bytes()
+)
+"""H1 and its title."""
+
+RULEBOOK = RULE_82.extend("winter-truce", sys.modules[__name__], clauses=CLAUSES.values())
+"""Rule 82 with the winter truce."""
