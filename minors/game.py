@@ -312,14 +312,14 @@ class Game:
     # ---- commands --------------------------------------------------------------------
 
     def command(self, name: str, /, **fields: Any) -> Command:
-        """Build a command of this game's rulebook from the scenario vocabulary (a
-        variant's own kinds included).
+        """A command of this game's rulebook (a variant's own kinds included) from the
+        scenario vocabulary, its names in canonical spelling.
 
         Raises:
-            CommandError: unknown command, unknown or missing field, wrong value type.
+            CommandError: unknown command, unknown or missing field, wrong value type, or an
+                unknown name.
         """
-        built: Command = build(self._book.kinds, name, fields)
-        return built
+        return self.resolve(build(self._book.kinds, name, fields))
 
     def resolve(self, cmd: Command) -> Command:
         """The command with every name in canonical spelling; `CommandError` if a name is
