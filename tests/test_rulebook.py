@@ -108,7 +108,6 @@ def test_phase_hooks_run_in_the_order_of_the_sources() -> None:
     ]
 
 
-@pytest.mark.rule("82.12")
 def test_marked_functions_keep_their_names() -> None:
     """Every rule is a named module-level function: coverage shows no `<locals>`, and each
     name it shows can be looked up in its module."""
