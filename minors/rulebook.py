@@ -653,9 +653,7 @@ def _rebuild(
     """A pickled rulebook built again, once per process (games unpickled together share it,
     with its active rules and digest)."""
     found = [importlib.import_module(s) if kind == "module" else s for kind, s in sources]
-    return Rulebook(
-        name, *found, clauses=clauses, base=base, replace=dict(replace), remove=remove
-    )
+    return Rulebook(name, *found, clauses=clauses, base=base, replace=dict(replace), remove=remove)
 
 
 def _runner(key: str) -> Callable[..., None]:
