@@ -348,7 +348,7 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
         return None
     start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
     at = Moment(start.index + 4)  # the redeployment phase of that player turn
-    tx.effects.append(DeadlineSet(minor, old.side.value, str(at)))
+    tx.effects.append(DeadlineSet(minor, old.side.value, str(at), "82.33"))
     return Deadline(old.side, at, "82.33")
 
 

@@ -71,20 +71,20 @@ class BrpChange:
 class UnitPlaced:
     unit: str
     country: str
-    rule: str = "K3"
+    rule: str
 
 
 @frozen
 class UnitMoved:
     unit: str
     country: str
-    rule: str = "K3"
+    rule: str
 
 
 @frozen
 class UnitRemoved:
     unit: str
-    rule: str = "K3"
+    rule: str
 
 
 @frozen
@@ -103,7 +103,7 @@ class DeadlineSet:
     minor: str
     side: str
     at: str
-    rule: str = "82.33"
+    rule: str
 
 
 @frozen
@@ -113,7 +113,8 @@ class PhaseEnded:
 
     ended: str
     started: str
-    rule: str = "K1"
+    rule: str
+    """The clause of the sequence of play in the game's rulebook (rule 82: K1)."""
 
 
 @frozen

@@ -384,10 +384,11 @@ class Game:
             return []
         tx = self._tx()
         ends, starts = self._active.phase_end, self._active.phase_start
+        sequence = self._book.sequence
         while tx.clock < target:
             for fn in ends.get(tx.clock.phase, ()):
                 fn(tx, tx.clock.side)
-            tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next())))
+            tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
             tx.clock = tx.clock.next()
             for fn in starts.get(tx.clock.phase, ()):
                 fn(tx, tx.clock.side)

@@ -191,7 +191,7 @@ def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
 def _place(tx: Tx, cmd: Place) -> None:
     for spec in cmd.units:
         tx.put_unit(Unit(spec.id, spec.owner, spec.kind, spec.factors, cmd.in_, cmd.hex))
-        tx.effects.append(UnitPlaced(spec.id, cmd.in_))
+        tx.effects.append(UnitPlaced(spec.id, cmd.in_, "K3"))
 
 
 def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
@@ -273,7 +273,7 @@ def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
 def _move(tx: Tx, cmd: Move) -> None:
     for unit_id in cmd.units:
         tx.put_unit(evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
-        tx.effects.append(UnitMoved(unit_id, cmd.to))
+        tx.effects.append(UnitMoved(unit_id, cmd.to, "K3"))
 
 
 @check(Remove, "K3")
@@ -285,7 +285,7 @@ def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
 def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
         tx.drop_unit(unit_id)
-        tx.effects.append(UnitRemoved(unit_id))
+        tx.effects.append(UnitRemoved(unit_id, "K3"))
 
 
 @candidates(Move)

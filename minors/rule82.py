@@ -57,6 +57,7 @@ RULEBOOK = Rulebook(
     limits,
     movement,
     clauses=(*builtin_clauses().values(), *KERNEL_RULES.values()),
+    sequence="K1",
 )
 """Rule 82 of A World at War: the rulebook of `Game.new()`."""
 

@@ -359,6 +359,7 @@ class Rulebook:
         sources: modules and classes whose marked functions are its rules, in order: phase
             hooks and start effects run in this order, checks in clause order.
         clauses: its clause table (ids of a namespace of its own, for a variant).
+        sequence: the clause of its sequence of play (a variant inherits its base's).
         base: the rulebook it extends; its rules and clauses come first.
         replace: base rules to replace, each named by its function or key; the replacement
             keeps the replaced rule's role, kind, clause and phase unless it is marked itself.
@@ -376,11 +377,12 @@ class Rulebook:
         base: Rulebook | None = None,
         replace: Replacements | None = None,
         remove: Iterable[Replacement] = (),
+        sequence: str | None = None,
     ) -> None:
         self.name = name
         self.base = base
         self.sources = tuple(sources)
-        self._made = (dict(replace or {}), tuple(remove), tuple(clauses))
+        self._made = (dict(replace or {}), tuple(remove), tuple(clauses), sequence)
         problems: list[str] = []
         own = {c.id: c for c in clauses}
         table = dict(base.clauses) if base is not None else {}
@@ -388,6 +390,13 @@ class Rulebook:
             if cid in table:
                 problems.append(f"clause {cid!r} is in the base's table already: give it a new id")
         self.clauses: Mapping[str, Clause] = {**table, **own}
+        self.sequence: str = sequence or (base.sequence if base is not None else "")
+        """The clause of its sequence of play, cited when the clock leaves a phase."""
+        if not self.sequence or self.sequence not in self.clauses:
+            problems.append(
+                f"the sequence of play cites clause {self.sequence!r}, which is not in the "
+                "clause table: give sequence= the id of the rule of phases"
+            )
         entries = list(base.entries) if base is not None else []
         entries = self._replaced(entries, dict(replace or {}), list(remove), problems)
         seen = {id(e.function) for e in entries}
@@ -418,11 +427,12 @@ class Rulebook:
         """Pickled as what builds it again (modules by name, functions and classes by
         reference), so that games go to other processes: rebuilt there, it has the same
         digest. Its rules must be module-level functions."""
-        replace, remove, clauses = self._made
+        replace, remove, clauses, sequence = self._made
         sources = tuple(
             ("module", s.__name__) if inspect.ismodule(s) else ("class", s) for s in self.sources
         )
-        return _rebuild, (self.name, sources, clauses, self.base, tuple(replace.items()), remove)
+        made = (self.name, sources, clauses, self.base, tuple(replace.items()), remove, sequence)
+        return _rebuild, made
 
     def extend(
         self,
@@ -649,11 +659,20 @@ def _rebuild(
     base: Rulebook | None,
     replace: tuple[tuple[Any, Callable[..., Any]], ...],
     remove: tuple[Replacement, ...],
+    sequence: str | None,
 ) -> Rulebook:
     """A pickled rulebook built again, once per process (games unpickled together share it,
     with its active rules and digest)."""
     found = [importlib.import_module(s) if kind == "module" else s for kind, s in sources]
-    return Rulebook(name, *found, clauses=clauses, base=base, replace=dict(replace), remove=remove)
+    return Rulebook(
+        name,
+        *found,
+        clauses=clauses,
+        base=base,
+        replace=dict(replace),
+        remove=remove,
+        sequence=sequence,
+    )
 
 
 def _runner(key: str) -> Callable[..., None]:
