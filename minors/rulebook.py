@@ -582,14 +582,18 @@ class Rulebook:
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:
-        """`ids` checked against the clause table (`25.85` is read as `A25.85`).
+        """`ids` checked against the clause table; a paragraph id may leave out its letter
+        prefix where that names one clause (`25.85` is `A25.85`).
 
         Raises:
             UnknownNameError: an id the table lacks, with the closest ids.
         """
         out: set[str] = set()
         for given in ids:
-            cid = f"A{given}" if re.match(r"^25(\.|$)", str(given)) else str(given)
+            cid = str(given).strip()
+            if cid not in self.clauses and "." in cid:
+                bare = [c for c in self.clauses if c.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == cid]
+                cid = bare[0] if len(bare) == 1 else cid
             if cid not in self.clauses:
                 close = tuple(difflib.get_close_matches(cid, list(self.clauses), n=3))
                 raise UnknownNameError(f"clause of rulebook {self.name!r}", cid, close)
