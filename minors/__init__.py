@@ -1,14 +1,63 @@
 """minors: a rules kernel for the minor countries of A World at War (rule 82) and the
 nationality distinctions of ASL (A25).
 
-The public surface is listed in `__all__`; see shared/spec/api.md for the contract and
-docs/embedding.md for an engine's use of it.
+The public surface is listed in `__all__`: the game (shared/spec/api.md; docs/embedding.md
+for an engine's use of it), commands and effects, scenario runs, the tables, and what a rule
+author writes rules with (`Rulebook`, `check`, `effect` ..., docs/contributing.md).
 """
 
 from __future__ import annotations
 
-from .clock import Moment, MomentError, Phase
-from .commands import (
+from ._kernel.effects import (
+    BrpChange,
+    DeadlineSet,
+    Effect,
+    Note,
+    PhaseEnded,
+    StatusChanged,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    WarBegan,
+    WarEnded,
+)
+from ._kernel.game import ClockError, StateError
+from ._kernel.kind import CountryName, HexLabel, MajorName, MinorName, UnitIds
+from ._kernel.log import Log, LogEntry
+from ._kernel.rulebook import (
+    Rulebook,
+    RulebookError,
+    RuleViolation,
+    Violation,
+    at_phase_end,
+    at_phase_start,
+    at_start,
+    candidates,
+    check,
+    effect,
+    handles,
+)
+from ._kernel.state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
+from ._kernel.tx import Tx
+from .domain import (
+    ClauseKind,
+    DiplomaticLevel,
+    Faction,
+    FootnoteKind,
+    Rounding,
+    Season,
+    Side,
+    Status,
+    Theater,
+)
+from .domain.clock import Moment, MomentError, Phase
+from .domain.units import Unit, UnitKind
+from .errors import MinorsError, TableError, UnknownNameError
+from .rules82 import Game, Hooks, find_rulebook
+from .rules82 import commands as commands
+from .rules82 import game as game
+from .rules82.commands import (
     BorderWar,
     ChooseLosses,
     Command,
@@ -29,50 +78,24 @@ from .commands import (
     UnitSpec,
     command,
 )
-from .domain import (
-    ClauseKind,
-    DiplomaticLevel,
-    Faction,
-    FootnoteKind,
-    Rounding,
-    Season,
-    Side,
-    Status,
-    Theater,
-)
-from .effects import (
-    BrpChange,
-    DeadlineSet,
-    Effect,
-    Note,
-    PhaseEnded,
-    StatusChanged,
-    UnitEliminated,
-    UnitMoved,
-    UnitPlaced,
-    UnitRemoved,
-    WarBegan,
-    WarEnded,
-)
-from .errors import MinorsError, TableError, UnknownNameError
-from .game import ClockError, Game, StateError
-from .log import Log, LogEntry
-from .rule82 import Hooks, find_rulebook
-from .rulebook import Rulebook, RulebookError, RuleViolation, Violation
-from .ruleset import Ruleset, load_ruleset
+from .ruleset.records import Clause
+from .ruleset.tables import Ruleset, load_ruleset
+
+# 0.1's `minors.commands.KINDS` (its module is `minors.rules82.commands`); 0.1's
+# minors.auditlog, .nationality, .bridge and .queries are importable packages too.
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
-from .state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
-from .units import Unit, UnitKind
 
 __all__ = [
     "BorderWar",
     "BrpChange",
     "ChooseLosses",
+    "Clause",
     "ClauseKind",
     "ClockError",
     "Command",
     "CommandError",
     "Conquer",
+    "CountryName",
     "Deadline",
     "DeadlineSet",
     "DeclareWar",
@@ -84,11 +107,14 @@ __all__ = [
     "Faction",
     "FootnoteKind",
     "Game",
+    "HexLabel",
     "Holding",
     "Hooks",
     "LedgerEntry",
     "Log",
     "LogEntry",
+    "MajorName",
+    "MinorName",
     "MinorState",
     "MinorsError",
     "Moment",
@@ -120,8 +146,10 @@ __all__ = [
     "TableError",
     "Theater",
     "TraceSupply",
+    "Tx",
     "Unit",
     "UnitEliminated",
+    "UnitIds",
     "UnitKind",
     "UnitMoved",
     "UnitPlaced",
@@ -131,8 +159,15 @@ __all__ = [
     "Violation",
     "WarBegan",
     "WarEnded",
+    "at_phase_end",
+    "at_phase_start",
+    "at_start",
+    "candidates",
+    "check",
     "command",
+    "effect",
     "find_rulebook",
+    "handles",
     "load_ruleset",
     "run_scenario",
 ]

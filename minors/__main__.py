@@ -1,5 +1,5 @@
 """`python -m minors` runs the command line."""
 
-from .cli import main
+from .cli.main import main
 
 main()

@@ -58,8 +58,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from hypothesis.errors import InvalidArgument
 
     from .errors import MinorsError
-    from .ruleset import load_ruleset
-    from .testing import MinorsStateMachine  # noqa: F401  (registers the profiles)
+    from .ruleset.tables import load_ruleset
+    from .testing.kit import MinorsStateMachine  # noqa: F401  (registers the profiles)
 
     try:
         load_ruleset(overlays)
@@ -113,7 +113,7 @@ class RulesetItem(pytest.Item):
         from hypothesis import settings
         from hypothesis.stateful import run_state_machine_as_test
 
-        from .testing import MinorsStateMachine
+        from .testing.kit import MinorsStateMachine
 
         machine = type(
             "RulesetMachine",

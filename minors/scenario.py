@@ -10,12 +10,12 @@ from typing import Any
 
 from attrs import frozen
 
-from .clock import Moment, MomentError
-from .commands import KINDS
+from ._kernel.kind import Command, CommandError, build
+from ._kernel.rulebook import Rulebook, RuleViolation
+from .domain.clock import Moment, MomentError
 from .errors import MinorsError
-from .game import Game
-from .kind import Command, CommandError, build
-from .rulebook import Rulebook, RuleViolation
+from .rules82 import Game
+from .rules82.commands import KINDS
 
 __all__ = [
     "SAMPLE",
@@ -188,7 +188,7 @@ def run_scenario(
         )
     sink = None
     if log is not None:
-        from .auditlog import open_log
+        from .audit.log import open_log
 
         sink = open_log(game, log, durability)
     try:

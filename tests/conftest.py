@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-import minors.game
+import minors
 import minors.testing  # registers the minors-ci and minors-thorough profiles
-from minors import load_ruleset
-from minors.game import Game
-from minors.rule82 import KERNEL_RULES
-from minors.ruleset import normalize_clause
+from minors import Game, load_ruleset
+from minors.rules82 import KERNEL_RULES
+from minors.ruleset.tables import normalize_clause
 
 pytest_plugins = ["pytester"]
 collect_ignore = ["mutation"]

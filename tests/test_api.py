@@ -35,7 +35,7 @@ def test_errors_inherit_the_builtins_they_resemble() -> None:
 
 def test_tables_are_found_as_package_data() -> None:
     """The tables load from the package's `_tables`, in a checkout or an install."""
-    from minors.loader import builtin_tables
+    from minors.ruleset.loader import builtin_tables
 
     names = sorted(t.name for t in builtin_tables().iterdir() if t.name.endswith(".toml"))
     assert "minors.toml" in names

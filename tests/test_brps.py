@@ -9,7 +9,7 @@ import pytest
 
 import minors
 from minors import DiplomaticLevel, Rounding, Season, load_ruleset
-from minors.brps import grants_by_level, partial_grant, prorate, round_brps
+from minors.rules82.brps import grants_by_level, partial_grant, prorate, round_brps
 from minors.testing import ledger_problems, seesaw, stale_caches
 
 RS = load_ruleset()

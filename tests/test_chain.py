@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import minors
-from minors.chain import Chain
-from minors.clock import START
-from minors.log import Log, LogEntry
+from minors._kernel.chain import Chain
+from minors._kernel.log import Log, LogEntry
+from minors.domain.clock import START
 
 
 @given(st.lists(st.tuples(st.booleans(), st.lists(st.integers(), max_size=3)), max_size=30))

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from minors import MinorsError, RuleViolation, Side, dyo
-from minors import commissar as commissar_module
-from minors.commissar import (
+from minors import MinorsError, RuleViolation, Side
+from minors.asl import commissar as commissar_module
+from minors.asl import dyo
+from minors.asl.commissar import (
     RUSSIAN_REPLACEMENTS,
     CommissarError,
     CommissarRating,
@@ -29,7 +30,7 @@ from minors.commissar import (
     rally_terms,
     substitute,
 )
-from minors.personnel import PersonnelError, PersonnelKind, check_rating
+from minors.asl.personnel import PersonnelError, PersonnelKind, check_rating
 
 K = PersonnelKind
 OCT_42 = datetime.date(1942, 10, 31)

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from minors import load_ruleset
 from minors.cli import main
-from minors.coverage import (
+from minors.cli.coverage import (
     Citation,
     CoverageError,
     checkout_tests,
@@ -40,7 +40,7 @@ def test_json_names_every_clause_with_tests_code_and_kind() -> None:
     entry = report["82.351"]
     assert entry["kind"] == "rule"
     assert "tests/test_testing.py::test_an_own_faction_partner_is_barred" in entry["tests"]
-    assert "minors.war._bar (effect)" in entry["code"]
+    assert "minors.rules82.war._bar (effect)" in entry["code"]
     assert report["82"] == {"tests": [], "code": [], "kind": "informational"}
 
 

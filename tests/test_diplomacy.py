@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minors import DiplomaticLevel, Side, Status, Theater, load_ruleset
-from minors.diplomacy import Standing, clamp, next_standing, status_of
+from minors.rules82.diplomacy import Standing, clamp, next_standing, status_of
 
 RS = load_ruleset()
 AXIS_BRPS = Standing(Side.AXIS, DiplomaticLevel.BRPS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from minors import MinorsError, Side
-from minors.dyo import DyoError, FrenchForce, Purchase, check_purchases, french_force
+from minors.asl.dyo import DyoError, FrenchForce, Purchase, check_purchases, french_force
 
 ALLIES, AXIS = Side.ALLIES, Side.AXIS
 

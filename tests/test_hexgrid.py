@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minors import MinorsError
-from minors.hexgrid import Hex, HexError, HexGrain, Hexside, distance, grains_through
+from minors.asl.hexgrid import Hex, HexError, HexGrain, Hexside, distance, grains_through
 
 hexes = st.builds(Hex, st.integers(1, 52), st.integers(0, 30))
 

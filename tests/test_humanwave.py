@@ -13,9 +13,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from minors import MinorsError, hexgrid, humanwave
-from minors.hexgrid import Hex, HexGrain, Hexside, distance
-from minors.humanwave import (
+from minors import MinorsError
+from minors.asl import hexgrid, humanwave
+from minors.asl.hexgrid import Hex, HexGrain, Hexside, distance
+from minors.asl.humanwave import (
     EntryEffect,
     HumanWaveError,
     HWCandidate,
@@ -38,7 +39,7 @@ from minors.humanwave import (
     side_hexes,
     stops_being_hw_unit,
 )
-from minors.personnel import PersonnelKind
+from minors.asl.personnel import PersonnelKind
 
 EXAMPLE = tomllib.loads(
     (Path(__file__).parent / "data" / "a25_231_example.toml").read_text(encoding="utf-8")

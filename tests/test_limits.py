@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import minors
 from minors import Hooks, UnitEliminated, command
-from minors.limits import group_of, limits_on, measure, supply_order
-from minors.tx import Tx
+from minors._kernel.tx import Tx
+from minors.rules82.limits import group_of, limits_on, measure, supply_order
 
 
 def unit(
@@ -176,8 +176,8 @@ def test_finns_and_swedes_are_exempt_in_finland() -> None:
 
 
 def _counts(tx: Tx, limit: Any, owner: str) -> bool:
-    from minors.limits import counts
-    from minors.units import Unit, UnitKind
+    from minors.domain.units import Unit, UnitKind
+    from minors.rules82.limits import counts
 
     return counts(tx, limit, ("Finland",), Unit("x", owner, UnitKind.INFANTRY, 1, "Finland"))
 

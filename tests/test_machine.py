@@ -9,7 +9,7 @@ import pytest
 from transitions import MachineError
 
 from minors import Status
-from minors.machine import CONDITIONS, MACHINE, Context, fire, table
+from minors.rules82.machine import CONDITIONS, MACHINE, Context, fire, table
 
 
 class _Model:

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 import minors
 from minors import ClauseKind, TableError, UnknownNameError, load_ruleset
+from minors.asl.nationality_doc import generated_part, markdown
 from minors.cli import main
-from minors.distinctions import TraitKind, UnitClass, YearMonth
+from minors.domain.a25 import TraitKind, UnitClass, YearMonth
 from minors.nationality import (
     NoNationalityError,
     ProfileError,
@@ -25,7 +26,6 @@ from minors.nationality import (
     resolve,
     thresholds,
 )
-from minors.nationality_doc import generated_part, markdown
 
 ROOT = Path(__file__).parent.parent
 CASES = tomllib.loads((ROOT / "tests/data/a25/cases.toml").read_text(encoding="utf-8"))["case"]

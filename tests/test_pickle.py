@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import minors
-from minors.ruleset import _restore
+from minors.ruleset.tables import _restore
 
 OVERLAY = b'[minors."Sweden"]\nbrps = 40\n'
 

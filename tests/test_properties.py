@@ -20,8 +20,8 @@ from hypothesis import given, settings
 
 import minors
 from minors import Game, MinorsError, command
+from minors._kernel.tx import Tx
 from minors.testing import MinorsStateMachine, commands, conquered_units
-from minors.tx import Tx
 
 
 @pytest.mark.rule("82.11")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from minors import Status, Theater, load_ruleset
-from minors.records import COLUMN_LABELS, COLUMNS, Partisans
-from minors.render import _cell
+from minors.ruleset.records import COLUMN_LABELS, COLUMNS, Partisans
+from minors.ruleset.render import _cell
 
 DATA = Path(__file__).parent / "data"
 

@@ -22,7 +22,7 @@ import minors
 import minors.auditlog
 from minors import Game, Note, RuleViolation, Status, command, load_ruleset
 from minors import testing as kit
-from minors.commands import KINDS, fields_of
+from minors.rules82.commands import KINDS, fields_of
 from minors.testing import (
     MinorsStateMachine,
     broken_bars,

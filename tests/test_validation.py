@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from minors import MinorsError, TableError, load_ruleset, loader
-from minors.ruleset import build
+from minors import MinorsError, TableError, load_ruleset
+from minors.ruleset import loader
+from minors.ruleset.tables import build
 
 
 def reject(tmp_path: Path, text: str) -> TableError:

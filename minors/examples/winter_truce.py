@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
+from .._kernel.rulebook import Violation, check
 from ..domain import Season
-from ..loader import clause_table
-from ..rule82 import RULEBOOK as RULE_82
-from ..rulebook import Violation, check
-from ..war import DeclareWar
+from ..rules82 import RULEBOOK as RULE_82
+from ..rules82.war import DeclareWar
+from ..ruleset.loader import clause_table
 
 if TYPE_CHECKING:
-    from ..tx import Tx
+    from .._kernel.tx import Tx
 
 __all__ = ["CLAUSES", "RULEBOOK", "no_war_on_minors_in_winter"]
 

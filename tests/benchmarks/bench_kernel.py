@@ -26,11 +26,11 @@ from collections.abc import Callable
 import chess
 
 import minors
+from minors._kernel.effects import BrpChange, Note, StatusChanged
+from minors._kernel.log import Log, LogEntry
+from minors._kernel.state import GameState, LedgerEntry, Pending, evolve
 from minors.domain import DiplomaticLevel, Status
-from minors.effects import BrpChange, Note, StatusChanged
-from minors.log import Log, LogEntry
 from minors.scenario import SAMPLE
-from minors.state import GameState, LedgerEntry, Pending, evolve
 from minors.testing import seesaw
 
 

@@ -38,8 +38,8 @@ DEPENDS = "tests/test_scenarios.py::test_situation_depends_on_its_rule"
 def clauses() -> list[str]:
     """Every clause with code registered under it, in clause order."""
     sys.path.insert(0, str(ROOT))
-    from minors.rule82 import RULEBOOK
-    from minors.rulebook import clause_key
+    from minors._kernel.rulebook import clause_key
+    from minors.rules82 import RULEBOOK
 
     return sorted(RULEBOOK.registered(), key=clause_key)
 

@@ -1,0 +1,467 @@
+"""The game engine behind the public `Game`: state, clock and log, and a rulebook whose
+rules it runs (it has none of its own). `minors.Game` is this with rule 82 by default."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, Self
+
+import cattrs
+
+from ..domain.clock import Moment
+from ..domain.units import Unit
+from ..errors import MinorsError, UnknownNameError
+from ..ruleset.tables import Ruleset, load_ruleset
+from .effects import Effect, PhaseEnded
+from .kind import Command, CommandError, build, fields_of, resolve
+from .log import Log, LogEntry
+from .rulebook import Rulebook, RuleViolation, Violation
+from .state import GameState, MinorState, Pending, evolve, state_converter, state_dict
+from .tx import Tx
+
+__all__ = ["BaseGame", "ClockError", "Sink", "StateError", "Variation", "position"]
+
+
+class ClockError(MinorsError, ValueError):
+    """The clock moves forward only."""
+
+
+class StateError(MinorsError, ValueError):
+    """A state given to `Game.from_state` that cannot be read."""
+
+
+def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
+    return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
+
+
+class Variation(Protocol):
+    """Something that turns a rulebook into a variant of it (rule 82's `Hooks`)."""
+
+    def apply(self, book: Rulebook) -> Rulebook:
+        """The variant of `book`."""
+
+
+def position(rs: Ruleset, start: str) -> GameState:
+    """The start position `start` as the tables give it, before any rule ran: the clock,
+    the wars, each minor's status, major, wars, attack and pending alignment."""
+    if start not in rs.starts:
+        raise UnknownNameError("start", start, tuple(rs.starts))
+    spec = rs.starts[start]
+    wars = {(a, b) if a < b else (b, a): Moment.parse(spec.clock) for a, b in spec.wars}
+    attacked_at = Moment.parse(spec.attacked_at) if spec.attacked_at else None
+    pending = {
+        p.minor: Pending(p.partner, p.level, p.rule, Moment.parse(p.due)) for p in spec.pending
+    }
+    minors: dict[str, MinorState] = {}
+    for name, m in rs.minors.items():
+        direct = tuple(sorted(m.start_at_war_with))
+        minors[name] = MinorState(
+            name=name, status=m.start_status, major=m.start_major or None,
+            direct_wars=direct, at_war_with=direct, attacked_by=direct[0] if direct else None,
+            attacked_at=attacked_at if direct else None, pending=pending.get(name),
+            active=m.active,
+        )  # fmt: skip
+    return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
+
+
+def _unpickle(
+    cls: type[BaseGame],
+    state: GameState,
+    rs: Ruleset,
+    disabled: frozenset[str],
+    rulebook: Rulebook,
+    log: Log,
+    start: str,
+    base_seq: int,
+) -> BaseGame:
+    return cls(
+        state, rs, disabled=disabled, rulebook=rulebook, log=log, start=start, base_seq=base_seq
+    )
+
+
+class Sink(Protocol):
+    """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
+
+    def write(self, entry: LogEntry, state: GameState) -> None:
+        """Record `entry`, after which the game is at `state`; raise to refuse it."""
+
+
+class BaseGame:
+    """A game: apply commands, advance the clock, clone, inspect.
+
+    The rules come from a `Rulebook` (`default_rulebook` unless one is given); the kernel has
+    no rule of its own: a command runs the checks, handler and effects the rulebook holds
+    for its kind.
+    """
+
+    default_rulebook: ClassVar[Rulebook | None] = None
+    """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
+
+    __slots__ = (
+        "_active", "_base_seq", "_book", "_disabled", "_log", "_rs", "_sink", "_start", "_state",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        state: GameState,
+        rs: Ruleset,
+        *,
+        disabled: frozenset[str] = frozenset(),
+        hooks: Variation | Rulebook | None = None,
+        log: Log | None = None,
+        start: str = "1939-fall",
+        base_seq: int = 0,
+        rulebook: Rulebook | None = None,
+    ) -> None:
+        self._state = state
+        self._rs = rs
+        self._disabled = disabled
+        self._book = self._rulebook(rulebook, hooks)
+        self._active = self._book.active(disabled)
+        self._log = log or Log()
+        self._start = start
+        self._base_seq = base_seq
+        self._sink: Sink | None = None
+
+    # ---- construction ----------------------------------------------------------------
+
+    @classmethod
+    def _rulebook(cls, rulebook: Rulebook | None, hooks: Variation | Rulebook | None) -> Rulebook:
+        """The rulebook in force: `rulebook` (the default one if none) as `hooks` vary it. A
+        rulebook given as `hooks` (what `game.hooks` returns) is taken as the rulebook."""
+        if isinstance(hooks, Rulebook):
+            return hooks
+        book = rulebook if rulebook is not None else cls.default_rulebook
+        if book is None:
+            raise TypeError(f"{cls.__name__} has no default rulebook: pass rulebook=")
+        return hooks.apply(book) if hooks is not None else book
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset | Iterable[str | Path] = (),
+        *,
+        start: str = "1939-fall",
+        disabled: Iterable[str] = (),
+        hooks: Variation | None = None,
+        rulebook: Rulebook | None = None,
+    ) -> Self:
+        """The built-in campaign start (`1939-fall`), with overlay tables if given, under
+        `rulebook` (rule 82 by default; `hooks` replace its named rules).
+
+        `disabled` (for tests) switches off the rules registered under those clause ids.
+
+        Raises:
+            UnknownNameError: a clause in `disabled` that the rulebook does not have (with the
+                closest ids), or an unknown start.
+        """
+        rs = _ruleset(ruleset)
+        book = cls._rulebook(rulebook, hooks)
+        off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
+        game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start)
+        tx = Tx(game._state, rs, game._disabled, book)
+        for fn in game._active.start:
+            fn(tx)
+        tx.build_caches()  # built once here, then kept up to date copy-on-write
+        game._state = tx.commit()
+        return game
+
+    @classmethod
+    def from_state(
+        cls,
+        data: dict[str, Any],
+        ruleset: Ruleset | Iterable[str | Path] = (),
+        *,
+        hooks: Variation | Rulebook | None = None,
+        start: str = "1939-fall",
+        base_seq: int = 0,
+        rulebook: Rulebook | None = None,
+    ) -> Self:
+        """A game at the state `state()` returned (the log starts empty; its entries are
+        numbered from `base_seq`)."""
+        rs = _ruleset(ruleset)
+        if not isinstance(data, dict):
+            raise StateError(f"not a minors state: a mapping, not {type(data).__name__}")
+        try:
+            state = state_converter.structure(data, GameState)
+        except cattrs.BaseValidationError as exc:
+            problems = "; ".join(cattrs.transform_error(exc, path="state")[:5])
+            raise StateError(f"not a minors state: {problems}") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"not a minors state: {exc}") from None
+        missing = sorted(set(rs.minors) - set(state.minors))
+        unknown = sorted(set(state.minors) - set(rs.minors))
+        if missing or unknown:
+            raise StateError(
+                "not a minors state: its minors differ from the tables' "
+                f"(missing {missing[:3]}{' ...' if len(missing) > 3 else ''}, "
+                f"unknown {unknown[:3]}{' ...' if len(unknown) > 3 else ''})"
+            )
+        state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
+        book = cls._rulebook(rulebook, hooks)
+        tx = Tx(state, rs, frozenset(), book)
+        tx.build_caches()
+        state = tx.commit()
+        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq)
+
+    def clone(self) -> Self:
+        """An independent copy; the state is immutable and the log persistent, so nothing
+        is copied. A clone writes to no file sink."""
+        other = type(self).__new__(type(self))
+        other._state, other._rs, other._disabled = self._state, self._rs, self._disabled
+        other._book, other._active, other._log = self._book, self._active, self._log
+        other._start, other._base_seq, other._sink = self._start, self._base_seq, None
+        return other
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled like a clone (state, tables, log; no file sink), so games can go to other
+        processes; the tables are loaded there again from their overlays."""
+        return _unpickle, (
+            type(self),
+            self._state, self._rs, self._disabled, self._book, self._log, self._start,
+            self._base_seq,
+        )  # fmt: skip
+
+    def attach(self, sink: Sink | None) -> Sink | None:
+        """Write every later entry to `sink` before it commits (None detaches); returns the
+        sink attached before."""
+        previous, self._sink = self._sink, sink
+        return previous
+
+    @property
+    def start(self) -> str:
+        """The start position the game began from."""
+        return self._start
+
+    @property
+    def next_seq(self) -> int:
+        """The sequence number of the next log entry."""
+        return self._base_seq + len(self._log) + 1
+
+    def _commit(self, state: GameState, entry: LogEntry) -> None:
+        """Write the entry to the sink (if any), then commit: a failed write changes nothing."""
+        if self._sink is not None:
+            self._sink.write(entry, state)
+        self._state, self._log = state, self._log.append(entry)
+
+    # ---- queries ---------------------------------------------------------------------
+
+    @property
+    def clock(self) -> Moment:
+        return self._state.clock
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._rs
+
+    @property
+    def rulebook(self) -> Rulebook:
+        """The rulebook in force."""
+        return self._book
+
+    @property
+    def hooks(self) -> Rulebook:
+        """The rulebook in force, under its 0.1 name: hooks became the named rules a
+        rulebook replaces (`Hooks`, docs/contributing.md)."""
+        return self._book
+
+    @property
+    def disabled(self) -> frozenset[str]:
+        """The clauses switched off in this game."""
+        return self._disabled
+
+    @property
+    def log(self) -> Log:
+        """The log entries so far (applied commands and clock advances)."""
+        return self._log
+
+    @property
+    def raw_state(self) -> GameState:
+        """The frozen state records (read-only)."""
+        return self._state
+
+    def minor(self, name: str) -> MinorState:
+        """A minor country's frozen record."""
+        return self._state.minors[self._rs.minor(name).name]
+
+    def unit(self, unit_id: str) -> Unit:
+        """A unit on the map (`UnknownNameError` if there is none by that id)."""
+        try:
+            return self._state.units[unit_id]
+        except KeyError:
+            close = difflib.get_close_matches(str(unit_id), self._state.units, n=3)
+            raise UnknownNameError("unit", unit_id, tuple(close)) from None
+
+    def at_war(self, a: str, b: str) -> bool:
+        """Whether two countries (majors, or a major and a minor) are at war."""
+        a, b = self._rs.resolve(a), self._rs.resolve(b)
+        if a in self._rs.majors and b in self._rs.majors:
+            pair = (a, b) if a < b else (b, a)
+            return pair in self._state.wars
+        minor, major = (a, b) if a in self._rs.minors else (b, a)
+        return major in self._state.minors[minor].at_war_with if minor in self._rs.minors else False
+
+    def brps(self, major: str) -> int:
+        """The major's BRP credits from rule 82: grants less deductions and costs."""
+        name = self._rs.major(major).name
+        return sum(e.amount for e in self._state.ledger if e.major == name)
+
+    # ---- commands --------------------------------------------------------------------
+
+    def command(self, name: str, /, **fields: Any) -> Command:
+        """A command of this game's rulebook (a variant's own kinds included) from the
+        scenario vocabulary, its names in canonical spelling.
+
+        Raises:
+            CommandError: unknown command, unknown or missing field, wrong value type, or an
+                unknown name.
+        """
+        return self.resolve(build(self._book.kinds, name, fields))
+
+    def resolve(self, cmd: Command) -> Command:
+        """The command with every name in canonical spelling; `CommandError` if a name is
+        unknown or of the wrong kind (a minor where a major belongs ...), or if the
+        rulebook has no such kind."""
+        resolved: Command = resolve(self._rs, cmd)
+        if type(resolved) not in self._active.handlers:
+            raise CommandError(
+                f"{resolved.name}: not a command of rulebook {self._book.name!r} "
+                f"(its commands: {', '.join(sorted(self._book.kinds))})"
+            )
+        return resolved
+
+    def _tx(self) -> Tx:
+        return Tx(self._state, self._rs, self._disabled, self._book, self._active)
+
+    def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
+        found: list[Violation] = []
+        for fn in self._active.checks.get(type(cmd), ()):
+            found.extend(fn(tx, cmd))
+        return found
+
+    def check(self, cmd: Command) -> list[Violation]:
+        """Every rule `cmd` would break now, in clause order; empty when it is legal.
+
+        Raises:
+            CommandError: the command is malformed (an unknown name ...).
+        """
+        cmd = self.resolve(cmd)
+        return RuleViolation(v).violations if (v := self._violations(self._tx(), cmd)) else []
+
+    def apply(self, cmd: Command) -> list[Effect]:
+        """Apply `cmd` and return its effects.
+
+        Raises:
+            RuleViolation: `cmd` is illegal now; the game is left exactly as it was.
+            CommandError: the command is malformed.
+        """
+        cmd = self.resolve(cmd)
+        tx = self._tx()
+        violations = self._violations(tx, cmd)
+        if violations:
+            raise RuleViolation(violations)
+        self._active.handlers[type(cmd)](tx, cmd)
+        state = tx.commit()
+        self._commit(state, LogEntry(self.next_seq, state.clock, fields_of(cmd), tuple(tx.effects)))
+        return tx.effects
+
+    def advance_to(self, moment: Moment | str) -> list[Effect]:
+        """Move the clock forward to `moment`, ending and starting every phase on the way
+        with all the rules run there; logged as one `advance` entry.
+
+        Raises:
+            ClockError: `moment` is earlier than the clock.
+        """
+        target = moment if isinstance(moment, Moment) else Moment.parse(moment)
+        if target < self._state.clock:
+            raise ClockError(
+                f"the clock stands at {self._state.clock}; it cannot go back to {target}"
+            )
+        if target == self._state.clock:
+            return []
+        tx = self._tx()
+        ends, starts = self._active.phase_end, self._active.phase_start
+        sequence = self._book.sequence
+        while tx.clock < target:
+            for fn in ends.get(tx.clock.phase, ()):
+                fn(tx, tx.clock.side)
+            tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
+            tx.clock = tx.clock.next()
+            for fn in starts.get(tx.clock.phase, ()):
+                fn(tx, tx.clock.side)
+        state = tx.commit()
+        entry = LogEntry(
+            self.next_seq, target, {"command": "advance", "to": str(target)}, tuple(tx.effects)
+        )
+        self._commit(state, entry)
+        return tx.effects
+
+    def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
+        """The commands legal now, of the kinds whose rules generate candidates (see
+        docs/embedding.md): under rule 82 declarations, border wars, subversions,
+        diplomatic results over the whole scale, conquests, refusals, surrenders,
+        re-entries, and moves and removals of the units on the map (moves to a country,
+        without a hex), the default set-up of a deployment due now, supply traces through
+        limited minors and single chosen losses. `place` is not enumerated."""
+        known = self._book.kinds
+        if kinds is None:
+            wanted = set(known)
+        else:
+            wanted = {kinds} if isinstance(kinds, str) else set(kinds)
+            unknown = wanted - set(known)
+            if unknown:
+                raise CommandError(f"unknown command kinds {sorted(unknown)}")
+        return self._legal(wanted)
+
+    def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
+        """Every candidate of the wanted kinds that passes its checks; with `gate`, the
+        generators may skip what a check in force refuses anyway."""
+        out: list[Command] = []
+        tx = self._tx()
+        generators = self._active.candidates
+        for name, kind in self._book.kinds.items():
+            generate = generators.get(kind)
+            if name not in wanted or generate is None:
+                continue
+            for cmd in generate(tx, gate):
+                if not self._violations(tx, cmd):
+                    out.append(cmd)
+        return out
+
+    # ---- output ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON state of scenario-format.md."""
+        state = self._state
+        return {
+            "clock": str(state.clock),
+            "minors": {
+                name: {
+                    "status": m.status.value,
+                    "major": m.major,
+                    "at_war_with": list(m.at_war_with),
+                }
+                for name, m in state.minors.items()
+                if m.active
+            },
+            "units": {
+                u.id: {
+                    "owner": u.owner,
+                    "kind": u.kind.value,
+                    "factors": u.factors,
+                    "in": u.country,
+                    **({"hex": u.hex} if u.hex else {}),
+                }
+                for u in state.units.values()
+            },
+            "eliminated": list(state.eliminated),
+            "brps": {m: self.brps(m) for m in self._rs.majors},
+            "error": None,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The complete canonical state: everything `from_state` needs (ledger, bars,
+        pending associations, deadlines ...)."""
+        return state_dict(self._state)

@@ -1,0 +1,372 @@
+"""Command kinds: the `Command` base, what each field names, and the generic work on them.
+
+A kind is declared once, beside its rules: a frozen attrs class that subclasses `Command`,
+with a `name` (the scenario vocabulary's) and fields whose annotations say what they name
+(`a_minor()`, `a_major()`, `a_country()`, `unit_ids()` ...). From that alone the kernel builds a
+command from scenario fields (`build`), writes it back (`fields_of`), and puts every name
+in canonical spelling (`resolve`); the test kit draws its fields. The kernel has no
+per-kind code: checks, handler and candidates of a kind are marked in its rule module and
+collected by a `Rulebook`.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, ClassVar, Union
+
+import attrs
+
+from ..errors import MinorsError, UnknownNameError
+
+if typing.TYPE_CHECKING:
+    from ..ruleset.tables import Ruleset
+
+__all__ = [
+    "Command",
+    "CommandError",
+    "CountryName",
+    "HexLabel",
+    "MajorName",
+    "MinorName",
+    "Names",
+    "UnitIds",
+    "build",
+    "field_names",
+    "fields_of",
+    "resolve",
+]
+
+
+V = typing.TypeVar("V")
+
+
+def _per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
+    """`functools.cache` for a function of a class, typed so: mypy takes class objects for
+    unhashable (their `__hash__` is read as the instances')."""
+    return functools.cache(fn)  # type: ignore[return-value]
+
+
+class CommandError(MinorsError, ValueError):
+    """A command that is malformed: unknown name, missing or wrong field, unknown country."""
+
+
+class Command:
+    """Base of every command kind; `name` is its word in the scenario vocabulary."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+
+class Names(enum.StrEnum):
+    """What a text field of a command names (its annotation says: `MinorName` ...)."""
+
+    MINOR = "minor"
+    """A minor country."""
+    MAJOR = "major"
+    """A major power."""
+    COUNTRY = "country"
+    """A minor country or a major power (its home country)."""
+    HEX = "hex"
+    """A hex label."""
+    UNITS = "units"
+    """Unit ids, each listed once."""
+
+
+MinorName = Annotated[str, Names.MINOR]
+"""A field naming a minor country."""
+MajorName = Annotated[str, Names.MAJOR]
+"""A field naming a major power."""
+CountryName = Annotated[str, Names.COUNTRY]
+"""A field naming a minor country or a major power's home country."""
+HexLabel = Annotated[str, Names.HEX]
+"""A field holding a hex label."""
+UnitIds = Annotated[tuple[str, ...], Names.UNITS]
+"""A field listing unit ids, each once."""
+
+
+def _names_in(hint: Any) -> Names | None:
+    if typing.get_origin(hint) is Annotated:
+        found = [m for m in hint.__metadata__ if isinstance(m, Names)]
+        return found[0] if found else None
+    if typing.get_origin(hint) in (Union, types.UnionType):
+        for arg in typing.get_args(hint):
+            inner = _names_in(arg)
+            if inner is not None:
+                return inner
+    return None
+
+
+@_per_kind
+def field_names(kind: type[Any]) -> dict[str, Names]:
+    """What the fields of a command (or of a record in one) name, by attribute, from their
+    annotations (`MinorName` ...); fields that name nothing are left out."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    found = {a.name: _names_in(hints[a.name]) for a in attrs.fields(kind)}
+    return {name: what for name, what in found.items() if what is not None}
+
+
+def _key(attribute: str) -> str:
+    """The scenario vocabulary's word for a field (`in_` is `in`)."""
+    return attribute.removesuffix("_")
+
+
+# ---- building a command from scenario fields ---------------------------------------------
+
+
+def _text(name: str, key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise CommandError(f"{name}: field {key!r} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _integer(name: str, key: str, value: Any) -> int:
+    if type(value) is not int:
+        raise CommandError(f"{name}: field {key!r} must be a whole number, not {value!r}")
+    return value
+
+
+def _as_list(name: str, key: str, value: Any, *, empty: bool) -> list[Any]:
+    if not isinstance(value, list | tuple) or (not value and not empty):
+        raise CommandError(
+            f"{name}: field {key!r} must be a {'list' if empty else 'non-empty list'}, "
+            f"not {value!r}"
+        )
+    return list(value)
+
+
+Parser = Callable[[str, str, Any], Any]
+
+
+def _optional(parse: Parser) -> Parser:
+    def parse_optional(name: str, key: str, value: Any) -> Any:
+        return None if value is None else parse(name, key, value)
+
+    return parse_optional
+
+
+def _enum(kind: type[enum.Enum]) -> Parser:
+    def parse_enum(name: str, key: str, value: Any) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            allowed = ", ".join(str(m.value) for m in kind)
+            raise CommandError(f"{name}: {key} {value!r} is not one of {allowed}") from None
+
+    return parse_enum
+
+
+def _record(kind: type[Any]) -> Parser:
+    """A nested record (a unit of `place`, a placement of `deploy`) from its table."""
+    parsers = _parsers(kind)
+    example = ", ".join(parsers)
+
+    def parse_record(name: str, key: str, value: Any) -> Any:
+        if isinstance(value, kind):
+            return value
+        if not isinstance(value, dict):
+            raise CommandError(f"{name}: each of {key!r} is a table with {example}, not {value!r}")
+        unknown = sorted(set(value) - set(parsers))
+        if unknown:
+            raise CommandError(f"{name}: {key} field {unknown[0]!r} is not known ({example})")
+        missing = [field for field in parsers if field not in value]
+        if missing:
+            raise CommandError(f"{name}: each of {key!r} needs {missing[0]!r} ({example})")
+        return kind(**{f: parse(name, f, value[f]) for f, parse in parsers.items()})
+
+    return parse_record
+
+
+def _tuple(item: Parser, *, empty: bool, one: bool) -> Parser:
+    def parse_tuple(name: str, key: str, value: Any) -> tuple[Any, ...]:
+        if one and isinstance(value, str):
+            value = [value]
+        return tuple(item(name, key, v) for v in _as_list(name, key, value, empty=empty))
+
+    return parse_tuple
+
+
+def _non_negative(name: str, key: str, value: Any) -> int:
+    number = _integer(name, key, value)
+    if number < 0:
+        raise CommandError(f"{name}: {key} must not be negative, not {number}")
+    return number
+
+
+def _parser(hint: Any, attribute: attrs.Attribute[Any]) -> Parser:
+    """How to read a field of type `hint` from scenario data."""
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return _optional(_parser(args[0], attribute))
+    if hint is str:
+        return _text
+    if hint is int:
+        return _non_negative if attribute.name == "factors" else _integer
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return _enum(hint)
+    if isinstance(hint, type) and attrs.has(hint):
+        return _record(hint)
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        # an optional list (a default) may be empty; a required one may not
+        empty = attribute.default is not attrs.NOTHING
+        return _tuple(_parser(item, attribute), empty=empty, one=item is str)
+    raise TypeError(f"no parser for a field of type {hint!r} ({attribute.name})")
+
+
+@_per_kind
+def _parsers(kind: type[Any]) -> dict[str, Parser]:
+    hints = typing.get_type_hints(kind)
+    return {_key(a.name): _parser(hints[a.name], a) for a in attrs.fields(kind)}
+
+
+def build(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
+    """The command `name` of `kinds` with `fields` in the scenario vocabulary.
+
+    Raises:
+        CommandError: unknown command, unknown or missing field, or a value of the wrong type.
+    """
+    cls = kinds.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise CommandError(f"unknown command {name!r}; commands are {', '.join(sorted(kinds))}")
+    parsers = _parsers(cls)
+    by_key = {_key(a.name): a for a in attrs.fields(cls)}
+    unknown = sorted(set(fields) - set(parsers))
+    if unknown:
+        raise CommandError(f"{name}: unknown field {unknown[0]!r} (fields: {', '.join(parsers)})")
+    missing = [k for k, a in by_key.items() if a.default is attrs.NOTHING and k not in fields]
+    if missing:
+        raise CommandError(f"{name}: missing field {missing[0]!r}")
+    values = {by_key[k].name: parsers[k](name, k, value) for k, value in fields.items()}
+    return cls(**values)
+
+
+# ---- writing it back ---------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if attrs.has(type(value)):
+        return {_key(a.name): _plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
+    return value
+
+
+@_per_kind
+def _layout(kind: type[Any]) -> tuple[tuple[str, str, bool, bool], ...]:
+    """(attribute, key, optional, plain) per field: plain values need no conversion."""
+    hints = typing.get_type_hints(kind)
+    return tuple(
+        (
+            a.name,
+            _key(a.name),
+            a.default is not attrs.NOTHING,
+            hints[a.name] in (str, int, str | None, int | None),
+        )
+        for a in attrs.fields(kind)
+    )
+
+
+def fields_of(cmd: Command) -> dict[str, Any]:
+    """A command as the scenario vocabulary writes it (`command` plus its fields); optional
+    fields at their default are left out."""
+    out: dict[str, Any] = {"command": cmd.name}
+    for attribute, key, optional, plain in _layout(type(cmd)):
+        value = getattr(cmd, attribute)
+        if optional and (value is None or value == ()):
+            continue
+        out[key] = value if plain else _plain(value)
+    return out
+
+
+# ---- canonical names ----------------------------------------------------------------------------
+
+Step = tuple[str, str, int, Names | None, type[Any] | None]
+"""What `resolve` does with a field: (attribute, key, code, what it names, record type).
+The code: 0 a minor, 1 a major, 2 either (checked or made canonical), 3 a unit list
+(checked), 4 a tuple of records (resolved one by one). Plain integers: enum lookups cost on
+the hot path."""
+_CODES = {Names.MINOR: 0, Names.MAJOR: 1, Names.COUNTRY: 2, Names.UNITS: 3}
+
+
+@_per_kind
+def _plan(kind: type[Any]) -> tuple[Step, ...]:
+    """The steps of `resolve` for each field of a kind that it looks at."""
+    hints = typing.get_type_hints(kind)
+    named = field_names(kind)
+    plan: list[Step] = []
+    for a in attrs.fields(kind):
+        what = named.get(a.name)
+        if what in _CODES:
+            assert what is not None
+            plan.append((a.name, _key(a.name), _CODES[what], what, None))
+            continue
+        hint = hints[a.name]
+        if typing.get_origin(hint) is tuple:
+            item = typing.get_args(hint)[0]
+            if isinstance(item, type) and attrs.has(item):
+                plan.append((a.name, _key(a.name), 4, None, item))
+    return tuple(plan)
+
+
+def _name(rs: Ruleset, kind: str, key: str, value: Any, what: Names) -> str:
+    if not isinstance(value, str):
+        raise CommandError(f"{kind}: {key} must be a name, not {value!r}")
+    try:
+        canonical = rs.resolve(value)
+    except UnknownNameError as exc:
+        raise CommandError(f"{kind}: {key} {exc}") from None
+    if what is Names.MINOR and canonical not in rs.minors:
+        raise CommandError(f"{kind}: {key} {value!r} is not a minor country")
+    if what is Names.MAJOR and canonical not in rs.majors:
+        raise CommandError(f"{kind}: {key} {value!r} is not a major power")
+    return canonical
+
+
+def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
+    changes: dict[str, Any] = {}
+    for attribute, key, code, what, inner in _plan(type(record)):
+        value = getattr(record, attribute)
+        if code < 3:
+            canonical = isinstance(value, str) and (
+                (code != 1 and value in rs.minors) or (code != 0 and value in rs.majors)
+            )
+            if not canonical:
+                assert what is not None
+                changes[attribute] = _name(rs, kind, key, value, what)
+        elif code == 3:
+            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+                raise CommandError(f"{kind}: {key} must list unit ids, not {value!r}")
+            if len(set(value)) != len(value):
+                raise CommandError(f"{kind}: a unit is listed twice in {list(value)}")
+        else:
+            assert inner is not None
+            if not isinstance(value, tuple) or not all(isinstance(v, inner) for v in value):
+                raise CommandError(f"{kind}: {key} must hold {inner.__name__} records")
+            records = tuple(_resolve_record(rs, kind, v) for v in value)
+            if any(new is not old for new, old in zip(records, value, strict=True)):
+                changes[attribute] = records
+    return attrs.evolve(record, **changes) if changes else record
+
+
+def resolve(rs: Ruleset, cmd: Any) -> Any:
+    """The command with every name in canonical spelling (the command itself when they all
+    are: the hot path of engines).
+
+    Raises:
+        CommandError: not a command, a name is unknown or of the wrong kind (a minor where a
+            major belongs), or a unit is listed twice.
+    """
+    if isinstance(cmd, Command):
+        try:
+            return _resolve_record(rs, cmd.name, cmd)
+        except attrs.exceptions.NotAnAttrsClassError:
+            pass
+    raise CommandError(f"not a command: {cmd!r}; build one with minors.command()")

@@ -1,0 +1,226 @@
+"""The game state: frozen records held in plain dicts, replaced copy-on-write, never mutated.
+
+A `GameState` is immutable by discipline: every container in it is built fresh for a new
+state and never changed afterwards, so clones share it safely.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import attrs
+import cattrs
+from attrs import frozen
+
+from ..domain import DiplomaticLevel, Side, Status
+from ..domain.clock import Moment
+from ..domain.units import Unit
+from .chain import Chain
+
+T = TypeVar("T")
+
+__all__ = [
+    "Deadline",
+    "Deployment",
+    "GameState",
+    "Holding",
+    "LedgerEntry",
+    "MinorState",
+    "Pending",
+    "state_converter",
+]
+
+
+@frozen
+class Holding:
+    """The diplomatic result standing for a minor, the major holding it, and since when
+    (82.31: control dates from the start of the player turn of the result)."""
+
+    major: str
+    side: Side
+    level: DiplomaticLevel
+    result: int
+    since: Moment
+
+
+@frozen
+class Pending:
+    """An association or alliance that takes effect later (82.81, 82.82, 82.12, 82.91D)."""
+
+    partner: str
+    level: DiplomaticLevel
+    rule: str
+    due: Moment | None = None
+    """When it takes effect; None while it waits for a condition (82.81B, 82.81C)."""
+
+
+@frozen
+class Deadline:
+    """82.33: after a reversal, `side`'s units in the minor are eliminated when `at` ends."""
+
+    side: Side
+    at: Moment
+    rule: str
+
+
+@frozen
+class Deployment:
+    """82.5: an attacked minor's forces, set up by `by` when the declarations phase `due`
+    ends (82.53); `placements` is the set-up a `deploy` command chose, if any."""
+
+    by: str
+    due: Moment
+    rule: str
+    placements: tuple[tuple[str, str, int, str], ...] | None = None
+    """(id, kind, factors, hex) of each unit, as the deploying power chose them."""
+    redeploy: bool = False
+    """Finland or Rumania after a border war: units already on the map are set up again."""
+
+
+@frozen
+class MinorState:
+    """One minor country's status and what goes with it; its garrison is derived from units."""
+
+    name: str
+    status: Status
+    major: str | None = None
+    at_war_with: tuple[str, ...] = ()
+    """Every major power at war with it: its own wars and, when tied, its major's (sorted)."""
+    direct_wars: tuple[str, ...] = ()
+    """The majors at war with the minor itself (attackers, and those it attacked)."""
+    attacked_by: str | None = None
+    attacked_at: Moment | None = None
+    standing: Holding | None = None
+    pending: Pending | None = None
+    refused_by: tuple[str, ...] = ()
+    barred: tuple[str, ...] = ()
+    deadline: Deadline | None = None
+    deployment: Deployment | None = None
+    invaded: tuple[str, ...] = ()
+    """82.56: the major powers' units in the minor when war was declared on it by a power
+    with units there; in automatic partial supply for the turn of the invasion."""
+    invaded_at: Moment | None = None
+    active: bool = True
+
+
+@frozen
+class LedgerEntry:
+    """One BRP change: a grant (82.21, 82.22), a deduction naming the grant it undoes, or a
+    cost. Amounts are whole BRPs, signed."""
+
+    seq: int
+    major: str
+    amount: int
+    kind: str
+    rule: str
+    moment: Moment
+    minor: str | None = None
+    level: DiplomaticLevel | None = None
+    base: int = 0
+    """For a grant, the unprorated BRPs it stands for; a deduction prorates it again."""
+    undoes: int | None = None
+
+
+@frozen
+class GameState:
+    """Everything the rules know at one moment; `state()` serializes it whole."""
+
+    clock: Moment
+    minors: dict[str, MinorState]
+    units: dict[str, Unit]
+    wars: dict[tuple[str, str], Moment]
+    """Wars between major powers, keyed by the sorted pair of names."""
+    ledger: Chain[LedgerEntry] = attrs.field(factory=Chain)
+    """Every BRP change in order; appended without copying (a long game's ledger is long)."""
+    surrendered: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """Majors out of the war, with the enemies they had when they surrendered."""
+    fallen: dict[str, Moment] = attrs.field(factory=dict)
+    """When each major power surrendered first (France's fall, 82.91F)."""
+    eliminated: tuple[str, ...] = ()
+    traces: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
+    losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    """82.321B: the owner's choice of which excess units go first (minor -> ids)."""
+    where: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: unit ids by country (derived from `units`, never serialized)."""
+    owned: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: unit ids by owner (derived from `units`, never serialized)."""
+    grants: dict[str, tuple[LedgerEntry, ...]] | None = attrs.field(
+        default=None, eq=False, repr=False
+    )
+    """A cache: each minor's grants that no deduction has undone, in ledger order (derived
+    from `ledger`, never serialized): a long game must not scan its whole ledger."""
+
+
+CACHES = ("where", "owned", "grants")
+
+
+def state_dict(state: GameState) -> dict[str, Any]:
+    """The complete canonical state as plain data (the caches left out)."""
+    data: dict[str, Any] = state_converter.unstructure(state)
+    for name in CACHES:
+        data.pop(name, None)
+    return data
+
+
+def _converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    conv.register_unstructure_hook(Moment, str)
+    conv.register_structure_hook(Moment, lambda v, _: Moment.parse(v))
+    conv.register_unstructure_hook(DiplomaticLevel, lambda v: v.name.lower())
+    conv.register_structure_hook(DiplomaticLevel, lambda v, _: DiplomaticLevel[v.upper()])
+
+    def wars_out(wars: dict[tuple[str, str], Moment]) -> list[list[str]]:
+        return [[a, b, str(m)] for (a, b), m in sorted(wars.items())]
+
+    def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
+        return {(a, b): Moment.parse(m) for a, b, m in value}
+
+    def chain_out(chain: Chain[LedgerEntry]) -> list[Any]:
+        return [conv.unstructure(entry) for entry in chain]
+
+    def chain_in(value: Any, _: Any) -> Chain[LedgerEntry]:
+        if not isinstance(value, list):
+            raise TypeError(f"the ledger is a list of entries, not {type(value).__name__}")
+        return Chain(conv.structure(entry, LedgerEntry) for entry in value)
+
+    conv.register_unstructure_hook_func(lambda t: t == Chain[LedgerEntry], chain_out)
+    conv.register_structure_hook_func(lambda t: t == Chain[LedgerEntry], chain_in)
+
+    wars_type = dict[tuple[str, str], Moment]
+    conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)
+    conv.register_structure_hook_func(lambda t: t == wars_type, wars_in)
+    return conv
+
+
+state_converter = _converter()
+
+
+_REPLACERS: dict[type[Any], Any] = {}
+
+
+def _replacer(cls: type[Any]) -> Any:
+    """A function building `cls` from an instance and changes, generated once per class:
+    `attrs.evolve` is generic and costs several times more on the hot path."""
+    names = [a.name for a in attrs.fields(cls)]
+    args = ", ".join(f"changes.pop({n!r}, self.{n})" for n in names)
+    source = (
+        "def replace(self, changes):\n"
+        f"    new = cls({args})\n"
+        "    if changes:\n"
+        "        raise TypeError(f'unknown fields {sorted(changes)}')\n"
+        "    return new\n"
+    )
+    namespace: dict[str, Any] = {"cls": cls}
+    exec(source, namespace)
+    return namespace["replace"]
+
+
+def evolve(instance: T, **changes: Any) -> T:
+    """`attrs.evolve` for the state records, generated per class for speed."""
+    cls = type(instance)
+    replace = _REPLACERS.get(cls)
+    if replace is None:
+        replace = _REPLACERS[cls] = _replacer(cls)
+    new: T = replace(instance, changes)
+    return new

@@ -1,0 +1,158 @@
+"""The bridge from the strategic game to ASL A25: what a country's troops are like follows
+from what happened to the country (docs/nationality.md).
+
+Given a game (or a scenario played to a moment) and a country, the context of the A25 query
+comes from the strategic state: the month from the season (its first month; the months in
+which some trait changes inside the season are reported), fighting at home from where the
+troops stand, the opponent from who is at war with the country (one profile for each,
+unless one is named), the side the country fights on (Germany's allies may be other
+nationalities), a conquered Allied minor's forces fighting on as British or Russian (A25.92,
+the `organized_by` column), and France's fall in this game — not a fixed June 1940 —
+splitting French forces into Free French and Vichy French.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from attrs import frozen
+
+from .._kernel.game import BaseGame
+from ..domain import Season, Side, Status
+from ..domain.clock import Moment
+from .nationality import country_nationality, profile, thresholds
+from .traits import Profile
+
+__all__ = ["SEASON_MONTHS", "Troops", "month_of", "troops"]
+
+SEASON_MONTHS = {
+    Season.SPRING: (3, 4, 5),
+    Season.SUMMER: (6, 7, 8),
+    Season.FALL: (9, 10, 11),
+    Season.WINTER: (12, 13, 14),  # December of the year, then January and February after
+}
+"""The months of each season (public material): Winter Y runs December Y to February Y+1."""
+
+
+def _month(year: int, month: int) -> str:
+    return f"{year + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}"
+
+
+def month_of(moment: Moment) -> str:
+    """The month a date-dependent trait is read at for a turn: the season's first."""
+    return _month(moment.year, SEASON_MONTHS[moment.season][0])
+
+
+@frozen
+class Troops:
+    """A country's troops at a moment of the strategic game, against one opponent."""
+
+    country: str
+    nationality: str | None
+    reason: str
+    clause: str
+    month: str
+    vs: str | None
+    home: bool
+    changes: tuple[str, ...]
+    """Months inside the season in which some of the nationality's traits change."""
+    profile: Profile | None
+
+
+def _side(game: BaseGame, name: str) -> Side | None:
+    rs = game.ruleset
+    if name in rs.majors:
+        return rs.side_of[name]
+    state = game.raw_state.minors[name]
+    return rs.side_of[state.major] if state.major is not None else None
+
+
+def _conquered(game: BaseGame, name: str) -> bool:
+    if name in game.ruleset.majors:
+        return name in game.raw_state.surrendered  # France's fall in this game
+    return game.raw_state.minors[name].status is Status.CONQUERED
+
+
+def _enemies(game: BaseGame, name: str) -> list[str]:
+    if name in game.ruleset.majors:
+        return sorted({b if a == name else a for a, b in game.raw_state.wars if name in (a, b)})
+    return list(game.raw_state.minors[name].at_war_with)
+
+
+def troops(
+    game: BaseGame,
+    country: str,
+    *,
+    in_country: str | None = None,
+    unit_id: str | None = None,
+    vs: str | None = None,
+    unit_class: str | None = None,
+    unit: str | None = None,
+    ssr: Iterable[str] = (),
+    scenario_kind: str = "historical",
+) -> list[Troops]:
+    """The A25 profile of `country`'s troops now, one per opponent (or against `vs`).
+    Whether they fight at home comes from `in_country`, or from where the unit `unit_id`
+    stands.
+
+    Raises:
+        UnknownNameError: an unknown country.
+    """
+    rs = game.ruleset
+    name = rs.resolve(country)
+    mapping = country_nationality(
+        name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
+    )
+    month = month_of(game.clock)
+    if unit_id is not None:
+        in_country = game.unit(unit_id).country
+    home = in_country is not None and rs.resolve(in_country) == name
+    if mapping.nationality is None:
+        return [Troops(name, None, mapping.reason, "", month, vs, home, (), None)]
+    _, *rest = SEASON_MONTHS[game.clock.season]
+    inside = {_month(game.clock.year, m) for m in rest}
+    changes = tuple(str(t) for t in thresholds(mapping.nationality, ruleset=rs) if str(t) in inside)
+    opponents: list[str | None] = [rs.resolve(vs)] if vs is not None else []
+    if vs is None:
+        for enemy in _enemies(game, name):
+            other = country_nationality(
+                enemy, side=_side(game, enemy), conquered=_conquered(game, enemy), ruleset=rs
+            )
+            if other.nationality is not None:
+                opponents.append(enemy)
+    out = []
+    for opponent in opponents or [None]:
+        against = None
+        if opponent is not None:
+            against = country_nationality(
+                opponent,
+                side=_side(game, opponent),
+                conquered=_conquered(game, opponent),
+                ruleset=rs,
+            ).nationality
+        found = profile(
+            mapping.nationality,
+            month,
+            unit_class=unit_class,
+            unit=unit,
+            vs=against,
+            home=home,
+            ssr=tuple(ssr),
+            scenario_kind=scenario_kind,
+            ruleset=rs,
+            window=False,  # the game, not a fixed June 1940, says when France has fallen
+        )
+        out.append(
+            Troops(
+                name,
+                mapping.nationality,
+                mapping.reason,
+                mapping.clause,
+                month,
+                opponent,
+                home,
+                changes,
+                found,
+            )
+        )
+    return out

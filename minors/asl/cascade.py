@@ -1,0 +1,315 @@
+"""How the A25 tables answer a query: rows resolved along the nationality tree.
+
+A nationality's rows are its own, its parents' (nearest first), then those for every
+nationality (`*`). For each kind and aspect, a nearer row replaces an inherited one that
+it covers: it holds wherever the inherited row holds, for what the query leaves open
+(A25.66: Eritreans are not Lax though Italians are). Modifiers (`KindSpec.cumulative`)
+never replace each other; they add up. A row is excluded by its months, scenario kinds,
+special rules, home, class, unit and opponent; one that depends on what the query leaves
+open (the unit, the opponent, a situation) holds as a condition. The projections read the
+rows that hold outright, for a squad unless a unit is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from attrs import frozen
+
+from ..domain.a25 import (
+    KIND_SPECS,
+    ToHit,
+    TraitKind,
+    TraitValue,
+    UnitClass,
+    Weapon,
+    YearMonth,
+    expand_classes,
+    name_key,
+)
+from ..errors import TableError
+from ..ruleset.records import CatalogueUnit, TraitRow
+from ..ruleset.tables import Ruleset
+from .traits import Condition, Context, Projection, Trait
+
+__all__ = ["EVERY", "Index", "Key", "Row", "index_of", "merge", "project", "resolve_rows", "trait"]
+
+EVERY = "*"
+"""The pseudo-nationality of rows that hold for every nationality (A25.32, A25.56)."""
+
+Key = tuple[TraitKind, str]
+
+
+@frozen
+class Row:
+    """A table row compiled for matching."""
+
+    row: TraitRow
+    order: int
+    key: Key
+    classes: frozenset[UnitClass] | None
+    units: frozenset[str]
+    vs: frozenset[str]
+    not_vs: frozenset[str]
+
+
+@frozen
+class Index:
+    """The A25 tables arranged for queries; built once per ruleset."""
+
+    names: Mapping[str, str]
+    lineage: Mapping[str, tuple[str, ...]]
+    rows: Mapping[str, Mapping[Key, tuple[Row, ...]]]
+    keys: Mapping[str, tuple[Key, ...]]
+    catalogue: Mapping[str, Mapping[str, CatalogueUnit]]
+    classes: Mapping[str, tuple[UnitClass, ...]]
+    class_clause: Mapping[str, str]
+    window: Mapping[str, tuple[YearMonth | None, YearMonth | None]]
+    commissars: frozenset[str]
+
+
+def _build(rs: Ruleset) -> Index:
+    nations = rs.nationalities
+    lines: dict[str, tuple[str, ...]] = {}
+    for name in nations:
+        walk = [name]
+        while nations[walk[-1]].parent:
+            walk.append(nations[walk[-1]].parent)
+        lines[name] = tuple(walk)
+    rows: dict[str, dict[Key, list[Row]]] = {}
+    for order, row in enumerate(rs.nationality_traits.values()):
+        compiled = Row(
+            row=row,
+            order=order,
+            key=(row.kind, str(row.aspect)),
+            classes=expand_classes(row.classes) if row.classes else None,
+            units=frozenset(row.units),
+            vs=frozenset(row.vs),
+            not_vs=frozenset(row.not_vs),
+        )
+        for name in row.nationalities:
+            rows.setdefault(name, {}).setdefault(compiled.key, []).append(compiled)
+    keys: dict[str, tuple[Key, ...]] = {}
+    catalogue: dict[str, dict[str, CatalogueUnit]] = {}
+    classes: dict[str, tuple[UnitClass, ...]] = {}
+    class_clause: dict[str, str] = {}
+    window: dict[str, tuple[YearMonth | None, YearMonth | None]] = {}
+    commissars = set()
+    for name, chain in lines.items():
+        nodes = (*chain, EVERY)
+        keys[name] = tuple(dict.fromkeys(k for n in nodes for k in rows.get(n, {})))
+        catalogue[name] = {u.rating: u for n in reversed(chain) for u in nations[n].units}
+        own = next((n for n in chain if nations[n].classes is not None), None)
+        classes[name] = tuple(nations[own].classes or ()) if own else tuple(UnitClass)
+        class_clause[name] = (nations[own].classes_clause or nations[own].clause) if own else ""
+        window[name] = (
+            next((nations[n].from_ for n in chain if nations[n].from_), None),
+            next((nations[n].until for n in chain if nations[n].until), None),
+        )
+        if any(
+            "commissar" in r.units
+            for n in nodes
+            for group in rows.get(n, {}).values()
+            for r in group
+        ):
+            commissars.add(name)
+    names = {name_key(n): n for n in nations}
+    names.update({name_key(a): n for n, record in nations.items() for a in record.aliases})
+    freeze = MappingProxyType
+    return Index(
+        names=freeze(names),
+        lineage=freeze(lines),
+        rows=freeze({n: freeze({k: tuple(v) for k, v in g.items()}) for n, g in rows.items()}),
+        keys=freeze(keys),
+        catalogue=freeze({n: freeze(c) for n, c in catalogue.items()}),
+        classes=freeze(classes),
+        class_clause=freeze(class_clause),
+        window=freeze(window),
+        commissars=frozenset(commissars),
+    )
+
+
+def index_of(rs: Ruleset) -> Index:
+    key = ("nationality-index",)
+    index = rs.cache.get(key)
+    if not isinstance(index, Index):
+        index = _build(rs)
+        rs.cache[key] = index
+    return index
+
+
+# A row is excluded, holds, or holds under a condition the query leaves open.
+_NO, _YES, _OPEN = 0, 1, 2
+
+
+def _status(r: Row, ctx: Context, cls: UnitClass | None, closed: bool) -> int:
+    row = r.row
+    if (row.from_ and ctx.date < row.from_) or (row.until and ctx.date > row.until):
+        return _NO
+    if row.scenario_kinds and ctx.scenario_kind not in row.scenario_kinds:
+        return _NO
+    if (row.ssr and row.ssr not in ctx.ssr) or (row.unless_ssr and row.unless_ssr in ctx.ssr):
+        return _NO
+    if row.home is not None and row.home != ctx.home:
+        return _NO
+    if r.classes is not None and (cls is None or cls not in r.classes):
+        return _NO
+    status = _YES
+    if r.units:
+        if ctx.unit is not None:
+            if not ctx.unit.matches(r.units):
+                return _NO
+        else:
+            status = _OPEN
+    if ctx.vs is not None:
+        if (r.vs and not r.vs & ctx.vs_lineage) or r.not_vs & ctx.vs_lineage:
+            return _NO
+    elif r.vs:
+        status = _OPEN
+    if row.situation:
+        status = _OPEN
+    if closed and status == _OPEN:
+        return _NO
+    return status
+
+
+def _covers(t: Row, r: Row, ctx: Context) -> bool:
+    """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
+    does, for what the query leaves open."""
+    if t.row.situation and t.row.situation != r.row.situation:
+        return False
+    if ctx.unit is None and t.units and not (r.units and r.units <= t.units):
+        return False
+    if ctx.vs is None:
+        if t.vs and not (r.vs and r.vs <= t.vs):
+            return False
+        if t.not_vs and not (t.not_vs <= r.not_vs or (r.vs and not r.vs & t.not_vs)):
+            return False
+    return True
+
+
+def resolve_rows(
+    index: Index, nationality: str, ctx: Context, cls: UnitClass | None, closed: bool
+) -> list[Row]:
+    nodes = (*index.lineage[nationality], EVERY)
+    out: list[Row] = []
+    for key in index.keys[nationality]:
+        cumulative = KIND_SPECS[key[0]].cumulative
+        taken: list[Row] = []
+        for node in nodes:
+            fresh = [
+                r
+                for r in index.rows.get(node, {}).get(key, ())
+                if _status(r, ctx, cls, closed) != _NO
+                and (cumulative or not any(_covers(t, r, ctx) for t in taken))
+            ]
+            taken.extend(fresh)
+        out.extend(taken)
+    return out
+
+
+def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
+    row = r.row
+    classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
+    return Trait(
+        kind=row.kind,
+        value=row.value,
+        clause=row.clause or row.reference,
+        condition=Condition(
+            from_=row.from_,
+            until=row.until,
+            classes=classes,
+            units=row.units,
+            vs=row.vs,
+            not_vs=row.not_vs,
+            home=row.home,
+            ssr=row.ssr,
+            unless_ssr=row.unless_ssr,
+            scenario_kinds=row.scenario_kinds,
+            situation=row.situation,
+        ),
+        aspect=str(row.aspect),
+        basis=row.basis,
+        reference=row.reference,
+        nationality=node,
+        source=row.key,
+        note=row.note,
+    )
+
+
+def _int(value: TraitValue) -> int:
+    """A whole-number value (KIND_SPECS types the kinds that take one)."""
+    if type(value) is not int:
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
+
+
+def project(rows: list[Row]) -> Projection:
+    by_key: dict[Key, list[Row]] = {}
+    for r in rows:
+        by_key.setdefault(r.key, []).append(r)
+
+    def single(kind: TraitKind, aspect: str = "") -> Any:
+        found = by_key.get((kind, aspect), [])
+        values = {r.row.value for r in found}
+        if len(values) > 1:
+            keys = ", ".join(r.row.key for r in found)
+            raise TableError(
+                f"rows {keys} all apply, with different {kind.value} values",
+                entry=f"nationality_traits.{found[0].row.key}",
+                fix="give the rows conditions that keep them apart",
+            )
+        return values.pop() if values else None
+
+    colours: dict[Weapon, ToHit | None] = {w: single(TraitKind.TO_HIT, w) for w in Weapon}
+    for marked in (Weapon.MARKED_G, Weapon.MARKED_T):
+        colours[marked] = colours[marked] or colours[Weapon.ORDNANCE]
+    modifiers = sum(
+        _int(r.row.value) for r in by_key.get((TraitKind.BROKEN_MORALE_MODIFIER, ""), [])
+    )
+    return Projection(
+        to_hit_by_weapon=MappingProxyType(colours),
+        paatc=single(TraitKind.PAATC),
+        broken_morale_delta=_int(single(TraitKind.BROKEN_MORALE) or 0) + modifiers,
+        lax=single(TraitKind.LAX) is True,
+        stealthy=single(TraitKind.STEALTHY) is True,
+        cowering_immune=single(TraitKind.COWERING_IMMUNE) is True,
+        self_rally=single(TraitKind.SELF_RALLY) is True,
+        may_deploy=single(TraitKind.DEPLOY) is True,
+        no_quarter=single(TraitKind.NO_QUARTER) is True,
+    )
+
+
+def merge(projections: list[Projection]) -> Projection:
+    first = projections[0]
+
+    def same(name: str) -> Any:
+        values = [getattr(p, name) for p in projections]
+        return values[0] if all(v == values[0] for v in values) else None
+
+    colours = {
+        w: (
+            first.to_hit_by_weapon[w]
+            if all(p.to_hit_by_weapon[w] == first.to_hit_by_weapon[w] for p in projections)
+            else None
+        )
+        for w in Weapon
+    }
+    return Projection(
+        to_hit_by_weapon=MappingProxyType(colours),
+        **{
+            name: same(name)
+            for name in (
+                "paatc",
+                "broken_morale_delta",
+                "lax",
+                "stealthy",
+                "cowering_immune",
+                "self_rally",
+                "may_deploy",
+                "no_quarter",
+            )
+        },
+    )

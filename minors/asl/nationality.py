@@ -1,0 +1,476 @@
+"""Nationality profiles (ASL A25): what a nationality's troops are like at a date, for a
+unit class and type, against an opponent, at home or abroad, under special rules and in a
+kind of scenario.
+
+`profile(...)` resolves the rows of `tables/nationality.toml` along the nationality's
+line in the tree (itself, its parents, then the rows for every nationality): a row of a
+nearer nationality replaces an inherited row of the same kind and aspect wherever it
+applies (A25.66: Eritreans are not Lax although Italians are); modifiers add up. What the
+query leaves open (the class, the unit, the opponent) stays a condition of the trait; a
+class-dependent trait comes once per class. The projections (`to_hit`, `paatc`, ...) are
+read from the traits for a squad unless a unit is given. docs/nationality.md has the rules
+of resolution, the projections and the readings taken.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from datetime import date as Date
+from types import MappingProxyType
+from typing import Any
+
+from attrs import frozen
+
+from ..domain import Side
+from ..domain.a25 import (
+    UNIT_GROUPS,
+    Basis,
+    ClassSelector,
+    ScenarioKind,
+    Ssr,
+    TraitKind,
+    UnitClass,
+    UnitType,
+    YearMonth,
+    YearMonthError,
+    expand_classes,
+    name_key,
+)
+from ..errors import MinorsError, UnknownNameError
+from ..ruleset.records import is_rating
+from ..ruleset.tables import Ruleset, load_ruleset
+from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
+from .traits import Condition, Context, Profile, Projection, Trait, Unit
+
+__all__ = [
+    "EVERY",
+    "Condition",
+    "Context",
+    "CountryMapping",
+    "NoNationalityError",
+    "Profile",
+    "ProfileError",
+    "Projection",
+    "Trait",
+    "Unit",
+    "country_nationality",
+    "lineage",
+    "profile",
+    "resolve",
+    "thresholds",
+]
+
+
+def _names(values: Iterable[str]) -> str:
+    return ", ".join(values)
+
+
+class ProfileError(MinorsError, ValueError):
+    """A profile query that cannot be answered as asked: an impossible date, a class or
+    unit the nationality does not have, an opponent on its own side."""
+
+
+class NoNationalityError(MinorsError, LookupError):
+    """A country whose troops A25 does not describe (Japan, China, the Pacific minors):
+    the message gives the reason; nothing is guessed."""
+
+
+# ---- names and countries -----------------------------------------------------------------
+
+
+@frozen
+class CountryMapping:
+    """The A25 nationality of a country's troops, or None with the reason."""
+
+    country: str
+    nationality: str | None
+    clause: str = ""
+    reason: str = ""
+    basis: Basis = Basis.RULE
+    via: str = ""
+    """How it was chosen: '' (the country's own), 'axis' or 'organized_by'."""
+
+
+def country_nationality(
+    country: str,
+    *,
+    side: Side | str | None = None,
+    conquered: bool = False,
+    ruleset: Ruleset | None = None,
+) -> CountryMapping:
+    """The A25 nationality of a minor country's or major power's troops.
+
+    As Germany's ally (`side="axis"`) a minor may take another nationality; after its
+    conquest, its forces fight on as the nationality that `organized_by` names (A25.92;
+    France's as Free French). A country without armed forces, or in another ASL chapter,
+    maps to None with the reason.
+
+    Raises:
+        UnknownNameError: not a country of the strategic tables.
+    """
+    rs = ruleset or load_ruleset()
+    name = rs.resolve(country)
+    side = Side(side) if side is not None else None
+    row = rs.country_nationality.get(name)
+    if row is None:
+        minor = rs.minors.get(name)
+        if minor is not None and not minor.armed_forces:
+            owner = f", and its troops are {minor.colony_of}'s" if minor.colony_of else ""
+            return CountryMapping(
+                name,
+                None,
+                reason=f"{name} has no armed forces of its own in the strategic tables{owner}",
+            )
+        return CountryMapping(
+            name,
+            None,
+            reason=f"the tables give no A25 nationality for {name}: add a country_nationality row",
+        )
+    if row.reason:
+        return CountryMapping(name, None, reason=row.reason, basis=row.basis)
+    if conquered and row.organized_by:
+        clause = "A25.92" if name in rs.minors else rs.nationalities[row.organized_by].clause
+        return CountryMapping(name, row.organized_by, clause, basis=row.basis, via="organized_by")
+    if side is Side.AXIS and row.axis_nationality:
+        return CountryMapping(name, row.axis_nationality, row.clause, basis=row.basis, via="axis")
+    return CountryMapping(name, row.nationality, row.clause, basis=row.basis)
+
+
+@frozen
+class _Resolved:
+    nationality: str
+    country: str | None
+
+
+def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
+    """The nationality `name` stands for: a nationality (or alias; case, spaces and hyphens
+    do not matter), else a country through `country_nationality`.
+
+    Raises:
+        UnknownNameError: neither a nationality nor a country.
+        NoNationalityError: a country whose troops A25 does not describe.
+    """
+    return _resolve(name, ruleset or load_ruleset()).nationality
+
+
+def _resolve(name: str, rs: Ruleset) -> _Resolved:
+    index = index_of(rs)
+    found = index.names.get(name_key(name))
+    if found is not None:
+        return _Resolved(found, None)
+    try:
+        mapping = country_nationality(name, ruleset=rs)
+    except UnknownNameError:
+        spellings = {**index.names, **{k.casefold(): k for k in (*rs.minors, *rs.majors)}}
+        close = difflib.get_close_matches(name_key(name), list(spellings), n=3, cutoff=0.7)
+        suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
+        raise UnknownNameError("nationality or country", name, suggestions) from None
+    if mapping.nationality is None:
+        raise NoNationalityError(f"{mapping.country} has no A25 nationality: {mapping.reason}")
+    return _Resolved(mapping.nationality, mapping.country)
+
+
+def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
+    """The nationality and its parents, nearest first (`SS`, `German`)."""
+    rs = ruleset or load_ruleset()
+    return index_of(rs).lineage[_resolve(nationality, rs).nationality]
+
+
+# ---- the query ---------------------------------------------------------------------------
+
+
+def _date(
+    value: YearMonth | str | Date, nationality: str, index: Index, rs: Ruleset, *, window: bool
+) -> YearMonth:
+    try:
+        month = YearMonth.of(value)
+    except (YearMonthError, TypeError) as exc:
+        raise ProfileError(f"impossible date: {exc}") from None
+    if not window:
+        return month
+    start, end = index.window[nationality]
+    if (start and month < start) or (end and month > end):
+        record = rs.nationalities[nationality]
+        span = f"from {start or 'the start'} to {end or 'the end'}"
+        after = ""
+        if end and month > end and record.successors:
+            after = f"; after that use {' or '.join(record.successors)}"
+        raise ProfileError(
+            f"impossible date {month} for {nationality} troops: A25 has them {span}"
+            f" ({record.clause}){after}"
+        )
+    return month
+
+
+def _unit(text: str | UnitType | None, nationality: str, index: Index) -> Unit | None:
+    if text is None:
+        return None
+    raw = str(text).strip()
+    if is_rating(raw):
+        found = index.catalogue[nationality].get(raw)
+        if found is None:
+            known = _names(index.catalogue[nationality]) or "none"
+            raise UnknownNameError(
+                f"counter of {nationality} troops (A25 names {known}; or give a unit type)", raw
+            )
+        return Unit(found.type, found.rating, found.unit_class, found.clause)
+    key = name_key(raw).replace(" ", "_")
+    try:
+        kind = UnitType(key)
+    except ValueError:
+        close = difflib.get_close_matches(key, [t.value for t in UnitType], n=2, cutoff=0.6)
+        raise UnknownNameError("unit type", raw, tuple(close)) from None
+    if kind is UnitType.COMMISSAR and nationality not in index.commissars:
+        raise ProfileError(f"{nationality} troops have no Commissars (A25.22, A25.24)")
+    return Unit(kind)
+
+
+def _classes(
+    selector: str | None, unit: Unit | None, nationality: str, index: Index
+) -> tuple[UnitClass | None, ...]:
+    allowed = index.classes[nationality]
+    where = index.class_clause[nationality]
+    if unit is not None and unit.type in UNIT_GROUPS["smc"]:
+        if selector is not None:
+            raise ProfileError(f"a {unit.type.value} has no unit class; drop the class")
+        return (None,)
+    wanted: frozenset[UnitClass] | None = None
+    if selector is not None:
+        try:
+            wanted = expand_classes((ClassSelector(name_key(selector).replace(" ", "_")),))
+        except ValueError:
+            names = tuple(c.value for c in ClassSelector)
+            close = difflib.get_close_matches(selector, names, n=2, cutoff=0.6)
+            raise UnknownNameError("unit class", selector, tuple(close)) from None
+    if unit is not None and unit.unit_class is not None:
+        if wanted is not None and unit.unit_class not in wanted:
+            raise ProfileError(
+                f"{nationality} {unit.rating} units are {unit.unit_class.value}, not"
+                f" {selector} ({unit.clause})"
+            )
+        wanted = frozenset({unit.unit_class})
+    if not allowed:
+        if wanted is not None:
+            raise ProfileError(
+                f"{nationality} units have no unit class, so none is {selector} ({where})"
+            )
+        return (None,)
+    if wanted is None:
+        return allowed
+    chosen = tuple(c for c in allowed if c in wanted)
+    if not chosen:
+        raise ProfileError(
+            f"{nationality} units are never {selector}: their classes are"
+            f" {_names(allowed)} ({where})"
+        )
+    return chosen
+
+
+def _vs(
+    name: str | None, nationality: str, index: Index, rs: Ruleset
+) -> tuple[str | None, frozenset[str]]:
+    if name is None:
+        return None, frozenset()
+    opponent = _resolve(name, rs).nationality
+    theirs, ours = index.lineage[opponent], index.lineage[nationality]
+    if opponent in ours or nationality in theirs:
+        raise ProfileError(f"{nationality} troops cannot oppose {opponent}: one includes the other")
+    return opponent, frozenset(theirs)
+
+
+def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
+    out = set()
+    for value in (values,) if isinstance(values, str) else values:
+        try:
+            out.add(Ssr(name_key(str(value)).replace(" ", "_")))
+        except ValueError:
+            names = [s.value for s in Ssr]
+            close = difflib.get_close_matches(str(value), names, n=2, cutoff=0.6)
+            raise UnknownNameError("special rule", str(value), tuple(close)) from None
+    return frozenset(out)
+
+
+def _scenario_kind(value: ScenarioKind | str) -> ScenarioKind:
+    try:
+        return ScenarioKind(name_key(str(value)).replace(" ", "_"))
+    except ValueError:
+        raise UnknownNameError("scenario kind", str(value), ()) from None
+
+
+def _sort_key(text_order: Mapping[str, int], trait: Trait, order: int) -> tuple[Any, ...]:
+    """A25 clauses in the order of the text, then the rules outside A25 by name."""
+    position = text_order.get(trait.clause)
+    return (position is None, position or 0, trait.clause, order)
+
+
+def profile(
+    nationality: str,
+    date: YearMonth | str | Date,
+    *,
+    unit_class: UnitClass | str | None = None,
+    unit: UnitType | str | None = None,
+    vs: str | None = None,
+    home: bool = False,
+    ssr: Iterable[Ssr | str] | str = frozenset(),
+    scenario_kind: ScenarioKind | str = ScenarioKind.HISTORICAL,
+    ruleset: Ruleset | None = None,
+    window: bool = True,
+) -> Profile:
+    """The A25 traits of `nationality`'s troops in the month `date`.
+
+    Args:
+        nationality: a nationality (`Romanian`, `Free French`; aliases allowed), or a
+            country of the strategic tables, taken through its `country_nationality` row.
+        date: the scenario's month: `YYYY-MM`, a `YearMonth` or a date.
+        unit_class: elite, first_line, second_line, green, conscript, or a group
+            (inexperienced, non_elite); None resolves every class of the nationality.
+        unit: a unit type (squad, half_squad, crew, leader, commissar) or a rating A25
+            names for the nationality (`4-6-8`, whose class it fixes).
+        vs: the opposing nationality (or country); None leaves opponent-bound traits as
+            conditions.
+        home: the troops fight within their own borders.
+        ssr: special rules in force (`Ssr` names; one name may be given alone).
+        scenario_kind: historical, hypothetical or dyo.
+        ruleset: the rules in force; the built-in tables by default.
+        window: refuse a date outside the years A25 gives the nationality (the bridge
+            turns it off: France falls when it falls in the strategic game).
+
+    Raises:
+        UnknownNameError: an unknown nationality, country, unit, class or special rule.
+        NoNationalityError: a country whose troops A25 does not describe.
+        ProfileError: an impossible date, or a class, unit or opponent the nationality
+            cannot have.
+    """
+    rs = ruleset or load_ruleset()
+    index = index_of(rs)
+    found = _resolve(nationality, rs)
+    name = found.nationality
+    month = _date(date, name, index, rs, window=window)
+    the_unit = _unit(unit, name, index)
+    selector = str(unit_class) if unit_class is not None else None
+    passes = _classes(selector, the_unit, name, index)
+    opponent, opponent_line = _vs(vs, name, index, rs)
+    ctx = Context(
+        date=month,
+        classes=passes,
+        unit_class=selector,
+        unit=the_unit,
+        vs=opponent,
+        vs_lineage=opponent_line,
+        home=home,
+        ssr=_enum_set(ssr),
+        scenario_kind=_scenario_kind(scenario_kind),
+    )
+    nodes = (*index.lineage[name], EVERY)
+    home_of = {r.order: n for n in nodes for g in index.rows.get(n, {}).values() for r in g}
+    survived: dict[int, tuple[Row, list[UnitClass | None]]] = {}
+    for cls in passes:
+        for r in resolve_rows(index, name, ctx, cls, closed=False):
+            survived.setdefault(r.order, (r, []))[1].append(cls)
+    ranked: list[tuple[Trait, int]] = []
+    for order, (r, classes) in sorted(survived.items()):
+        if r.classes is None and len(classes) == len(passes):
+            ranked.append((trait(r, None, home_of[order]), order))
+        else:
+            ranked.extend((trait(r, c, home_of[order]), order) for c in classes)
+    ranked.extend(_chart_traits(rs, name, index, the_unit))
+    text_order = {clause: i for i, clause in enumerate(rs.clauses)}
+    ranked.sort(key=lambda pair: _sort_key(text_order, *pair))
+    own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
+    traits = (*own, *(t for t, _ in ranked))
+
+    reference_unit = the_unit or Unit(UnitType.SQUAD)
+    closed_ctx = Context(
+        date=ctx.date,
+        classes=ctx.classes,
+        unit_class=ctx.unit_class,
+        unit=reference_unit,
+        vs=ctx.vs,
+        vs_lineage=ctx.vs_lineage,
+        home=ctx.home,
+        ssr=ctx.ssr,
+        scenario_kind=ctx.scenario_kind,
+    )
+    per_class = {cls: project(resolve_rows(index, name, closed_ctx, cls, True)) for cls in passes}
+    merged = merge(list(per_class.values()))
+    by_class = {c: p for c, p in per_class.items() if c is not None} if len(passes) > 1 else {}
+    return Profile(
+        nationality=name,
+        lineage=index.lineage[name],
+        context=ctx,
+        traits=traits,
+        projection=merged,
+        by_class=MappingProxyType(by_class),
+        rules=tuple(
+            sorted(
+                {t.clause for t in traits if t.clause in text_order}, key=lambda c: text_order[c]
+            )
+        ),
+        country=found.country,
+    )
+
+
+def _tree_trait(rs: Ruleset, name: str, index: Index | None) -> Trait:
+    """The nationality itself, or one whose rules it inherits, with its clause; the
+    nationality's own trait carries its months."""
+    record = rs.nationalities[name]
+    start, end = index.window[name] if index is not None else (None, None)
+    return Trait(
+        kind=TraitKind.NATIONALITY,
+        value=name,
+        clause=record.clause,
+        condition=Condition(from_=start, until=end),
+        nationality=name,
+        note=record.note,
+    )
+
+
+def _chart_traits(
+    rs: Ruleset, name: str, index: Index, unit: Unit | None
+) -> list[tuple[Trait, int]]:
+    """A25.72: the replacement chart of the nearest nationality that has one, and its
+    reverse, the order of Battle Hardening (MMC only)."""
+    if unit is not None and unit.type not in UNIT_GROUPS["mmc"]:
+        return []
+    chart = next(
+        (rs.replacement_charts[n] for n in index.lineage[name] if n in rs.replacement_charts), None
+    )
+    if chart is None:
+        return []
+    basis = Basis.ILLUSTRATIVE if chart.illustrative else Basis.RULE
+    when = Condition(units=("mmc",))
+    order = len(rs.nationality_traits)
+    return [
+        (
+            Trait(TraitKind.REPLACEMENT_CHAIN, chart.steps, chart.clause, when, basis=basis,
+                  nationality=chart.nationality, note=chart.note),
+            order,
+        ),
+        (
+            Trait(TraitKind.BATTLE_HARDENING_CHAIN, tuple(reversed(chart.steps)), chart.clause,
+                  when, basis=basis, nationality=chart.nationality),
+            order + 1,
+        ),
+    ]  # fmt: skip
+
+
+def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[YearMonth, ...]:
+    """The months in which some trait of the nationality starts or stops holding (the
+    first month a row holds, and the month after its last), in order: a query for a
+    span of months (a strategic season) reports the traits that change inside it."""
+    rs = ruleset or load_ruleset()
+    index = index_of(rs)
+    name = _resolve(nationality, rs).nationality
+    start, end = index.window[name]
+    months: set[YearMonth] = set()
+    for node in (*index.lineage[name], EVERY):
+        for group in index.rows.get(node, {}).values():
+            for r in group:
+                if r.row.from_:
+                    months.add(r.row.from_)
+                if r.row.until:
+                    months.add(r.row.until.next())
+    return tuple(
+        sorted(m for m in months if (start is None or m > start) and (end is None or m <= end))
+    )

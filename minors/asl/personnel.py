@@ -1,0 +1,67 @@
+"""ASL personnel counters as the A25 checks see them: what a counter is, and its rating.
+
+Only what the Commissar (A25.22-A25.223) and Human Wave (A25.23-A25.234) checks need:
+whether a counter is a Multi-Man Counter (squad, half-squad, crew) or a Single-Man Counter
+(leader, hero), and the printed rating that names it (`4-2-6`, `2-2-6`, `8-1`, `6+1`).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from ..errors import MinorsError
+
+__all__ = ["PersonnelError", "PersonnelKind", "check_rating"]
+
+
+class PersonnelError(MinorsError, ValueError):
+    """A personnel counter that cannot be read: an unknown rating or a rating of the wrong
+    shape for its kind."""
+
+
+class PersonnelKind(StrEnum):
+    """What a personnel counter is: three kinds of Multi-Man Counter, two of Single-Man."""
+
+    SQUAD = "squad"
+    """MMC: a squad, rated firepower-range-morale (`4-2-6`)."""
+    HALF_SQUAD = "half_squad"
+    """MMC: a half-squad (HS), rated like a squad (`2-2-6`)."""
+    CREW = "crew"
+    """MMC: an Infantry crew, rated like a squad (`2-2-8`)."""
+    LEADER = "leader"
+    """SMC: a leader, rated morale and leadership modifier (`8-1`, `9-0`, `6+1`); a
+    Commissar (A25.22) is a leader."""
+    HERO = "hero"
+    """SMC: a hero, rated firepower-range-morale (`1-4-9`)."""
+
+    @property
+    def is_mmc(self) -> bool:
+        """A Multi-Man Counter: squad, half-squad or crew."""
+        return self in _MMC
+
+    @property
+    def is_smc(self) -> bool:
+        """A Single-Man Counter: leader or hero."""
+        return not self.is_mmc
+
+
+_MMC = frozenset({PersonnelKind.SQUAD, PersonnelKind.HALF_SQUAD, PersonnelKind.CREW})
+
+_THREE_PART = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
+"""`FP-range-morale`, as on squads, half-squads, crews and heroes."""
+_LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
+"""`morale-modifier` or `morale+modifier`, as on leaders (`8-1`, `10-0`, `6+1`)."""
+
+
+def check_rating(kind: PersonnelKind, rating: str) -> str:
+    """Return `rating` if it has the shape of a `kind` counter's rating, else raise.
+
+    Raises:
+        PersonnelError: the rating does not read as one of `kind`'s.
+    """
+    pattern = _LEADER if kind is PersonnelKind.LEADER else _THREE_PART
+    if not isinstance(rating, str) or pattern.match(rating) is None:
+        shape = "like '8-1' or '6+1'" if kind is PersonnelKind.LEADER else "like '4-2-6'"
+        raise PersonnelError(f"{rating!r} is not a {kind.value} rating; write it {shape}")
+    return rating

@@ -1,0 +1,394 @@
+"""What a nationality profile answers (ASL A25): traits with their conditions, the unit
+and circumstances asked about, the projections most queries want, and the profile itself.
+
+`minors.nationality.profile` builds them; docs/nationality.md describes the JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from attrs import frozen
+
+from ..domain.a25 import (
+    UNIT_GROUPS,
+    Basis,
+    Paatc,
+    ScenarioKind,
+    Ssr,
+    ToHit,
+    TraitKind,
+    TraitValue,
+    UnitClass,
+    UnitType,
+    Weapon,
+    YearMonth,
+)
+
+__all__ = ["Condition", "Context", "Profile", "Projection", "Trait", "Unit"]
+
+
+def _names(values: Iterable[str]) -> str:
+    return ", ".join(values)
+
+
+@frozen
+class Condition:
+    """When a trait holds: its row's conditions, with the classes narrowed to the one a
+    class-dependent trait was resolved for."""
+
+    from_: YearMonth | None = None
+    until: YearMonth | None = None
+    classes: tuple[UnitClass, ...] = ()
+    units: tuple[str, ...] = ()
+    vs: tuple[str, ...] = ()
+    not_vs: tuple[str, ...] = ()
+    home: bool | None = None
+    ssr: Ssr | None = None
+    unless_ssr: Ssr | None = None
+    scenario_kinds: tuple[ScenarioKind, ...] = ()
+    situation: str = ""
+
+    def __str__(self) -> str:
+        parts = []
+        if self.from_ and self.until:
+            parts.append(f"{self.from_} to {self.until}")
+        elif self.from_:
+            parts.append(f"from {self.from_}")
+        elif self.until:
+            parts.append(f"until {self.until}")
+        if self.classes:
+            parts.append(_names(self.classes))
+        if self.units:
+            parts.append(_names(self.units))
+        if self.vs:
+            parts.append(f"vs {_names(self.vs)}")
+        if self.not_vs:
+            parts.append(f"not vs {_names(self.not_vs)}")
+        if self.home is not None:
+            parts.append("at home" if self.home else "abroad")
+        if self.ssr:
+            parts.append(f"SSR {self.ssr.value}")
+        if self.unless_ssr:
+            parts.append(f"unless SSR {self.unless_ssr.value}")
+        if self.scenario_kinds:
+            parts.append(f"{_names(self.scenario_kinds)} scenarios")
+        if self.situation:
+            parts.append(self.situation)
+        return "; ".join(parts) or "always"
+
+    def to_json(self) -> dict[str, Any]:
+        """The conditions that are set, as JSON data (`from`, `until`, `classes` ...)."""
+        out: dict[str, Any] = {}
+        for name, value in (
+            ("from", self.from_),
+            ("until", self.until),
+            ("classes", self.classes),
+            ("units", self.units),
+            ("vs", self.vs),
+            ("not_vs", self.not_vs),
+            ("home", self.home),
+            ("ssr", self.ssr),
+            ("unless_ssr", self.unless_ssr),
+            ("scenario_kinds", self.scenario_kinds),
+            ("situation", self.situation),
+        ):
+            if isinstance(value, YearMonth):
+                out[name] = str(value)
+            elif isinstance(value, tuple):
+                if value:
+                    out[name] = [str(v) for v in value]
+            elif value is not None and value != "":
+                out[name] = value
+        return out
+
+
+def _json_value(value: TraitValue) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+@frozen
+class Trait:
+    """One distinction that holds for the query: its kind, value and clause, and the
+    condition it depends on. `clause` is the A25 clause, or for a rule outside A25 (a
+    reference or default trait) that rule; `aspect` is the weapon or equipment it is about."""
+
+    kind: TraitKind
+    value: TraitValue
+    clause: str
+    condition: Condition = Condition()
+    aspect: str = ""
+    basis: Basis = Basis.RULE
+    reference: str = ""
+    nationality: str = ""
+    """The nationality whose row it is (`*` for every nationality)."""
+    source: str = ""
+    """The key of its row in `nationality_traits` (empty for the tree and the chart)."""
+    note: str = ""
+
+    @property
+    def value_text(self) -> str:
+        """The value as the tables and docs print it: yes/no, lists joined by commas."""
+        value = self.value
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, tuple):
+            return ", ".join(value)
+        return str(value)
+
+    def to_json(self) -> dict[str, Any]:
+        """The trait as JSON data."""
+        return {
+            "kind": self.kind.value,
+            "aspect": self.aspect or None,
+            "value": _json_value(self.value),
+            "clause": self.clause,
+            "condition": self.condition.to_json(),
+            "condition_text": str(self.condition),
+            "basis": self.basis.value,
+            "reference": self.reference or None,
+            "nationality": self.nationality,
+            "source": self.source or None,
+            "note": self.note or None,
+        }
+
+
+@frozen
+class Unit:
+    """The unit a query is about: its type and, for a counter A25 names, rating and class."""
+
+    type: UnitType
+    rating: str = ""
+    unit_class: UnitClass | None = None
+    clause: str = ""
+
+    def matches(self, selectors: frozenset[str]) -> bool:
+        """Whether a row's unit selectors (types, groups, ratings) take in this unit."""
+        return any(
+            s == self.rating or s == self.type or self.type in UNIT_GROUPS.get(s, ())
+            for s in selectors
+        )
+
+    def __str__(self) -> str:
+        return self.rating or self.type.value
+
+
+@frozen
+class Context:
+    """The circumstances of a query, checked and resolved."""
+
+    date: YearMonth
+    classes: tuple[UnitClass | None, ...]
+    """The classes resolved one by one (None: a unit without class)."""
+    unit_class: str | None
+    """The class as asked (a class, `inexperienced`, `non_elite`, or None)."""
+    unit: Unit | None
+    vs: str | None
+    vs_lineage: frozenset[str]
+    home: bool
+    ssr: frozenset[Ssr]
+    scenario_kind: ScenarioKind
+
+    def to_json(self) -> dict[str, Any]:
+        """The context as JSON data."""
+        return {
+            "date": str(self.date),
+            "class": self.unit_class,
+            "unit": str(self.unit) if self.unit else None,
+            "vs": self.vs,
+            "home": self.home,
+            "ssr": sorted(s.value for s in self.ssr),
+            "scenario_kind": self.scenario_kind.value,
+        }
+
+
+@frozen
+class Projection:
+    """The answers most queries want, read from the traits of one class (or merged over
+    several: a value that differs between classes is None). To Hit colours come from the
+    `to_hit` traits; a marked `(g)`/`(t)` piece without a rule of its own takes the
+    nationality's ordnance colour. `broken_morale_delta` is the printed difference of the
+    broken side (0 without a trait) plus every modifier. A yes/no projection is true only
+    when a trait says so; `may_deploy` is the squad's."""
+
+    to_hit_by_weapon: Mapping[Weapon, ToHit | None]
+    paatc: Paatc | None
+    broken_morale_delta: int | None
+    lax: bool | None
+    stealthy: bool | None
+    cowering_immune: bool | None
+    self_rally: bool | None
+    may_deploy: bool | None
+    no_quarter: bool | None
+
+    @property
+    def to_hit(self) -> ToHit | None:
+        """The colour of the nationality's own ordnance other than MG and ATR."""
+        return self.to_hit_by_weapon[Weapon.ORDNANCE]
+
+    def to_json(self) -> dict[str, Any]:
+        """The projection as JSON data."""
+        by_weapon = self.to_hit_by_weapon
+        return {
+            "to_hit": self.to_hit,
+            "to_hit_by_weapon": {
+                "ordnance": by_weapon[Weapon.ORDNANCE],
+                "afv": by_weapon[Weapon.AFV],
+                "mg_atr": by_weapon[Weapon.MG_ATR],
+                "marked": {
+                    "(a)": by_weapon[Weapon.MARKED_A],
+                    "(g)": by_weapon[Weapon.MARKED_G],
+                    "(t)": by_weapon[Weapon.MARKED_T],
+                },
+            },
+            "paatc": self.paatc,
+            "broken_morale_delta": self.broken_morale_delta,
+            "lax": self.lax,
+            "stealthy": self.stealthy,
+            "cowering_immune": self.cowering_immune,
+            "self_rally": self.self_rally,
+            "may_deploy": self.may_deploy,
+            "no_quarter": self.no_quarter,
+        }
+
+
+@frozen
+class Profile:
+    """The traits of a nationality for one query, and their projections."""
+
+    nationality: str
+    lineage: tuple[str, ...]
+    context: Context
+    traits: tuple[Trait, ...]
+    projection: Projection
+    by_class: Mapping[UnitClass, Projection]
+    """Each class's projection, when the query named no single class."""
+    rules: tuple[str, ...] = ()
+    """The A25 clauses the traits apply, in the order of the text."""
+    country: str | None = None
+    """The country the name was resolved through, if it was one."""
+
+    @property
+    def to_hit(self) -> ToHit | None:
+        """The colour of the nationality's own ordnance other than MG and ATR."""
+        return self.projection.to_hit
+
+    @property
+    def to_hit_by_weapon(self) -> Mapping[Weapon, ToHit | None]:
+        """The To Hit colour of each kind of weapon."""
+        return self.projection.to_hit_by_weapon
+
+    @property
+    def paatc(self) -> Paatc | None:
+        """The PAATC taken (A25.65, A25.81, A25.91)."""
+        return self.projection.paatc
+
+    @property
+    def broken_morale_delta(self) -> int | None:
+        """Broken-side Morale Level minus Good Order Morale Level, every modifier applied."""
+        return self.projection.broken_morale_delta
+
+    @property
+    def lax(self) -> bool | None:
+        """Always Lax (A25.64)."""
+        return self.projection.lax
+
+    @property
+    def stealthy(self) -> bool | None:
+        """Stealthy (A25.24, A25.44, A25.7)."""
+        return self.projection.stealthy
+
+    @property
+    def cowering_immune(self) -> bool | None:
+        """Immune to Cowering (A25.45, A25.7)."""
+        return self.projection.cowering_immune
+
+    @property
+    def self_rally(self) -> bool | None:
+        """May attempt Self-Rally in any RPh (A25.7)."""
+        return self.projection.self_rally
+
+    @property
+    def may_deploy(self) -> bool | None:
+        """The squad may Deploy (A25.2, A25.61)."""
+        return self.projection.may_deploy
+
+    @property
+    def no_quarter(self) -> bool | None:
+        """No Quarter is in effect (A25.8)."""
+        return self.projection.no_quarter
+
+    def of(self, kind: TraitKind, aspect: str = "") -> tuple[Trait, ...]:
+        """The traits of one kind (and aspect)."""
+        return tuple(t for t in self.traits if t.kind is kind and t.aspect == aspect)
+
+    @property
+    def panzerfaust(self) -> dict[str, Any] | None:
+        """Panzerfaust use (A25.76, A25.85, C13.3), or None: availability, range, the
+        highest Final PF Check dr, the check drm with their conditions, the shot cap per
+        squad-equivalent, the classes and units that may use it, and the rule followed. A
+        nationality whose figures are all outside A25 (German, C13.3) gets the reference
+        alone, with `available` and `range` None."""
+        pf = self.of(TraitKind.PF)
+        rules = self.of(TraitKind.PF_RULES)
+        able = [t for t in pf if t.value is True]
+        if not able and (pf or not rules):
+            return None
+
+        def one(kind: TraitKind) -> Any:
+            values = {_json_value(t.value) for t in self.of(kind)}
+            return values.pop() if len(values) == 1 else None
+
+        classes = sorted({c for t in able for c in t.condition.classes}, key=list(UnitClass).index)
+        return {
+            "available": True if able else None,
+            "reference": rules[0].reference if rules else None,
+            "range": one(TraitKind.PF_RANGE),
+            "check_dr": one(TraitKind.PF_CHECK_DR),
+            "check_drm": [
+                {"value": t.value, "condition": str(t.condition)}
+                for t in self.of(TraitKind.PF_CHECK_DRM)
+            ],
+            "shot_cap_per_squad_equivalent": one(TraitKind.PF_SHOT_CAP),
+            "classes": classes or None,
+            "units": sorted({u for t in able for u in t.condition.units}) or None,
+            "clauses": list(
+                dict.fromkeys(
+                    t.clause
+                    for t in self.traits
+                    if t.kind in _PF_KINDS and t.clause.startswith("A25")
+                )
+            ),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The profile as the JSON document of `minors nationality --json`."""
+        return {
+            "nationality": self.nationality,
+            "country": self.country,
+            "lineage": list(self.lineage),
+            "context": self.context.to_json(),
+            **self.projection.to_json(),
+            "panzerfaust": self.panzerfaust,
+            "rules": list(self.rules),
+            "by_class": (
+                {c.value: p.to_json() for c, p in self.by_class.items()} if self.by_class else None
+            ),
+            "traits": [t.to_json() for t in self.traits],
+        }
+
+
+_PF_KINDS = (
+    TraitKind.PF_RULES,
+    TraitKind.PF,
+    TraitKind.PF_RANGE,
+    TraitKind.PF_CHECK_DR,
+    TraitKind.PF_CHECK_DRM,
+    TraitKind.PF_SHOT_CAP,
+)

@@ -1,0 +1,201 @@
+"""A turn-by-turn report of a game's log, as a person reads it (rich)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from pathlib import Path
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .._kernel.effects import (
+    BrpChange,
+    DeadlineSet,
+    Effect,
+    Note,
+    PhaseEnded,
+    StatusChanged,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    WarBegan,
+    WarEnded,
+)
+from .._kernel.log import LogEntry
+from ..rules82 import Game
+
+__all__ = ["describe", "report"]
+
+
+def describe(effect: Effect) -> str:
+    """One effect as a sentence, with its rule id."""
+    match effect:
+        case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
+            tie = f" ({major})" if major else ""
+            text = f"{minor}: {old.value} → {new.value}{tie} — {cause}"
+        case WarBegan(a=a, b=b, cause=cause):
+            text = f"{a} and {b} are at war" + (f" — {cause}" if cause else "")
+        case WarEnded(a=a, b=b, cause=cause):
+            text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
+        case BrpChange(entry=entry):
+            what = {"grant": "gains", "deduction": "loses", "cost": "pays"}[entry.kind]
+            about = f" for {entry.minor}" if entry.minor else ""
+            undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
+            text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"
+        case UnitEliminated(unit=unit, cause=cause):
+            text = f"unit {unit} is eliminated — {cause}"
+        case UnitPlaced(unit=unit, country=country):
+            text = f"unit {unit} is placed in {country}"
+        case UnitMoved(unit=unit, country=country):
+            text = f"unit {unit} moves to {country}"
+        case UnitRemoved(unit=unit):
+            text = f"unit {unit} is removed"
+        case DeadlineSet(minor=minor, side=side, at=at):
+            text = f"{side} units must leave {minor} by the end of {at}"
+        case Note(text=note):
+            text = note
+        case PhaseEnded(ended=ended):
+            text = f"end of {ended}"
+    return f"{text}  [{effect.rule}]"
+
+
+def _command(entry: LogEntry) -> str:
+    fields = {k: v for k, v in entry.command.items() if k != "command"}
+    kind = entry.command["command"]
+    if kind == "advance":
+        return f"the clock advances to {fields['to']}"
+    shown = ", ".join(f"{k}={v}" for k, v in fields.items() if not isinstance(v, list))
+    units = [u["id"] if isinstance(u, dict) else u for u in fields.get("units", [])]
+    return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
+
+
+def _lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
+    """(moment, sentence) for each effect of an entry; an advance's effects are placed at
+    the phase they happened in (at its end or its start), and a run of shared wars is
+    folded into one line."""
+    moment = str(entry.moment)
+    buffered: list[Effect] = []
+    for effect in entry.effects:
+        if isinstance(effect, PhaseEnded):
+            yield from _sentences(effect.ended, buffered)
+            buffered = []
+            moment = effect.started
+            continue
+        buffered.append(effect)
+    yield from _sentences(moment, buffered)
+
+
+def _sentences(moment: str, effects: list[Effect]) -> Iterator[tuple[str, str]]:
+    shared: dict[str, list[str]] = {}
+    for effect in effects:
+        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            shared.setdefault(effect.a, []).append(effect.b)
+    for effect in effects:
+        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            names = shared.pop(effect.a, None)
+            if names:
+                yield (
+                    moment,
+                    (f"{effect.a} is also at war with their partners: {', '.join(names)}  [82.12]"),
+                )
+            continue
+        yield moment, describe(effect)
+
+
+def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
+    rows: list[tuple[str, str]] = []
+    for entry in entries:
+        if entry.command["command"] != "advance":
+            rows.append((str(entry.moment), "» " + _command(entry)))
+        rows.extend((m, "    " + text) for m, text in _lines(entry))
+
+    def turn_of(row: tuple[str, str]) -> str:
+        year, rest = row[0].split("-", 1)
+        return f"{rest.split('/')[0].title()} {year}"
+
+    for turn, group in groupby(rows, key=turn_of):
+        lines = Text()
+        for moment, text in group:
+            _, side, phase = moment.split("/")
+            lines.append(f"{side}/{phase}: ", style="bold")
+            lines.append(text.strip() + "\n")
+        yield Text(f"── {turn} ──", style="bold cyan")
+        yield lines
+
+
+def _summary(game: Game) -> Table:
+    start = {name: m.start_status for name, m in game.ruleset.minors.items()}
+    table = Table(
+        title=f"Minor countries at {game.clock} (changed since the start)", title_justify="left"
+    )
+    for name in ("Minor", "Status", "Major", "At war with"):
+        table.add_column(name)
+    for name, minor in game.raw_state.minors.items():
+        if minor.active and minor.status is not start[name]:
+            table.add_row(
+                name, minor.status.value, minor.major or "-", ", ".join(minor.at_war_with) or "-"
+            )
+    return table
+
+
+def report(game: Game, error: str | None = None) -> RenderableType:
+    """The whole report: each turn's commands and what they did, then a summary."""
+    parts: list[RenderableType] = [*_turns(game.log), _summary(game)]
+    credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
+    parts.append(Text(f"BRP credits from rule 82: {credits}"))
+    if error:
+        parts.append(Text(error, style="bold red"))
+    return Group(*parts)
+
+
+def _concerns(entry: LogEntry, minor: str) -> bool:
+    if minor in entry.command.values():
+        return True
+    return any(
+        minor in getattr(e, "minor", "")
+        or minor in (getattr(e, "b", ""),)
+        or (isinstance(e, BrpChange) and e.entry.minor == minor)
+        for e in entry.effects
+    )
+
+
+def show_log(
+    path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
+) -> RenderableType:
+    """A log file, turn by turn (`minors log show`): every entry after `since`, of `turn`
+    (like `1940-spring`), or touching `minor`. The chain is checked; the rules are not
+    replayed (`minors log verify` does that)."""
+    from .._kernel.effects import effect_from_dict
+    from ..domain.clock import Moment
+    from .log import LogUnavailable, _Bad, _lines, _records
+
+    entries: list[LogEntry] = []
+    head = ""
+    try:
+        for _, record in _records(_lines(path)):
+            head = record["hash"]
+            if record.get("kind") != "entry":
+                continue
+            entries.append(
+                LogEntry(
+                    record["seq"],
+                    Moment.parse(record["at"]),
+                    record["command"],
+                    tuple(effect_from_dict(e) for e in record["effects"]),
+                )
+            )
+    except _Bad as bad:
+        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    if since is not None:
+        entries = [e for e in entries if e.seq > since]
+    if turn is not None:
+        entries = [
+            e for e in entries if f"{e.moment.year}-{e.moment.season.value}" == turn.strip().lower()
+        ]
+    if minor is not None:
+        entries = [e for e in entries if _concerns(e, minor)]
+    title = Text(f"{path}: {len(entries)} entries shown; head {head}", style="bold")
+    return Group(title, *_turns(entries))

@@ -1,0 +1,527 @@
+"""The `minors` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from importlib.metadata import version
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from ..errors import MinorsError
+from ..ruleset import render
+from ..ruleset.loader import SECTIONS
+from ..ruleset.tables import load_ruleset
+
+__all__ = ["main"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _errors_exit_2(func: F) -> F:
+    """Print a library error in one line and exit 2: no traceback for bad input."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MinorsError as exc:
+            click.echo(f"minors: error: {exc}", err=True)
+            sys.exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+_overlays = click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="An overlay merged over the tables (repeatable, in order).",
+)
+"""The overlay option of the commands that read the tables."""
+
+_rulebook = click.option(
+    "--rulebook",
+    "rulebook_spec",
+    metavar="RULEBOOK",
+    help=("The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82)."),
+)
+"""The rulebook option of the commands that play or replay a game."""
+
+
+def _load_rulebook(spec: str | None) -> Any:
+    """The rulebook the caller names (None: rule 82); exit 2 with one line if it cannot."""
+    if spec is None:
+        return None
+    from ..rules82 import find_rulebook
+
+    try:
+        return find_rulebook(spec)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
+        sys.exit(2)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(version("minors"), "--version", prog_name="minors")
+def main() -> None:
+    """A rules kernel for the minor countries of A World at War (rule 82) and ASL A25."""
+
+
+@main.command()
+@click.argument(
+    "name",
+    required=False,
+    type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False),
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+@_overlays
+@_errors_exit_2
+def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
+    """Show the rule tables (all, or the view or table NAME), with overlays merged in."""
+    rs = load_ruleset(overlays)
+    names = [name.lower()] if name else list(render.VIEWS)
+    if as_json:
+        sections: list[str] = []
+        for n in names:
+            sections.extend(render.VIEWS[n][1] if n in render.VIEWS else (n,))
+        document = {
+            "digest": rs.digest,
+            "overlays": list(rs.sources),
+            "tables": render.sections_json(rs, tuple(sections)),
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    console = Console()
+    for n in names:
+        if n in render.VIEWS:
+            console.print(render.view(rs, n))
+        else:
+            console.print_json(data=render.sections_json(rs, (n,)))
+    console.print(
+        f"tables digest {rs.digest}"
+        + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
+    )
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--until",
+    "until",
+    metavar="MOMENT",
+    help="Apply the commands stamped before MOMENT, then advance to it.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
+@click.option(
+    "--log",
+    "log_path",
+    metavar="PATH",
+    type=click.Path(dir_okay=False),
+    help="Write the log of the run (JSON Lines).",
+)
+@click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="Overlay tables; they replace the file's own overlays (repeatable).",
+)
+@_rulebook
+def run(
+    file: str | None,
+    until: str | None,
+    as_json: bool,
+    log_path: str | None,
+    overlays: tuple[str, ...],
+    rulebook_spec: str | None,
+) -> None:
+    """Play a scenario FILE (without one, the built-in sample campaign) and report.
+
+    Exit 0 when the run completes, 3 when a command breaks a rule (the state before it is
+    printed, with the error), 2 when the file or its values are malformed.
+    """
+    from ..audit.report import report
+    from ..scenario import SAMPLE, ScenarioRuleViolation, run_scenario
+
+    book = _load_rulebook(rulebook_spec)
+    error: dict[str, Any] | None = None
+    try:
+        game = run_scenario(
+            file or SAMPLE,
+            until,
+            ruleset=list(overlays) if overlays else None,
+            log=log_path,
+            rulebook=book,
+        )
+        code = 0
+    except ScenarioRuleViolation as exc:
+        game, error, code = exc.game, exc.error_object(), 3
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    if as_json:
+        document = game.to_json()
+        document["error"] = error
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        text = None
+        if error is not None:
+            text = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
+        Console().print(report(game, text))
+    sys.exit(code)
+
+
+@main.group()
+def log() -> None:
+    """Read, check and show audit logs (docs/audit-log.md)."""
+
+
+@log.command("verify")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--extends",
+    "old",
+    metavar="OLD",
+    type=click.Path(dir_okay=False),
+    help="Also prove the log begins with the log OLD.",
+)
+@_rulebook
+def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
+    """Check encoding and chain, replay every entry and compare every digest.
+
+    The log is replayed under the rulebook you name (rule 82 by default), never one the log
+    names: a log written under another rulebook exits 2 and says which.
+
+    Exit 0 when all holds, 1 when a check fails (naming the first bad entry), 2 when the
+    log cannot be verified here at all.
+    """
+    from ..audit.log import LogUnavailable, verify
+
+    book = _load_rulebook(rulebook_spec)
+    try:
+        verdict = verify(file, extends=old, rulebook=book)
+    except LogUnavailable as exc:
+        click.echo(f"minors: cannot verify: {exc}", err=True)
+        sys.exit(2)
+    click.echo(verdict.describe())
+    click.echo(f"head {verdict.head}")
+    sys.exit(0 if verdict.ok else 1)
+
+
+@log.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--turn", "turn", metavar="T", help="Only this turn, like 1940-spring.")
+@click.option("--minor", "minor", metavar="NAME", help="Only what concerns this minor.")
+@click.option("--since", "since", type=int, metavar="SEQ", help="Only entries after SEQ.")
+def log_show(file: str, turn: str | None, minor: str | None, since: int | None) -> None:
+    """Show a log turn by turn: what changed, why, and the rule behind it."""
+    from ..audit.log import LogUnavailable
+    from ..audit.report import show_log
+
+    try:
+        Console().print(show_log(file, turn=turn, minor=minor, since=since))
+    except (LogUnavailable, MinorsError) as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--until", "until", metavar="MOMENT", help="The moment to stop at.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
+@click.option(
+    "--log",
+    "new_log",
+    metavar="NEW",
+    type=click.Path(dir_okay=False),
+    help="Write a new log branching from that moment.",
+)
+@_rulebook
+def replay(
+    file: str, until: str | None, as_json: bool, new_log: str | None, rulebook_spec: str | None
+) -> None:
+    """The state a log gives at any moment, as `minors run` prints it (under the rulebook
+    you name, rule 82 by default)."""
+    from ..audit.log import FileSink
+    from ..audit.log import replay as replay_log
+    from ..audit.report import report
+
+    book = _load_rulebook(rulebook_spec)
+    try:
+        game = replay_log(file, until, log=new_log, rulebook=book)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    sink = game.attach(None)
+    if isinstance(sink, FileSink):
+        sink.close(game)
+    if as_json:
+        click.echo(json.dumps(game.to_json(), indent=2, ensure_ascii=False))
+    else:
+        Console().print(report(game))
+
+
+@main.group()
+def rules() -> None:
+    """Traceability of the rules: the tests and code behind each clause."""
+
+
+@rules.command("coverage")
+@click.option("--json", "as_json", is_flag=True, help="Print {clause: {tests, code, kind}}.")
+@click.option("--markdown", is_flag=True, help="Print the Markdown of docs/rules-coverage.md.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Exit 1 listing each rule or procedure of rule 82 that no test cites.",
+)
+@click.option(
+    "--tests",
+    "tests_dir",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="The tests folder to read (default: the checkout's).",
+)
+def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | None) -> None:
+    """Every clause of rule 82 and A25 with the tests that cite it and the code registered
+    under it. Reads the tests of a checkout: exit 2 when there is none."""
+    from pathlib import Path
+
+    from .coverage import CoverageError, checkout_tests, coverage, to_json, to_markdown, to_text
+    from .coverage import uncovered as untested
+
+    try:
+        tests = Path(tests_dir) if tests_dir else checkout_tests()
+        report = coverage(tests)
+    except CoverageError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    if check:
+        missing = untested(report)
+        for clause in missing:
+            click.echo(f"{clause} [{report[clause].kind.value}] {report[clause].title}: no test")
+        click.echo(f"{len(missing)} rules or procedures of rule 82 or A25 without a test")
+        sys.exit(1 if missing else 0)
+    if as_json:
+        click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+    else:
+        for line in to_markdown(report) if markdown else to_text(report):
+            click.echo(line)
+
+
+# ---- minors nationality (ASL A25) -------------------------------------------------------
+
+
+def _nationality_table(found: Any) -> Any:
+    """A profile as rich renderables: the context, the traits and their clauses, and the
+    projections."""
+    from rich.console import Group
+    from rich.markup import escape
+    from rich.table import Table
+
+    ctx = found.context
+    lineage = " < ".join(found.lineage)
+    via = f" (the troops of {found.country})" if found.country else ""
+    title = (
+        f"{lineage}{via} — {ctx.date}; class {ctx.unit_class or 'any'}; unit"
+        f" {ctx.unit or 'any'}; vs {ctx.vs or 'any'}; {'at home' if ctx.home else 'abroad'};"
+        f" SSR {', '.join(sorted(ctx.ssr)) or 'none'}; {ctx.scenario_kind.value}"
+    )
+    table = Table(title=escape(title), title_justify="left")
+    for column in ("Trait", "Aspect", "Value", "Condition", "Clause", "Basis"):
+        table.add_column(column, overflow="fold")
+    for trait in found.traits:
+        cells = (trait.kind.value, trait.aspect, trait.value_text, str(trait.condition))
+        table.add_row(*map(escape, cells), trait.clause, trait.basis.value)
+    summary = Table(title="Projections (for a squad unless --unit)", title_justify="left")
+    summary.add_column("Projection")
+    summary.add_column("Value", overflow="fold")
+    document = found.to_json()
+    for key in (
+        "to_hit",
+        "to_hit_by_weapon",
+        "paatc",
+        "broken_morale_delta",
+        "lax",
+        "stealthy",
+        "cowering_immune",
+        "self_rally",
+        "may_deploy",
+        "no_quarter",
+        "panzerfaust",
+    ):
+        value = document[key]
+        text = json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else str(value)
+        varies = value is None and bool(found.by_class)
+        summary.add_row(key, "varies by class" if varies else escape(text))
+    summary.add_row("rules", ", ".join(found.rules))
+    return Group(table, summary)
+
+
+@main.command("nationality")
+@click.argument("name")
+@click.option("--date", "when", metavar="YYYY-MM", help="The scenario's month (required).")
+@click.option(
+    "--class",
+    "unit_class",
+    metavar="CLASS",
+    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite).",
+)
+@click.option(
+    "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
+)
+@click.option("--vs", metavar="NAME", help="The opposing nationality or country.")
+@click.option("--home", is_flag=True, help="They fight within their own borders.")
+@click.option(
+    "--ssr",
+    "ssrs",
+    multiple=True,
+    metavar="NAME",
+    help="A special rule in force (repeatable, or comma-separated).",
+)
+@click.option(
+    "--scenario-kind",
+    default="historical",
+    show_default=True,
+    metavar="KIND",
+    help="historical, hypothetical or dyo.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the profile as JSON.")
+@click.option(
+    "--scenario",
+    "scenario",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Take the context from this scenario, played to --at.",
+)
+@click.option("--at", "at", metavar="MOMENT", help="The moment of the scenario (with --scenario).")
+@click.option(
+    "--in",
+    "in_country",
+    metavar="COUNTRY",
+    help="Where the troops fight (with --scenario): at home or not.",
+)
+@_overlays
+@_errors_exit_2
+def nationality(
+    name: str,
+    when: str | None,
+    unit_class: str | None,
+    unit: str | None,
+    vs: str | None,
+    home: bool,
+    ssrs: tuple[str, ...],
+    scenario_kind: str,
+    as_json: bool,
+    scenario: str | None,
+    at: str | None,
+    in_country: str | None,
+    overlays: tuple[str, ...],
+) -> None:
+    """The ASL A25 traits of NAME's troops: NAME is a nationality (Romanian, Free French)
+    or a country of the strategic tables (Rumania). With --scenario FILE --at MOMENT the
+    month, opponents, side and fate of the country come from the strategic game (one
+    profile per opponent unless --vs names one). Exit 2 for an unknown name or an
+    impossible date."""
+    from ..asl.nationality import profile
+
+    if scenario is not None:
+        _bridge(
+            name,
+            scenario,
+            at,
+            in_country,
+            vs,
+            unit_class,
+            unit,
+            ssrs,
+            scenario_kind,
+            as_json,
+            overlays,
+        )
+        return
+    if when is None:
+        raise click.UsageError("give the scenario's month: --date YYYY-MM (or --scenario)")
+    found = profile(
+        name,
+        when,
+        unit_class=unit_class,
+        unit=unit,
+        vs=vs,
+        home=home,
+        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        scenario_kind=scenario_kind,
+        ruleset=load_ruleset(overlays),
+    )
+    if as_json:
+        click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
+    else:
+        Console().print(_nationality_table(found))
+
+
+def _bridge(
+    name: str,
+    scenario: str,
+    at: str | None,
+    in_country: str | None,
+    vs: str | None,
+    unit_class: str | None,
+    unit: str | None,
+    ssrs: tuple[str, ...],
+    scenario_kind: str,
+    as_json: bool,
+    overlays: tuple[str, ...],
+) -> None:
+    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge)."""
+    from ..asl.bridge import troops
+    from ..scenario import ScenarioRuleViolation, run_scenario
+
+    if at is None:
+        raise click.UsageError("give the moment of the scenario: --at MOMENT")
+    try:
+        game = run_scenario(scenario, at, ruleset=list(overlays) if overlays else None)
+    except ScenarioRuleViolation as exc:
+        game = exc.game  # the state before the command that broke a rule
+    found = troops(
+        game,
+        name,
+        in_country=in_country,
+        vs=vs,
+        unit_class=unit_class,
+        unit=unit,
+        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        scenario_kind=scenario_kind,
+    )
+    if as_json:
+        document = {
+            "country": found[0].country,
+            "moment": str(game.clock),
+            "month": found[0].month,
+            "nationality": found[0].nationality,
+            "reason": found[0].reason,
+            "changes_in_season": list(found[0].changes),
+            "profiles": [
+                {"vs": t.vs, "home": t.home, **(t.profile.to_json() if t.profile else {})}
+                for t in found
+            ],
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    console = Console()
+    first = found[0]
+    if first.nationality is None:
+        console.print(f"{first.country}: {first.reason}")
+        return
+    head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
+    if first.changes:
+        head += f"; traits change inside the season in {', '.join(first.changes)}"
+    console.print(head)
+    for t in found:
+        if t.profile is not None:
+            console.print(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
+            console.print(_nationality_table(t.profile))

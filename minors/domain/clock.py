@@ -1,0 +1,126 @@
+"""Moments of play: `YEAR-SEASON/SIDE/PHASE`, totally ordered, stepped one phase at a time."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from attrs import frozen
+
+from ..errors import MinorsError
+from . import Season, Side
+
+__all__ = ["START", "Moment", "MomentError", "Phase"]
+
+
+class MomentError(MinorsError, ValueError):
+    """A moment of play that cannot be read."""
+
+
+class Phase(StrEnum):
+    """The phases of a player turn, in order (scenario-format.md)."""
+
+    DIPLOMACY = "diplomacy"
+    DECLARATIONS = "declarations"
+    MOVEMENT = "movement"
+    COMBAT = "combat"
+    REDEPLOYMENT = "redeployment"
+    CONSTRUCTION = "construction"
+
+
+SEASONS = tuple(Season)
+SIDES = (Side.AXIS, Side.ALLIES)
+PHASES = tuple(Phase)
+_PATTERN = re.compile(r"^(\d{4})-([a-z]+)(?:/([a-z]+)/([a-z]+))?$")
+
+
+@frozen(order=True)
+class Moment:
+    """A moment of play. Ordered by `index`: year, season, side, phase."""
+
+    index: int
+    """Phases since Spring of year 0: a plain integer makes comparisons and steps cheap."""
+
+    @classmethod
+    def of(cls, year: int, season: Season, side: Side, phase: Phase) -> Moment:
+        """The moment of `phase` in `side`'s player turn of `season` `year`."""
+        turn = year * 4 + SEASONS.index(season)
+        return cls((turn * 2 + SIDES.index(side)) * 6 + PHASES.index(phase))
+
+    @classmethod
+    def parse(cls, text: str) -> Moment:
+        """Read `1940-spring/axis/declarations`, or `1939-fall` for its first phase."""
+        match = _PATTERN.match(text.strip().lower()) if isinstance(text, str) else None
+        if match is None:
+            raise MomentError(
+                f"{text!r} is not a moment; write YEAR-SEASON/SIDE/PHASE, "
+                "like '1940-spring/axis/declarations'"
+            )
+        year, season, side, phase = match.groups()
+        try:
+            return cls.of(
+                int(year), Season(season), Side(side or "axis"), Phase(phase or "diplomacy")
+            )
+        except ValueError:
+            raise MomentError(
+                f"{text!r} is not a moment: seasons are spring, summer, fall, winter; sides "
+                "axis, allies; phases " + ", ".join(PHASES)
+            ) from None
+
+    @property
+    def year(self) -> int:
+        return self.index // 48
+
+    @property
+    def season(self) -> Season:
+        return SEASONS[self.index // 12 % 4]
+
+    @property
+    def side(self) -> Side:
+        return SIDES[self.index // 6 % 2]
+
+    @property
+    def phase(self) -> Phase:
+        return PHASES[self.index % 6]
+
+    @property
+    def turn(self) -> int:
+        """The game turn (a season) counted from year 0; two moments of one turn share it."""
+        return self.index // 12
+
+    def next(self) -> Moment:
+        """The moment of the following phase."""
+        return Moment(self.index + 1)
+
+    def player_turn_start(self) -> Moment:
+        """The first phase (diplomacy) of this player turn."""
+        return Moment(self.index - self.index % 6)
+
+    def next_phase_of(self, side: Side, phase: Phase) -> Moment:
+        """The first moment strictly after this one with `side` and `phase`."""
+        offset = SIDES.index(side) * 6 + PHASES.index(phase)
+        base = self.turn * 12 + offset
+        return Moment(base if base > self.index else base + 12)
+
+    @classmethod
+    def turn_start(cls, turn: int) -> Moment:
+        """The first phase of game turn `turn`."""
+        return cls(turn * 12)
+
+    def __repr__(self) -> str:
+        return f"Moment({str(self)!r})"
+
+    def __str__(self) -> str:
+        text = _TEXT.get(self.index)
+        if text is None:  # messages and log entries name moments often: spelled out once
+            text = _TEXT[self.index] = (
+                f"{self.year}-{self.season.value}/{self.side.value}/{self.phase.value}"
+            )
+        return text
+
+
+_TEXT: dict[int, str] = {}
+
+
+START = Moment.of(1939, Season.FALL, Side.AXIS, Phase.DIPLOMACY)
+"""The campaign start of 82.12: `1939-fall/axis/diplomacy`."""

@@ -1,0 +1,19 @@
+"""Rule 82 of *A World at War*, minor countries: its rules (one module per concept), the
+rulebook that collects them (`RULEBOOK`, `book`), its command vocabulary (`commands`) and
+`Game`, the kernel's game with rule 82 as its default rulebook."""
+
+from __future__ import annotations
+
+from .book import HOOKS, KERNEL_RULES, RULEBOOK, VARIANTS, Hooks, find_rulebook
+from .game import Game, start_state
+
+__all__ = [
+    "HOOKS",
+    "KERNEL_RULES",
+    "RULEBOOK",
+    "VARIANTS",
+    "Game",
+    "Hooks",
+    "find_rulebook",
+    "start_state",
+]

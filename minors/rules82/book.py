@@ -1,0 +1,120 @@
+"""Rule 82 of *A World at War* as a rulebook: `RULEBOOK`, the default of every game.
+
+Its rules are the marked functions of the rule modules, collected in the order below (phase
+hooks and start effects run in that order: at the start of a diplomacy phase associations
+before the Commonwealth's arrivals, at the end of combat conquest before the limits). Its
+clause table is the registry `tables/clauses.toml` (rule 82 and A25) and the ids of the
+rules that are not clauses of rule 82, K1 ... K7 (docs/rules.md).
+
+Rule 82 defers some rules to rules it does not give; each is a named rule of the rulebook
+that a variant replaces (`RULEBOOK.extend(name, replace={"subversion": fn})`): these are
+what 0.1 called hooks, and `Hooks` remains as a shorthand for replacing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from .._kernel.rulebook import Rulebook, RulebookError, load
+from ..domain import ClauseKind
+from ..ruleset.loader import builtin_clauses
+from ..ruleset.records import Clause
+from . import conquest, deployment, diplomacy, limits, movement, survival, ties, war
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "Hooks", "find_rulebook"]
+
+
+_KERNEL = {
+    "K1": "Sequence of play: a command only in the phase and player turn that allow it",
+    "K2": "War between major powers: no second declaration, no acts by a surrendered power",
+    "K3": "Units: ids are unique, a moved or removed unit exists, placement in a known country",
+    "K4": "Dice: a diplomatic result given with its roll and modifiers must be their sum",
+    "K5": "Conquest conditions: the conqueror's ground units hold the capital or key hexes",
+    "K6": "Costs: declaring war costs BRPs (10 on a minor, 35 on a major power)",
+    "K7": "Status: a command needs a minor in a status it can act on",
+}
+KERNEL_RULES: Mapping[str, Clause] = {
+    cid: Clause(id=cid, title=title, kind=ClauseKind.RULE, source="kernel")
+    for cid, title in _KERNEL.items()
+}
+"""Rules that are not clauses of rule 82 (sequence of play, costs, conquest conditions
+from public material): ids of rule 82's rulebook, documented in docs/rules.md."""
+
+RULEBOOK = Rulebook(
+    "rule82",
+    ties,
+    war,
+    survival,
+    diplomacy,
+    deployment,
+    conquest,
+    limits,
+    movement,
+    clauses=(*builtin_clauses().values(), *KERNEL_RULES.values()),
+    sequence="K1",
+)
+"""Rule 82 of A World at War: the rulebook of `Game.new()`."""
+
+VARIANTS = {
+    "rule82": "minors.rules82:RULEBOOK",
+    "winter-truce": "minors.examples.winter_truce:RULEBOOK",
+}
+"""The rulebooks that ship with minors, by name (as python-chess finds its variants)."""
+
+
+def find_rulebook(name: str) -> Rulebook:
+    """A rulebook that ships with minors by its name (`VARIANTS`), or any rulebook by
+    `module:attribute`.
+
+    Raises:
+        RulebookError: no such rulebook (the names are listed), or it cannot be loaded.
+    """
+    if name in VARIANTS:
+        return load(VARIANTS[name])
+    if ":" in name:
+        return load(name)
+    raise RulebookError(
+        name,
+        [f"no rulebook {name!r}: name one of {', '.join(VARIANTS)}, or give module:attribute"],
+    )
+
+
+HOOKS = ("subversion", "vichy", "vichy_colony", "limit_exempt")
+"""The named rules of rule 82 that stand for rules it does not give."""
+
+
+@frozen
+class Hooks:
+    """Replacements for rule 82's named rules, the shorthand of 0.1: `Game.new(hooks=
+    Hooks(vichy_colony=f))` plays the rulebook with `vichy_colony` replaced by `f`, as
+    `RULEBOOK.extend(..., replace={"vichy_colony": f})` does. A field left at its default
+    replaces nothing."""
+
+    subversion: Callable[[Tx, str, str], None] = war.subversion
+    """82.36: what a successful subversion does (default: a −1 result for Russia)."""
+    vichy: Callable[[Tx], None] = war.vichy
+    """France's fall (rule 77): default, Vichy France becomes an active neutral minor."""
+    vichy_colony: Callable[[Tx, str, str], bool] = conquest.vichy_colony
+    """82.41 (77.61): whether a minor is a Vichy colony Britain or the U.S. may attack."""
+    limit_exempt: Callable[[Tx, str, str], bool] = limits.limit_exempt
+    """82.32A (77.63D): whether an owner's units in a minor escape its limit."""
+
+    def replacements(self) -> dict[str, Callable[..., Any]]:
+        """The named rules these hooks replace (those not at their default)."""
+        defaults = Hooks()
+        return {
+            name: getattr(self, name)
+            for name in HOOKS
+            if getattr(self, name) is not getattr(defaults, name)
+        }
+
+    def apply(self, book: Rulebook) -> Rulebook:
+        """`book` with these hooks in force (`book` itself when they replace nothing)."""
+        wanted = self.replacements()
+        return book.extend(f"{book.name}+hooks", replace=wanted) if wanted else book

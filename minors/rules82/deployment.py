@@ -1,0 +1,434 @@
+"""Deployment of a minor's forces (82.5): who sets them up, when, and where.
+
+An attacked European minor's forces appear when the declarations phase in which it was
+attacked ends (82.53), set up by the power 82.52 names: by its own `deploy` command, or by
+a documented default. A minor that associates or allies after a diplomatic result deploys
+at once, set up by its new major (82.51).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
+
+from .._kernel.effects import Note, UnitEliminated, UnitPlaced
+from .._kernel.kind import Command, MinorName
+from .._kernel.rulebook import (
+    Violation,
+    at_phase_end,
+    at_phase_start,
+    at_start,
+    candidates,
+    check,
+    effect,
+    handles,
+)
+from .._kernel.state import Deployment, evolve
+from ..domain import FootnoteKind, Side, Status, Theater
+from ..domain.clock import Phase
+from ..domain.units import GROUND, Unit, UnitKind
+from ..ruleset.records import COLUMNS, COMMONWEALTH_COLUMNS
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = [
+    "Deploy",
+    "Placement",
+    "default_set_up",
+    "deploy_now",
+    "deploy_share",
+    "force_pool",
+    "schedule",
+]
+
+
+@frozen
+class Placement:
+    """One unit of a `deploy` set-up: the minor's unit and the hex it deploys in."""
+
+    id: str
+    kind: UnitKind
+    factors: int
+    hex: str
+
+
+@frozen
+class Deploy(Command):
+    """The deploying power's own set-up of an attacked minor's forces (82.5)."""
+
+    name: ClassVar[str] = "deploy"
+    minor: MinorName
+    placements: tuple[Placement, ...]
+
+
+BORDER_WAR_MINORS = ("Finland", "Rumania")
+Spec = tuple[str, str, int]
+"""(id, kind, factors) of one unit of a force pool."""
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def force_pool(tx: Tx, minor: str) -> list[Spec]:
+    """The units the 82.61 table gives a minor on deployment (partisans are built later),
+    with the `§` footnote's named ships in place of the marked cell's."""
+    key = ("force_pool", minor)
+    if key not in tx.rs.cache:
+        tx.rs.cache[key] = tuple(_pool(tx, minor))
+    cached: tuple[Spec, ...] = tx.rs.cache[key]  # type: ignore[assignment]
+    return list(cached)
+
+
+def _pool(tx: Tx, minor: str) -> list[Spec]:
+    rs = tx.rs
+    row = rs.forces.get(minor)  # a `*` row stands for partisans only: nothing deploys
+    if row is None or not rs.minors[minor].armed_forces:
+        return []
+    specs: list[Spec] = []
+    slug = _slug(minor)
+    for column in COLUMNS[row.theater]:
+        if column.startswith("partisans"):
+            continue
+        count = row.cell(column)
+        assert isinstance(count, int)
+        unit = rs.force_units[column]
+        mark = row.marks.get(column)
+        note = rs.force_footnotes.get(mark) if mark else None
+        if note is not None and note.kind is FootnoteKind.SHIPS:
+            for ship in note.ships:
+                specs.append(
+                    (
+                        f"{slug}-{_slug(ship.name or ship.kind)}-{len(specs) + 1}",
+                        unit.kind,
+                        ship.factors or unit.factors,
+                    )
+                )
+            continue
+        for _ in range(count):
+            specs.append((f"{slug}-{len(specs) + 1}", unit.kind, unit.factors))
+    return specs
+
+
+def deploying_power(tx: Tx, attacker: str) -> str:
+    """82.52: Britain (the U.S. while Britain is out) after an Axis attack, Germany after an
+    Allied one."""
+    if tx.side(attacker) is Side.AXIS:
+        return "U.S." if "Britain" in tx.surrendered else "Britain"
+    return "Germany"
+
+
+@effect("82.52", otherwise=None)
+def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
+    """82.52, 82.53, 82.56: an attack sets up the minor's forces when this declarations phase
+    ends; forces already on the map stay, except Finland's or Rumania's after a border war
+    when Germany attacks (Britain sets them up again)."""
+    record = tx.rs.minors[minor]
+    if record.theater is not Theater.EUROPE or not record.armed_forces:
+        return None
+    if not force_pool(tx, minor):
+        return None
+    on_map = bool(tx.units_of(minor))
+    if on_map:
+        if (
+            minor in BORDER_WAR_MINORS
+            and attacker == "Germany"
+            and "Russia" in tx.minor(minor).direct_wars
+        ):
+            return Deployment("Britain", tx.clock, "82.52", None, redeploy=True)
+        return None
+    return Deployment(deploying_power(tx, attacker), tx.clock, "82.53")
+
+
+# ---- the deploy command ----------------------------------------------------------------
+
+
+@check(Deploy, "K1")
+def _deploy_in_time(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
+    """A set-up is given from the declaration until the declarations phase ends (82.53)."""
+    pending = tx.minor(cmd.minor).deployment
+    if pending is None or pending.due != tx.clock:
+        yield Violation(
+            "K1",
+            f"no deployment of {cmd.minor} is due now: a set-up is given in "
+            "the declarations phase in which the minor was attacked",
+            {"minor": cmd.minor},
+        )
+
+
+@check(Deploy, "82.61")
+def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
+    """The set-up deploys exactly the minor's forces of the 82.61 table."""
+    pending = tx.minor(cmd.minor).deployment
+    if pending is not None and pending.redeploy:
+        wanted = sorted(
+            (u.id, u.kind.value, u.factors) for u in tx.units.values() if u.owner == cmd.minor
+        )
+    else:
+        wanted = sorted(force_pool(tx, cmd.minor))
+    given = sorted((p.id, p.kind.value, p.factors) for p in cmd.placements)
+    if sorted(w[1:] for w in wanted) != sorted(g[1:] for g in given):
+        yield Violation(
+            "82.61",
+            f"{cmd.minor}'s forces are {_describe(wanted)}, not {_describe(given)}",
+            {"minor": cmd.minor},
+        )
+    ids = [p.id for p in cmd.placements]
+    taken = [
+        i for i in ids if (i in tx.units and tx.units[i].owner != cmd.minor) or i in tx.eliminated
+    ]
+    if len(set(ids)) != len(ids) or taken:
+        yield Violation("K3", f"unit ids must be new and distinct: {ids}", {"minor": cmd.minor})
+
+
+def _describe(specs: list[Spec]) -> str:
+    counts: dict[str, int] = {}
+    for _, kind, factors in specs:
+        key = f"{kind} {factors}"
+        counts[key] = counts.get(key, 0) + 1
+    return ", ".join(f"{n}× {k}" for k, n in sorted(counts.items())) or "none"
+
+
+@check(Deploy, "82.54")
+def _one_in_the_capital(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
+    """82.54: at least one ground unit deploys in the capital."""
+    capital = tx.rs.minors[cmd.minor].capital
+    if (
+        capital
+        and capital in _available(tx, cmd.minor)
+        and not any(p.hex == capital and p.kind in GROUND for p in cmd.placements)
+    ):
+        yield Violation(
+            "82.54",
+            f"a ground unit of {cmd.minor} must deploy in its capital {capital}",
+            {"capital": capital},
+        )
+
+
+@check(Deploy, "82.55")
+def _hexes_and_stacking(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
+    """82.55: only the minor's own free hexes, within the stacking limit."""
+    available = _available(tx, cmd.minor)
+    limit = tx.rs.deployment["stacking"].units
+    load: dict[str, int] = {}
+    for p in cmd.placements:
+        if p.hex not in available:
+            yield Violation(
+                "82.55",
+                f"{p.id} cannot deploy in {p.hex!r}: not a free hex of "
+                f"{cmd.minor} (free: {', '.join(available) or 'none'})",
+                {"hex": p.hex},
+            )
+        elif p.kind is not UnitKind.NAVAL:
+            load[p.hex] = load.get(p.hex, 0) + 1
+    for hex_label, count in sorted(load.items()):
+        if count > limit:
+            yield Violation(
+                "82.55",
+                f"{count} units in {hex_label} exceed the stacking limit of {limit}",
+                {"hex": hex_label},
+            )
+
+
+@candidates(Deploy)
+def _default_set_ups(tx: Tx, gated: bool) -> Iterator[Deploy]:
+    """The default set-up of each deployment due now (a redeployment is not offered)."""
+    for name in tx.rs.minors:
+        due = tx.minors[name].deployment
+        if due is not None and due.due == tx.clock and not due.redeploy:
+            placed, _ = default_set_up(tx, name, force_pool(tx, name))
+            yield Deploy(name, tuple(Placement(i, UnitKind(k), f, h) for (i, k, f), h in placed))
+
+
+@handles(Deploy)
+def _deploy(tx: Tx, cmd: Deploy) -> None:
+    state = tx.minor(cmd.minor)
+    assert state.deployment is not None
+    chosen = tuple((p.id, p.kind.value, p.factors, p.hex) for p in cmd.placements)
+    tx.put(evolve(state, deployment=evolve(state.deployment, placements=chosen)))
+    tx.effects.append(Note(f"{state.deployment.by} sets up {cmd.minor}'s forces", "82.52"))
+
+
+# ---- setting up ---------------------------------------------------------------------------
+
+
+def _available(tx: Tx, minor: str) -> list[str]:
+    """82.55: the minor's hexes without garrisoning or enemy units, in table order."""
+    occupied = {
+        u.hex for u in tx.units.values() if u.country == minor and u.owner != minor and u.hex
+    }
+    return [h for h in tx.rs.minors[minor].hexes if h not in occupied]
+
+
+def default_set_up(
+    tx: Tx, minor: str, specs: list[Spec]
+) -> tuple[list[tuple[Spec, str]], list[Spec]]:
+    """The documented default set-up: one ground unit (the strongest) in the capital
+    (82.54), then ground, air and naval units in table order, each in the first free hex
+    with room (capital first); naval units in the capital. What finds no room is returned
+    as eliminated (82.55)."""
+    available = _available(tx, minor)
+    capital = tx.rs.minors[minor].capital
+    order = ([capital] if capital in available else []) + [h for h in available if h != capital]
+    limit = tx.rs.deployment["stacking"].units
+    load = dict.fromkeys(order, 0)
+    placed: list[tuple[Spec, str]] = []
+    lost: list[Spec] = []
+    ground = sorted((s for s in specs if s[1] in ("infantry", "armor")), key=lambda s: -s[2])
+    rest = [s for s in specs if s not in ground]
+    for spec in ground + rest:
+        if spec[1] == "naval":
+            if order:
+                placed.append((spec, order[0]))
+            else:
+                lost.append(spec)
+            continue
+        target = next((h for h in order if load[h] < limit), None)
+        if target is None:
+            lost.append(spec)
+            continue
+        load[target] += 1
+        placed.append((spec, target))
+    return placed, lost
+
+
+def _set_up(
+    tx: Tx,
+    minor: str,
+    by: str,
+    rule: str,
+    chosen: tuple[tuple[str, str, int, str], ...] | None,
+    redeploy: bool,
+) -> None:
+    if redeploy:
+        existing = {u.id: u for u in tx.units.values() if u.owner == minor}
+        for unit_id, _, _, hex_label in chosen or ():
+            tx.put_unit(evolve(existing[unit_id], hex=hex_label))
+        tx.effects.append(Note(f"{by} sets up {minor}'s forces again", rule))
+        return
+    if chosen is not None:
+        placed = [((i, k, f), h) for i, k, f, h in chosen]
+        lost: list[Spec] = []
+    else:
+        placed, lost = default_set_up(tx, minor, force_pool(tx, minor))
+    for (unit_id, kind, factors), hex_label in placed:
+        tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
+        tx.effects.append(UnitPlaced(unit_id, minor, rule))
+    if not _no_room(tx, minor, lost):  # 82.55 switched off: they crowd the capital
+        capital = tx.rs.minors[minor].capital or None
+        for unit_id, kind, factors in lost:
+            tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, capital))
+
+
+@effect("82.55", otherwise=False)
+def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
+    """82.55: units that find no free hex with room are eliminated."""
+    for unit_id, _, _ in lost:
+        tx.eliminated = (*tx.eliminated, unit_id)
+        tx.effects.append(UnitEliminated(unit_id, "82.55", f"no free hex of {minor} for it"))
+    return True
+
+
+@at_phase_end(Phase.DECLARATIONS)
+@effect("82.53")
+def _deployments_due(tx: Tx, side: Side) -> None:
+    """82.53: when the attacker's declarations phase ends, attacked minors set up."""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        pending = state.deployment
+        if pending is None or pending.due != tx.clock:
+            continue
+        tx.put(evolve(state, deployment=None))
+        _set_up(tx, name, pending.by, pending.rule, pending.placements, pending.redeploy)
+
+
+@effect("82.51")
+def deploy_now(tx: Tx, minor: str, by: str) -> None:
+    """82.51: a minor that associates or allies after a diplomatic result deploys at once,
+    set up by its new major (by the default set-up)."""
+    if tx.rs.minors[minor].theater is not Theater.EUROPE:
+        return
+    if bool(tx.units_of(minor)):
+        return
+    _set_up(tx, minor, by, "82.51", None, redeploy=False)
+
+
+# ---- at the start, and the Commonwealth's arrivals ----------------------------------------
+
+
+def commonwealth_units(tx: Tx, country: str, arrival: str) -> list[Spec]:
+    """The units of one arrival of the British Commonwealth table: each count n (or n[m])
+    is n units of its column's kind (`force_units`)."""
+    specs: list[Spec] = []
+    slug = _slug(country)
+    serial = sum(1 for u in tx.units.values() if u.owner == country) + len(
+        [i for i in tx.eliminated if i.startswith(f"{slug}-")]
+    )
+    for row in tx.rs.commonwealth.values():
+        if row.country != country or row.arrival != arrival:
+            continue
+        for column in COMMONWEALTH_COLUMNS:
+            count = getattr(row, column).value
+            unit = tx.rs.force_units[column]
+            for _ in range(count):
+                serial += 1
+                specs.append((f"{slug}-{serial}", unit.kind, unit.factors))
+    return specs
+
+
+def _place_at_home(tx: Tx, country: str, specs: list[Spec], rule: str) -> None:
+    capital = tx.rs.minors[country].capital or None
+    for unit_id, kind, factors in specs:
+        tx.put_unit(Unit(unit_id, country, UnitKind(kind), factors, country, capital))
+        tx.effects.append(UnitPlaced(unit_id, country, rule))
+
+
+@at_start
+@effect("82.92")
+def pacific_at_start(tx: Tx) -> None:
+    """82.92: at the start every Pacific minor's units stand deployed in its home country
+    (the default set-up)."""
+    for name, record in tx.rs.minors.items():
+        if record.theater is Theater.PACIFIC and record.armed_forces and name in tx.rs.forces:
+            by = tx.minors[name].major or name
+            _set_up(tx, name, by, "82.92", None, redeploy=False)
+
+
+@at_start
+@effect("82.61")
+def commonwealth_at_start(tx: Tx) -> None:
+    """The British Commonwealth table: each country's units at start stand in its capital."""
+    for country in tx.rs.commonwealth_layout:
+        _place_at_home(tx, country, commonwealth_units(tx, country, "at_start"), "82.61")
+
+
+@at_phase_start(Phase.DIPLOMACY)
+@effect("82.61")
+def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
+    """The Commonwealth's later arrivals appear at the start of their season."""
+    if side is not Side.AXIS:
+        return
+    season = f"{tx.clock.year}-{tx.clock.season.value}"
+    for country in tx.rs.commonwealth_layout:
+        if tx.minors[country].status is Status.CONQUERED:
+            continue  # a conquered country raises no more forces
+        specs = commonwealth_units(tx, country, season)
+        if specs:
+            _place_at_home(tx, country, specs, "82.61")
+
+
+def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
+    """82.63: deploy `share` of the minor's forces (rounded down) by the default set-up."""
+    specs = force_pool(tx, minor)
+    specs = specs[: int(len(specs) * share)]
+    placed, lost = default_set_up(tx, minor, specs)
+    for (unit_id, kind, factors), hex_label in placed:
+        tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
+        tx.effects.append(UnitPlaced(unit_id, minor, "82.63"))
+    if lost:
+        _no_room(tx, minor, lost)

@@ -1,0 +1,370 @@
+"""The diplomatic scale as a function: a minor's standing result and a new one give its new
+standing, status and BRP share (82.21, 82.31; the scale itself is from public material)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
+
+from .._kernel.effects import BrpChange, DeadlineSet, Note, UnitEliminated
+from .._kernel.kind import Command, MajorName, MinorName
+from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
+from ..domain import DiplomaticLevel, Side, Status, Theater
+from ..domain.clock import Moment, Phase
+from ..ruleset.records import LevelEffect
+from ..ruleset.tables import Ruleset
+from .brps import grants_by_level, prorate
+from .deployment import deploy_now, deploy_share
+from .machine import Context, fire
+from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
+from .ties import set_status
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = [
+    "DiplomaticResult",
+    "Standing",
+    "apply_result",
+    "clamp",
+    "deduct",
+    "deduct_all",
+    "effect_of",
+    "next_standing",
+    "prorated_shares",
+    "status_of",
+]
+
+
+@frozen
+class DiplomaticResult(Command):
+    """The modified diplomatic result of `major`'s roll on `minor` (82.21, 82.31)."""
+
+    name: ClassVar[str] = "diplomatic_result"
+    minor: MinorName
+    major: MajorName
+    result: int
+    roll: int | None = None
+    modifiers: tuple[int, ...] = ()
+
+
+@frozen
+class Standing:
+    """The diplomatic result standing for a minor: which side holds it, and how far it goes."""
+
+    side: Side
+    level: DiplomaticLevel
+
+
+def clamp(ruleset: Ruleset, result: int) -> int:
+    """Results beyond the scale count as its nearest end."""
+    low, high = ruleset.scale
+    return low if result < low else high if result > high else result
+
+
+def next_standing(ruleset: Ruleset, current: Standing | None, result: int) -> Standing | None:
+    """The standing after a new (modified) result: a result of 7+ / 0− sets a new standing,
+    5–6 keep a pro-Axis one, 1–2 a pro-Allied one, 3–4 keep whatever stands."""
+    entry = ruleset.diplomatic_results[clamp(ruleset, result)]
+    if entry.effect == "set":
+        assert entry.side is not None
+        return Standing(entry.side, entry.level)
+    if entry.effect == "keep" or current is None:
+        return current
+    kept = Side.AXIS if entry.effect == "keep_axis" else Side.ALLIES
+    return current if current.side is kept else None
+
+
+def effect_of(ruleset: Ruleset, level: DiplomaticLevel, theater: Theater) -> LevelEffect | None:
+    """What a standing level gives in a theater: a Europe-only level (association) falls back
+    to its `otherwise` level in the Pacific. None for no standing."""
+    effect = ruleset.diplomatic_levels.get(level)
+    while effect is not None and effect.europe_only and theater is not Theater.EUROPE:
+        effect = ruleset.diplomatic_levels.get(effect.otherwise) if effect.otherwise else None
+    return effect
+
+
+def status_of(ruleset: Ruleset, standing: Standing | None, theater: Theater) -> Status:
+    """The 82.11 status a standing gives a minor at peace."""
+    if standing is None:
+        return Status.NEUTRAL
+    effect = effect_of(ruleset, standing.level, theater)
+    return effect.status if effect is not None else Status.NEUTRAL
+
+
+# ---- the diplomatic_result command ---------------------------------------------------
+
+PEACE = frozenset({Status.NEUTRAL, Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED})
+TRIGGERS = {
+    DiplomaticLevel.NONE: "result_none",
+    DiplomaticLevel.BRPS: "result_brps",
+    DiplomaticLevel.CONTROL: "result_control",
+    DiplomaticLevel.ASSOCIATION: "result_association",
+    DiplomaticLevel.ALLIANCE: "result_alliance",
+}
+
+
+@check(DiplomaticResult, "K1")
+def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    what = f"{cmd.major}'s diplomatic results belong"
+    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, what)
+
+
+@check(DiplomaticResult, "K2")
+def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    if cmd.major in tx.surrendered:
+        yield Violation(
+            "K2", f"{cmd.major} has surrendered and makes no diplomatic rolls", {"major": cmd.major}
+        )
+
+
+@check(DiplomaticResult, "K4")
+def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
+        total = cmd.roll + sum(cmd.modifiers)
+        yield Violation(
+            "K4",
+            f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes "
+            f"{total}, not the result {cmd.result}",
+            {"roll": cmd.roll},
+        )
+
+
+@check(DiplomaticResult, "K7")
+def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    state = tx.minor(cmd.minor)
+    if not state.active:
+        yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
+    elif state.status not in PEACE and not _occupied_for_diplomacy(tx, cmd.minor, cmd.major):
+        yield Violation(
+            "K7",
+            f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
+            "minor at peace (neutral, BRPs attributed, hexes controlled)",
+            {"minor": cmd.minor, "status": state.status.value},
+        )
+
+
+def _occupied_for_diplomacy(tx: Tx, minor: str, major: str) -> bool:
+    """82.63: a minor whose forces depend on the current result (the `†` row: Ukraine) takes
+    diplomatic rolls while conquered by the roller's side (a reading: the roll for the
+    Ukraine is its occupier's)."""
+    state = tx.minor(minor)
+    return (
+        minor in tx.rs.forces_by_result
+        and state.status is Status.CONQUERED
+        and state.major is not None
+        and tx.side(state.major) is tx.side(major)
+    )
+
+
+@handles(DiplomaticResult)
+def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
+    if tx.minor(cmd.minor).status is Status.CONQUERED:
+        _result_forces(tx, cmd.minor, cmd.major, clamp(tx.rs, cmd.result))
+        return
+    apply_result(tx, cmd.minor, cmd.major, cmd.result, rule="82.21")
+
+
+@effect("82.63")
+def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
+    """82.63: the occupied minor's forces deploy only after a successful result — the share
+    the `†` table gives it, set up by the roller (the default set-up)."""
+    state = tx.minor(minor)
+    entry = tx.rs.diplomatic_results[result]
+    side = entry.side if entry.effect == "set" else None
+    holding = (
+        Holding(major, side, entry.level, result, tx.clock.player_turn_start())
+        if (side is tx.side(major))
+        else None
+    )
+    tx.put(evolve(state, standing=holding))
+    share = tx.rs.forces_by_result[minor].share(result if holding is not None else None)
+    if share > 0 and not bool(tx.units_of(minor)):
+        deploy_share(tx, minor, major, share)
+    else:
+        tx.effects.append(Note(f"{major}'s result {result} raises no forces in {minor}", "82.63"))
+
+
+def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:
+    """Apply a modified result of `major` on `minor`: the new standing, its BRPs (82.22),
+    status (82.21, 82.31), the 82.33 reversal, and the partner's wars."""
+    rs = tx.rs
+    clamped = clamp(rs, result)
+    if clamped != result:
+        tx.effects.append(
+            Note(
+                f"result {result} for {minor} counts as {clamped}: the scale "
+                f"runs {min(rs.diplomatic_results)}..{max(rs.diplomatic_results)}",
+                rule,
+            )
+        )
+    side = tx.side(major)
+    entry = rs.diplomatic_results[clamped]
+    if entry.effect == "set" and entry.side is not side:
+        # A result favouring the other side counts as the band that keeps that side's
+        # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
+        clamped = 6 if entry.side is Side.AXIS else 1
+        tx.effects.append(
+            Note(f"{major}'s result {result} favours the other side: it counts as {clamped}", rule)
+        )
+    state = tx.minor(minor)
+    old = state.standing
+    current = Standing(old.side, old.level) if old is not None else None
+    new = next_standing(rs, current, clamped)
+    if new == current:
+        return  # kept, or set again at the level already standing: nothing changes
+    holding = None
+    if new is not None:  # a result of the roller's side set a new standing: it holds it
+        holding = Holding(major, new.side, new.level, clamped, tx.clock.player_turn_start())
+    _settle_brps(tx, minor, holding)
+    level = holding.level if holding is not None else DiplomaticLevel.NONE
+    effective = effect_of(rs, level, rs.minors[minor].theater)
+    trigger = TRIGGERS[effective.level if effective is not None else DiplomaticLevel.NONE]
+    barred = holding is not None and holding.major in state.barred
+    dest = fire(state.status, trigger, Context(partner_free=not barred))
+    if dest is None:  # only with K7 switched off (a test): the result changes nothing
+        return
+    deadline = _reversal(tx, minor, old, holding) or state.deadline
+    major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
+    set_status(
+        tx, state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
+        standing=holding, deadline=deadline,
+    )  # fmt: skip
+    if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
+        deploy_now(tx, minor, major_of)
+
+
+_RULE_OF = {
+    Status.NEUTRAL: "82.11A", Status.BRPS_ATTRIBUTED: "82.21A",
+    Status.HEXES_CONTROLLED: "82.31", Status.ASSOCIATED: "82.11E", Status.ALLIED: "82.11F",
+}  # fmt: skip
+"""The clause a diplomatic result cites for the status it leads to (82.21 otherwise)."""
+
+
+def _rule_of(status: Status) -> str:
+    return _RULE_OF.get(status, "82.21")
+
+
+@candidates(DiplomaticResult)
+def _results(tx: Tx, gated: bool) -> Iterator[DiplomaticResult]:
+    """Every result of the scale by each major of the player turn on each minor in play."""
+    if in_phase(tx, gated, Phase.DIPLOMACY):
+        low, high = min(tx.rs.diplomatic_results), max(tx.rs.diplomatic_results)
+        targets = minors_in_play(tx)
+        for roller in majors_in_turn(tx):
+            for target in targets:
+                for result in range(low, high + 1):
+                    yield DiplomaticResult(target, roller, result)
+
+
+@effect("82.22")
+def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
+    """Grant what the new standing gives and deduct what it no longer gives, at their
+    prorated value now (82.21, 82.22); a deduction names the grant it undoes."""
+    value = tx.rs.minors[minor].brps
+    want: dict[DiplomaticLevel, int] = {}
+    if holding is not None:
+        for level, base in grants_by_level(tx.rs, value).items():
+            if holding.level >= level and base > 0:
+                want[level] = base
+    kept: set[DiplomaticLevel] = set()
+    undo: list[LedgerEntry] = []
+    for grant in tx.active_grants(minor):
+        assert grant.level is not None
+        if holding is not None and grant.major == holding.major and grant.level in want:
+            kept.add(grant.level)
+        else:
+            undo.append(grant)
+    deduct_all(tx, undo, "82.22")
+    new = [(level, base) for level, base in sorted(want.items()) if level not in kept]
+    amounts = prorated_shares(tx, [base for _, base in new])
+    for (level, base), amount in zip(new, amounts, strict=True):
+        assert holding is not None
+        rule = "82.21A" if level is DiplomaticLevel.BRPS else "82.21B"
+        entry = LedgerEntry(
+            tx.next_seq(),
+            holding.major,
+            amount,
+            "grant",
+            rule,
+            tx.clock,
+            minor=minor,
+            level=level,
+            base=base,
+        )
+        tx.record(entry)
+        tx.effects.append(BrpChange(entry, entry.rule))
+
+
+def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
+    """Prorate BRPs that change hands together as one amount (82.22), split over their
+    entries so that the entries add up to it exactly."""
+    proration, season = tx.rs.brp_rules["proration"], tx.clock.season
+    shares, done, total = [], 0, 0
+    for base in bases:
+        total += base
+        cumulative = prorate(proration, total, season)
+        shares.append(cumulative - done)
+        done = cumulative
+    return shares
+
+
+def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
+    """Deduct grants together, at the prorated value of their BRPs now (82.22)."""
+    if not grants:
+        return
+    for grant, amount in zip(grants, prorated_shares(tx, [g.base for g in grants]), strict=True):
+        entry = LedgerEntry(
+            tx.next_seq(),
+            grant.major,
+            -amount,
+            "deduction",
+            rule,
+            tx.clock,
+            minor=grant.minor,
+            level=grant.level,
+            base=grant.base,
+            undoes=grant.seq,
+        )
+        tx.record(entry)
+        tx.effects.append(BrpChange(entry, rule))
+
+
+def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
+    """Deduct one grant at its prorated value now (82.22)."""
+    deduct_all(tx, [grant], rule)
+
+
+@effect("82.33", otherwise=None)
+def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> Deadline | None:
+    """82.33: when hex control is reversed, the side that lost it must be gone by the end of
+    the first redeployment phase of its player turn that begins after the roll."""
+    if old is None or old.level < DiplomaticLevel.CONTROL:
+        return None
+    if new is not None and new.side is old.side and new.level >= DiplomaticLevel.CONTROL:
+        return None
+    start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
+    at = Moment(start.index + 4)  # the redeployment phase of that player turn
+    tx.effects.append(DeadlineSet(minor, old.side.value, str(at), "82.33"))
+    return Deadline(old.side, at, "82.33")
+
+
+@at_phase_end(Phase.REDEPLOYMENT)
+@effect("82.33")
+def _deadline_passes(tx: Tx, side: Side) -> None:
+    """82.33: at the deadline, the side's foreign units still in the minor are eliminated."""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        deadline = state.deadline
+        if deadline is None or deadline.side is not side or deadline.at != tx.clock:
+            continue
+        for unit in sorted(tx.units_in(name), key=lambda u: u.id):
+            if unit.owner != name and tx.owner_side(unit) is side:
+                tx.eliminate(unit.id)
+                tx.effects.append(
+                    UnitEliminated(unit.id, "82.33", f"still in {name} after the reversal")
+                )
+        tx.put(evolve(tx.minors[name], deadline=None))

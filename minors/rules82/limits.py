@@ -1,0 +1,340 @@
+"""The foreign-factor limits (82.32, 82.321, 82.322), enforced at the end of every movement,
+combat and redeployment phase (82.321B), and the commands that feed them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
+
+from .._kernel.effects import Note, UnitEliminated
+from .._kernel.kind import Command, MinorName, UnitIds
+from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from ..domain import DiplomaticLevel, Side, Status
+from ..domain.clock import Phase
+from ..domain.units import Unit, UnitKind
+from ..ruleset.records import Limit
+from .conquest import vichy_colony
+from .sequence import in_phase
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = [
+    "ChooseLosses",
+    "Excess",
+    "TraceSupply",
+    "group_of",
+    "limit_exempt",
+    "limits_on",
+    "measure",
+    "supply_order",
+]
+
+ENFORCED_AT = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
+
+
+@frozen
+class TraceSupply(Command):
+    """82.32B: `units` trace supply through the minor `through` this phase."""
+
+    name: ClassVar[str] = "trace_supply"
+    units: UnitIds
+    through: MinorName
+
+
+@frozen
+class ChooseLosses(Command):
+    """82.321B: the owner's choice of which of its units in `minor` go first when the
+    foreign-factor limit is exceeded at the end of this phase."""
+
+    name: ClassVar[str] = "choose_losses"
+    minor: MinorName
+    units: UnitIds
+
+
+@effect("82.32C", otherwise=None)
+def _grouped(tx: Tx, minor: str) -> tuple[str, ...] | None:
+    """82.32C: Belgium and Luxembourg count as a single minor for the limit."""
+    for group in tx.rs.limit_groups.values():
+        if minor in group.minors:
+            return group.minors
+    return None
+
+
+def group_of(tx: Tx, minor: str) -> tuple[str, ...]:
+    """The minors counted together with `minor` (itself alone, or its limit group)."""
+    return _grouped(tx, minor) or (minor,)
+
+
+@effect("82.322", otherwise=())
+def _finland(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
+    """82.322: Finland's own limit on Axis forces holds whatever Finland's status."""
+    return tuple(lim for lim in tx.rs.limits.values() if lim.always and lim.minor in group)
+
+
+@effect("82.32", otherwise=())
+def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
+    """82.32: after an 8 / −1, at most ten foreign factors while the power controls it."""
+    controlled = any(
+        tx.minors[m].status is Status.HEXES_CONTROLLED
+        and tx.minors[m].standing is not None
+        and tx.minors[m].standing.level >= DiplomaticLevel.CONTROL  # type: ignore[union-attr]
+        for m in group
+    )
+    return (tx.rs.limits["default"],) if controlled else ()
+
+
+def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
+    """The limits in force on a group of minors now."""
+    return [*_finland(tx, group), *_control(tx, group)]
+
+
+@effect("82.321C", otherwise=())
+def _exempt_kinds(tx: Tx, limit: Limit) -> tuple[str, ...]:
+    """82.321C: airbases, rocket bases, railheads and forts are never limited."""
+    return limit.exempt_kinds
+
+
+def counts(tx: Tx, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
+    """Whether `unit` counts against `limit` on `group`."""
+    if unit.owner in group or unit.owner in limit.exempt_owners:
+        return False
+    if unit.kind.value in _exempt_kinds(tx, limit):
+        return False
+    if unit.kind.value not in limit.counted_kinds and unit.kind.value not in limit.exempt_kinds:
+        return False
+    side = tx.owner_side(unit)
+    if limit.side is not None and side is not limit.side:
+        return False
+    return not _vichy_exempt(tx, unit, group)
+
+
+@effect("82.32A", otherwise=False)
+def _vichy_exempt(tx: Tx, unit: Unit, group: tuple[str, ...]) -> bool:
+    """82.32A: Axis units in an attacked Vichy colony do not count (`limit_exempt`)."""
+    return any(limit_exempt(tx, unit.owner, m) for m in group)
+
+
+@effect("82.32A", otherwise=False, name="limit_exempt")
+def limit_exempt(tx: Tx, owner: str, minor: str) -> bool:
+    """82.32A (77.63D), a rule a rulebook may replace (`limit_exempt`): whether `owner`'s
+    units in `minor` are exempt from its limit. By default, Axis units in a Vichy colony
+    that Britain or the U.S. attacked (which minors are such colonies is `vichy_colony`'s)."""
+    if owner in tx.rs.majors and tx.side(owner) is not Side.AXIS:
+        return False
+    return vichy_colony(tx, "Britain", minor) or vichy_colony(tx, "U.S.", minor)
+
+
+@effect("82.32B", otherwise=())
+def _tracers(tx: Tx, group: tuple[str, ...]) -> tuple[str, ...]:
+    """82.32B: units tracing supply through the minor count against its limit."""
+    ids: list[str] = []
+    for minor in group:
+        ids.extend(u for u in tx.traces.get(minor, ()) if u in tx.units and u not in ids)
+    return tuple(ids)
+
+
+def supply_order(tx: Tx, minor: str) -> list[str]:
+    """82.321A: the units supplied in or through a controlled minor, in priority order:
+    the units inside first, then those tracing through it."""
+    group = group_of(tx, minor)
+    inside = sorted(u.id for u in tx.units.values() if u.country in group and u.owner not in group)
+    return inside + [u for u in _tracers(tx, group) if u not in inside]
+
+
+@frozen
+class Excess:
+    """What exceeds one limit: the factors and armor units counted, and the limit."""
+
+    limit: Limit
+    factors: int
+    armor: int
+
+    @property
+    def over(self) -> bool:
+        too_much_armor = self.limit.max_armor_units is not None and (
+            self.armor > self.limit.max_armor_units
+        )
+        return self.factors > self.limit.factors or too_much_armor
+
+
+def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[Unit], list[Unit]]:
+    """The counted units inside the group and the counted tracers, and their totals."""
+    inside = [u for u in tx.units.values() if u.country in group and counts(tx, limit, group, u)]
+    tracing = [
+        tx.units[i]
+        for i in _tracers(tx, group)
+        if tx.units[i].country not in group and counts(tx, limit, group, tx.units[i])
+    ]
+    units = inside + tracing
+    armor = sum(1 for u in units if u.kind is UnitKind.ARMOR)
+    return Excess(limit, sum(u.factors for u in units), armor), inside, tracing
+
+
+# ---- commands ---------------------------------------------------------------------------
+
+
+def _moving_phase(tx: Tx, units: tuple[str, ...], what: str) -> Iterator[Violation]:
+    if tx.clock.phase not in ENFORCED_AT:
+        yield Violation(
+            "K1",
+            f"{what} belongs in a movement, combat or redeployment phase, not {tx.clock}",
+            {"units": list(units)},
+        )
+
+
+def _known(tx: Tx, units: tuple[str, ...]) -> Iterator[Violation]:
+    for unit_id in units:
+        if unit_id not in tx.units:
+            yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
+
+
+@check(TraceSupply, "K1")
+def _trace_in_phase(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
+    yield from _moving_phase(tx, cmd.units, "tracing supply")
+
+
+@check(TraceSupply, "K3")
+def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
+    yield from _known(tx, cmd.units)
+    for unit_id in cmd.units:
+        if unit_id in tx.units and tx.units[unit_id].country == cmd.through:
+            yield Violation(
+                "K3",
+                f"{unit_id} is in {cmd.through}: only units outside trace supply through it",
+                {"unit": unit_id},
+            )
+
+
+@handles(TraceSupply)
+def _trace(tx: Tx, cmd: TraceSupply) -> None:
+    known = tx.traces.get(cmd.through, ())
+    tx.traces = {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
+    tx.effects.append(
+        Note(f"{', '.join(cmd.units)} trace supply through {cmd.through} this phase", "82.32B")
+    )
+
+
+@check(ChooseLosses, "K1")
+def _losses_in_phase(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
+    yield from _moving_phase(tx, cmd.units, "choosing losses")
+
+
+@check(ChooseLosses, "K3")
+def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
+    yield from _known(tx, cmd.units)
+    group = group_of(tx, cmd.minor)
+    for unit_id in cmd.units:
+        unit = tx.units.get(unit_id)
+        if unit is not None and (unit.country not in group or unit.owner in group):
+            yield Violation(
+                "K3", f"{unit_id} is not a foreign unit in {cmd.minor}", {"unit": unit_id}
+            )
+
+
+@candidates(TraceSupply)
+def _traces(tx: Tx, gated: bool) -> Iterator[TraceSupply]:
+    """Each unit on the map through each minor under a limit now (not the one it is in)."""
+    if in_phase(tx, gated, *ENFORCED_AT):
+        limited = _limited(tx)
+        for unit_id in sorted(tx.units):
+            for name in limited:
+                if tx.units[unit_id].country != name:
+                    yield TraceSupply((unit_id,), name)
+
+
+@candidates(ChooseLosses)
+def _losses(tx: Tx, gated: bool) -> Iterator[ChooseLosses]:
+    """Each foreign unit in a minor under a limit now, as the one to go first."""
+    if in_phase(tx, gated, *ENFORCED_AT):
+        for name in _limited(tx):
+            for unit in sorted(tx.units_in(name), key=lambda u: u.id):
+                if unit.owner != name:
+                    yield ChooseLosses(name, (unit.id,))
+
+
+def _limited(tx: Tx) -> list[str]:
+    return [name for name in tx.rs.minors if limits_on(tx, group_of(tx, name))]
+
+
+@handles(ChooseLosses)
+def _choose(tx: Tx, cmd: ChooseLosses) -> None:
+    tx.losses = {**tx.losses, cmd.minor: cmd.units}
+    tx.effects.append(
+        Note(f"if {cmd.minor}'s limit is exceeded, {', '.join(cmd.units)} go first", "82.321B")
+    )
+
+
+# ---- enforcement -----------------------------------------------------------------------------
+
+
+def _victims(tx: Tx, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
+    """The units inside in the order they go when the limit is exceeded: those the owner
+    chose first (`choose_losses`), then the documented default — by unit id, sorted as
+    text, last first."""
+    chosen: list[str] = []
+    for minor in group:
+        chosen.extend(tx.losses.get(minor, ()))
+    by_id = {u.id: u for u in inside}
+    first = [by_id[i] for i in chosen if i in by_id]
+    rest = sorted((u for u in inside if u.id not in chosen), key=lambda u: u.id, reverse=True)
+    return first + rest
+
+
+@at_phase_end(Phase.MOVEMENT)
+@at_phase_end(Phase.COMBAT)
+@at_phase_end(Phase.REDEPLOYMENT)
+@effect("82.321B")
+def _enforce(tx: Tx, side: Side) -> None:
+    """82.321B: at the end of a movement, combat or redeployment phase no limit may be
+    exceeded: the excess units are eliminated (armor first where armor units are limited),
+    and tracing units beyond the limit trace no supply through the minor (82.321A)."""
+    done: set[str] = set()
+    for name in tx.rs.minors:
+        if name in done or name not in tx.minors:
+            continue
+        group = group_of(tx, name)
+        done.update(group)
+        for limit in limits_on(tx, group):
+            _enforce_one(tx, limit, group)
+    tx.traces = {}
+    tx.losses = {}
+
+
+def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:
+    excess, inside, tracing = measure(tx, limit, group)
+    if not excess.over:
+        return
+    where = " and ".join(group)
+    victims = _victims(tx, group, inside)
+    if limit.max_armor_units is not None:
+        armor = [u for u in victims if u.kind is UnitKind.ARMOR]
+        for unit in armor[: max(0, excess.armor - limit.max_armor_units)]:
+            _eliminate(tx, unit, limit, f"more than {limit.max_armor_units} armor unit in {where}")
+            victims.remove(unit)
+    total = sum(u.factors for u in victims)
+    for unit in list(victims):
+        if total <= limit.factors:
+            break
+        _eliminate(tx, unit, limit, f"more than {limit.factors} foreign factors in {where}")
+        total -= unit.factors
+    allowance, cut = limit.factors - total, []
+    for unit in tracing:  # 82.321A: the units inside were supplied first
+        if unit.factors <= allowance:
+            allowance -= unit.factors
+        else:
+            cut.append(unit.id)
+    if cut:
+        tx.effects.append(
+            Note(
+                f"{', '.join(cut)} trace no supply through {where}: the units inside come first",
+                "82.321A",
+            )
+        )
+
+
+def _eliminate(tx: Tx, unit: Unit, limit: Limit, why: str) -> None:
+    tx.eliminate(unit.id)
+    tx.effects.append(UnitEliminated(unit.id, limit.clause, why))

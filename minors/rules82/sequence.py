@@ -1,0 +1,44 @@
+"""The sequence of play (K1): a command belongs to the phase and player turn that allow it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .._kernel.rulebook import Violation
+from ..domain.clock import Phase
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = ["in_phase", "out_of_turn"]
+
+
+def out_of_turn(
+    tx: Tx, major: str, phase: Phase, what: str, key: str = "major"
+) -> Iterator[Violation]:
+    """K1: `what` (the subject and its verb, "a border war belongs") is done only in `phase`
+    of `major`'s own player turn."""
+    side = tx.side(major)
+    if tx.clock.phase is not phase or tx.clock.side is not side:
+        yield Violation(
+            "K1", f"{what} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
+        )
+
+
+def in_phase(tx: Tx, gated: bool, *phases: Phase) -> bool:
+    """For candidate generators: whether commands of a kind that belongs to `phases` are
+    worth trying now. Gated, and with K1 in force, only in those phases; otherwise always."""
+    return not gated or "K1" in tx.disabled or tx.clock.phase in phases
+
+
+def majors_in_turn(tx: Tx) -> list[str]:
+    """The major powers whose player turn it is, in table order."""
+    side = tx.clock.side
+    return [m for m, record in tx.rs.majors.items() if record.faction.side is side]
+
+
+def minors_in_play(tx: Tx) -> list[str]:
+    """The minor countries in play (Vichy France only once France has fallen), in table
+    order."""
+    return [m for m in tx.rs.minors if tx.minors[m].active]

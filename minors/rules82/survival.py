@@ -1,0 +1,207 @@
+"""Minor-country survival (82.8) and the Pacific alignments (82.91): who a surviving or
+attacked minor associates or allies with, and when."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._kernel.effects import Note
+from .._kernel.rulebook import at_phase_start, effect
+from .._kernel.state import MinorState, Pending, evolve
+from ..domain import DiplomaticLevel, Side, Status
+from ..domain.clock import Phase
+from .machine import Context, fire
+from .ties import neutral_major, set_status
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = ["on_attack", "on_war_between_majors", "resolve_pending"]
+
+TRIGGER = {DiplomaticLevel.ASSOCIATION: "associate", DiplomaticLevel.ALLIANCE: "ally"}
+
+
+def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
+    """After an attack left the minor independent: its 82.81 association with the partner
+    of the attacker's faction, at the start of the defender's next diplomacy phase."""
+    partner = tx.rs.association[tx.faction(attacker)].on_attack
+    return _schedule(tx, minor, partner)
+
+
+@effect("82.81", otherwise=None)
+def _schedule(tx: Tx, minor: str, partner: str) -> Pending | None:
+    """82.81: association at the start of the defender's next diplomatic phase."""
+    due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
+    return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
+
+
+def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
+    attacker = state.attacked_by
+    at_war = True
+    if attacker is not None and pending.rule in ("82.81", "82.82"):
+        neutral = _neutral_attacker(tx, attacker)
+        at_war = not neutral
+    return Context(
+        partner_free=pending.partner not in state.barred,
+        attacker_at_war=at_war,
+        refused=pending.partner in state.refused_by,
+    )
+
+
+@effect("82.81B", otherwise=False)
+def _neutral_attacker(tx: Tx, attacker: str) -> bool:
+    """82.81B: an attacker at war with no major power of an opposing faction is neutral:
+    its victims do not associate yet."""
+    return neutral_major(tx, attacker)
+
+
+def resolve_pending(tx: Tx, name: str, cause: str) -> None:
+    """Let a pending association or alliance take effect now, or wait, or lapse."""
+    state = tx.minor(name)
+    pending = state.pending
+    if pending is None:
+        return
+    if state.status is not Status.INDEPENDENT:
+        tx.put(evolve(state, pending=None))
+        return
+    if pending.partner in tx.surrendered:
+        _wait_for_reentry(tx, state, pending)
+        return
+    context = _context(tx, state, pending)
+    if not context.attacker_at_war:
+        _fight_alone(tx, state, pending)
+        return
+    dest = fire(state.status, TRIGGER[pending.level], context)
+    state = evolve(state, pending=None)
+    if dest is Status.INDEPENDENT:
+        why = "barred (82.351)" if not context.partner_free else "refused (82.81D)"
+        tx.effects.append(
+            Note(
+                f"{name} stays independent: {pending.partner} is {why}",
+                "82.351" if not context.partner_free else "82.81D",
+            )
+        )
+        tx.put(state)
+        return
+    assert dest is not None
+    set_status(tx, state, dest, pending.partner, pending.rule, cause)
+
+
+@effect("82.81C")
+def _wait_for_reentry(tx: Tx, state: MinorState, pending: Pending) -> None:
+    """82.81C: while Britain is out of the war, the association waits for its return."""
+    tx.put(evolve(state, pending=evolve(pending, due=None)))
+    tx.effects.append(
+        Note(f"{state.name} waits for {pending.partner} to re-enter the war", "82.81C")
+    )
+
+
+@effect("82.82")
+def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
+    """82.81B, 82.82: a minor attacked by a neutral major fights on alone until an opposing
+    faction goes to war with its attacker."""
+    tx.put(evolve(state, pending=evolve(pending, due=None, rule="82.82")))
+    tx.effects.append(
+        Note(
+            f"{state.name} fights on independently: {state.attacked_by} is at "
+            "war with no opposing faction",
+            "82.82",
+        )
+    )
+
+
+@at_phase_start(Phase.DIPLOMACY)
+@effect("82.81")
+def _associations_due(tx: Tx, side: Side) -> None:
+    """At the start of a diplomacy phase, before any roll, due associations take effect."""
+    for name in sorted(tx.minors):
+        pending = tx.minors[name].pending
+        if pending is not None and pending.due is not None and pending.due <= tx.clock:
+            resolve_pending(tx, name, f"survived its attack ({pending.rule})")
+
+
+def on_war_between_majors(tx: Tx, a: str, b: str) -> None:
+    """What a new war between major powers sets off for minors: 82.82 associations, and
+    the Pacific (82.91C, 82.91D)."""
+    _join(tx, a, b)
+    _pacific(tx, a, b)
+
+
+@effect("82.82")
+def _join(tx: Tx, a: str, b: str) -> None:
+    """82.82: a minor fighting alone associates when an opposing faction goes to war with
+    its attacker; the partner is that faction's (the association table)."""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        pending = state.pending
+        if pending is None or pending.due is not None or pending.rule != "82.82":
+            continue
+        for attacker, joiner in ((a, b), (b, a)):
+            if state.attacked_by == attacker and tx.faction(joiner) is not tx.faction(attacker):
+                partner = tx.rs.association[tx.faction(joiner)].on_joining
+                tx.put(evolve(state, pending=evolve(pending, partner=partner)))
+                resolve_pending(tx, name, f"{joiner} went to war with {attacker} (82.82)")
+                break
+
+
+def _pacific(tx: Tx, a: str, b: str) -> None:
+    """`a` declared war on `b`."""
+    pair = {a, b}
+    if (a, b) == ("Japan", "Britain"):
+        _dutch_east_indies(tx)  # 82.91D names Japan's declaration on Britain
+    if pair == {"Japan", "Britain"}:
+        thailand(tx)
+    if pair == {"Japan", "Russia"}:
+        _communist_china(tx)
+
+
+@effect("82.91D")
+def _dutch_east_indies(tx: Tx) -> None:
+    """82.91B/D: the Dutch East Indies associate with Britain at the start of the second game
+    turn after the one in which Japan declared war on Britain."""
+    state = tx.minors.get("Dutch East Indies")
+    if state is None or state.status is not Status.INDEPENDENT or state.pending is not None:
+        return
+    due = tx.clock.turn_start(tx.clock.turn + 2)
+    tx.put(evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.91D", due)))
+    tx.effects.append(Note(f"the Dutch East Indies will associate with Britain at {due}", "82.91D"))
+
+
+@effect("82.91C")
+def _communist_china(tx: Tx) -> None:
+    """82.91B/C: Communist China becomes Russia's ally once Russia is at war with Japan."""
+    state = tx.minors.get("Communist China")
+    if state is None or state.status is not Status.INDEPENDENT:
+        return
+    dest = fire(state.status, "ally", Context(partner_free="Russia" not in state.barred))
+    assert dest is not None
+    set_status(
+        tx,
+        state,
+        dest,
+        "Russia" if dest is Status.ALLIED else None,
+        "82.91C",
+        "Russia is at war with Japan",
+    )
+
+
+@effect("82.91D")
+def thailand(tx: Tx) -> None:
+    """82.91D: Thailand associates with Japan once Japan holds all of French Indochina and is
+    at war with Britain (a conquest of French Indochina by Japan stands for its occupation)."""
+    state = tx.minors.get("Thailand")
+    indochina = tx.minors.get("French Indochina")
+    if state is None or indochina is None or not tx.at_war("Japan", "Britain"):
+        return
+    if indochina.status is not Status.CONQUERED or indochina.major != "Japan":
+        return
+    dest = fire(state.status, "align", Context(partner_free="Japan" not in state.barred))
+    if dest is Status.ASSOCIATED:
+        set_status(
+            tx,
+            state,
+            dest,
+            "Japan",
+            "82.91D",
+            "Japan holds French Indochina and is at war with Britain",
+        )

@@ -1,0 +1,118 @@
+"""Minors tied to a major share its wars (82.12, 82.13, 82.42, 82.93): their status, who
+they are at war with, and the clause by which a war on them is made on their major."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._kernel.effects import StatusChanged, WarBegan, WarEnded
+from .._kernel.rulebook import at_start, effect
+from .._kernel.state import MinorState, evolve
+from ..domain import Status, Theater
+from ..ruleset.tables import Ruleset
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = [
+    "TIED",
+    "derive_wars",
+    "neutral_major",
+    "refresh_wars",
+    "set_status",
+    "tie_rule",
+    "wars_of",
+]
+
+TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMONWEALTH})
+"""Statuses that tie a minor to its major's wars (82.12, 82.93)."""
+
+
+def tie_rule(rs: Ruleset, state: MinorState) -> str | None:
+    """The clause by which a minor shares its major's wars, so that war is made on the major
+    (82.12 colonies, 82.13 the Commonwealth, 82.93 Pacific minors, 82.42 associates, allies
+    and conquests); None for a minor that is not tied."""
+    if state.status is Status.CONQUERED:
+        return "82.42"
+    if state.status not in TIED:
+        return None
+    if state.status is Status.COMMONWEALTH:
+        return "82.13"
+    if rs.minors[state.name].theater is Theater.PACIFIC:
+        return "82.93"
+    return "82.12" if state.status is Status.COLONY else "82.42"
+
+
+def derive_wars(
+    tx: Tx, status: Status, major: str | None, direct: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Who a minor of `status` tied to `major` is at war with: its own wars, and its
+    major's if tied to it; a conquered minor with no one."""
+    if status is Status.CONQUERED:
+        return ()
+    if status not in TIED or major is None:
+        return direct  # kept sorted and unique where it is written
+    wars = set(direct)
+    wars.update(tx.enemies(major))
+    wars.discard(major)
+    return tuple(sorted(wars))
+
+
+def wars_of(tx: Tx, state: MinorState) -> tuple[str, ...]:
+    """Who a minor is at war with: its own wars, and its major's if tied to it."""
+    return derive_wars(tx, state.status, state.major, state.direct_wars)
+
+
+def set_status(
+    tx: Tx,
+    state: MinorState,
+    status: Status,
+    major: str | None,
+    rule: str,
+    cause: str,
+    **changes: Any,
+) -> MinorState:
+    """Change a minor's status and major (and other fields), with its effect, and rederive
+    its wars; one new record."""
+    direct = changes.get("direct_wars", state.direct_wars)
+    wars = derive_wars(tx, status, major, direct)
+    new = evolve(state, status=status, major=major, at_war_with=wars, **changes)
+    if (state.status, state.major) != (status, major):
+        tx.effects.append(StatusChanged(state.name, state.status, status, major, rule, cause))
+    tx.put(new)
+    return new
+
+
+def neutral_major(tx: Tx, major: str) -> bool:
+    """82.81B: not at war with any major power of an opposing faction."""
+    own = tx.faction(major)
+    return not any(tx.faction(e) is not own for e in tx.enemies(major))
+
+
+@effect("82.12")
+def refresh_wars(tx: Tx, rule: str = "82.12") -> None:
+    """Rederive every minor's wars after wars between majors began or ended."""
+    for name in tx.rs.minors:  # table order, whatever order the dict was built in
+        state = tx.minors[name]
+        wars = wars_of(tx, state)
+        if wars == state.at_war_with:
+            continue
+        for enemy in sorted(set(wars) - set(state.at_war_with)):
+            tx.effects.append(
+                WarBegan(enemy, state.name, rule, f"{state.name} shares {state.major}'s wars")
+            )
+        for enemy in sorted(set(state.at_war_with) - set(wars)):
+            tx.effects.append(WarEnded(enemy, state.name, rule, "its major left the war"))
+        tx.put(evolve(state, at_war_with=wars))
+
+
+@at_start
+@effect("82.12")
+def start_wars(tx: Tx) -> None:
+    """82.12: at the start a tied minor is at war through its major: the wars the start
+    table gives it are its major's, not its own."""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        if state.status in TIED:
+            state = evolve(state, direct_wars=(), attacked_by=None, attacked_at=None)
+            tx.put(evolve(state, at_war_with=wars_of(tx, state)))

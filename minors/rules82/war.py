@@ -1,0 +1,569 @@
+"""War: declarations on minors and majors (82.34-82.36, 82.41, 82.42), border wars,
+subversion, refusal of association, surrender and re-entry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from attrs import frozen
+
+from .._kernel.effects import BrpChange, Note, UnitMoved, WarEnded
+from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
+from .._kernel.rulebook import Violation, candidates, check, effect, handles
+from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
+from ..domain import Status
+from ..domain.clock import Phase
+from ..domain.units import GROUND
+from .deployment import schedule
+from .diplomacy import PEACE, apply_result
+from .machine import Context, fire
+from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
+from .survival import on_attack, on_war_between_majors, resolve_pending
+from .ties import TIED, refresh_wars, set_status, tie_rule
+
+if TYPE_CHECKING:
+    from .._kernel.tx import Tx
+
+__all__ = [
+    "BorderWar",
+    "DeclareWar",
+    "ReenterWar",
+    "RefuseAssociation",
+    "Subvert",
+    "Surrender",
+    "attack",
+    "garrisons",
+    "subversion",
+    "vichy",
+]
+
+
+@frozen
+class DeclareWar(Command):
+    """`attacker` declares war on `target`, a minor country or a major power (82.41)."""
+
+    name: ClassVar[str] = "declare_war"
+    attacker: MajorName
+    target: CountryName
+    displace: HexLabel | None = None
+    """82.56: the hex next to the capital the attacker's units there move to."""
+
+
+@frozen
+class BorderWar(Command):
+    """Russia attacks Finland or Rumania without a declaration (82.41 exception, 66.2, 67.2)."""
+
+    name: ClassVar[str] = "border_war"
+    attacker: MajorName
+    target: CountryName
+
+
+@frozen
+class Subvert(Command):
+    """Communist subversion of a minor (82.36): legal despite a German garrison."""
+
+    name: ClassVar[str] = "subvert"
+    major: MajorName
+    minor: MinorName
+
+
+@frozen
+class RefuseAssociation(Command):
+    """82.81D: `major` refuses the association of `minor`."""
+
+    name: ClassVar[str] = "refuse_association"
+    major: MajorName
+    minor: MinorName
+
+
+@frozen
+class Surrender(Command):
+    """The major power surrenders (82.81C; France's fall, 82.91F)."""
+
+    name: ClassVar[str] = "surrender"
+    major: MajorName
+
+
+@frozen
+class ReenterWar(Command):
+    """A surrendered major power re-enters the war (82.81C)."""
+
+    name: ClassVar[str] = "reenter_war"
+    major: MajorName
+
+
+TIED_OR_CONQUERED = TIED | {Status.CONQUERED}
+"""The statuses `tie_rule` names a clause for: war is made on the major instead."""
+
+BORDER_WARS = {("Russia", "Finland"), ("Russia", "Rumania")}
+"""82.41's exception: Russia's border wars (66.2, 67.2)."""
+
+
+def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
+    """Majors other than the attacker's faction with units in `minor`, most factors first."""
+    own = tx.faction(attacker)
+    factors: dict[str, int] = {}
+    for unit in tx.units_in(minor):
+        if unit.owner in tx.rs.majors and tx.faction(unit.owner) is not own:
+            factors[unit.owner] = factors.get(unit.owner, 0) + unit.factors
+    return sorted(factors, key=lambda m: (-factors[m], m))
+
+
+# ---- checks shared by declarations and border wars -------------------------------------
+
+
+def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
+    if attacker in tx.surrendered:
+        yield Violation("K2", f"{attacker} has surrendered", {"major": attacker})
+    if target in tx.rs.majors:
+        if target == attacker or tx.faction(target) is tx.faction(attacker):
+            yield Violation(
+                "K2",
+                f"{attacker} cannot declare war on its own faction's {target}",
+                {"target": target},
+            )
+        elif tx.at_war(attacker, target):
+            yield Violation("K2", f"{attacker} is already at war with {target}", {"target": target})
+        elif target in tx.surrendered:
+            yield Violation("K2", f"{target} has surrendered", {"target": target})
+        return
+    state = tx.minor(target)
+    if not state.active:
+        yield Violation("K7", f"{target} is not in play", {"minor": target})
+    elif attacker in state.at_war_with:
+        yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
+
+
+def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
+    """A declaration on a minor tied to a major by `clause` is refused: war is made on the
+    major (a conquered minor is attacked without one)."""
+    state = tx.minors.get(cmd.target)
+    if state is None or state.status not in TIED_OR_CONQUERED:
+        return ()
+    if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+        return ()
+    if state.status is Status.CONQUERED:
+        message = (
+            f"{cmd.target} is conquered by {state.major}: it is attacked without a "
+            "declaration of war"
+        )
+        return (Violation(clause, message, {"minor": cmd.target}),)
+    message = (
+        f"{cmd.target} is {state.status.value} with {state.major}: it shares "
+        f"{state.major}'s wars, so declare war on {state.major}"
+    )
+    return (Violation(clause, message, {"minor": cmd.target, "major": state.major}),)
+
+
+@check(DeclareWar, "82.12")
+def _no_declaration_on_a_colony(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.12")
+
+
+@check(DeclareWar, "82.13")
+def _no_declaration_on_the_commonwealth(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.13")
+
+
+@check(DeclareWar, "82.42")
+def _no_declaration_on_an_associate_or_ally(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.42")
+
+
+@check(DeclareWar, "82.93")
+def _no_declaration_on_a_tied_pacific_minor(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
+    return _refuse_tied(tx, cmd, "82.93")
+
+
+@check(DeclareWar, "K1")
+def _declare_in_phase(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war belongs")
+
+
+@check(DeclareWar, "K2")
+def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    yield from _attacker_fit(tx, cmd.attacker, cmd.target)
+
+
+@check(DeclareWar, "82.34")
+def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
+    if cmd.target in tx.rs.majors or not tx.occupied(cmd.target):
+        return
+    for major in garrisons(tx, cmd.target, cmd.attacker):
+        if not tx.at_war(cmd.attacker, major):
+            yield Violation(
+                "82.34",
+                f"{major} garrisons {cmd.target}: {cmd.attacker} must declare war on {major} first",
+                {"garrison": major},
+            )
+
+
+@check(BorderWar, "K1")
+def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a border war belongs")
+
+
+@check(BorderWar, "82.41")
+def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    """82.41: only Russia's border wars on Finland or Rumania need no declaration."""
+    if (cmd.attacker, cmd.target) not in BORDER_WARS:
+        yield Violation(
+            "82.41",
+            f"{cmd.attacker} has no border war with {cmd.target}: only "
+            "Russia against Finland or Rumania; declare war instead",
+            {"attacker": cmd.attacker, "target": cmd.target},
+        )
+
+
+@check(BorderWar, "K2")
+def _border_fits(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    if cmd.target in tx.rs.minors:
+        yield from _attacker_fit(tx, cmd.attacker, cmd.target)
+
+
+@check(BorderWar, "82.34")
+def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
+    if cmd.target in tx.rs.minors:
+        yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
+
+
+# ---- declarations: effects -------------------------------------------------------------
+
+
+@handles(DeclareWar)
+def _declare_war(tx: Tx, cmd: DeclareWar) -> None:
+    if cmd.target in tx.rs.majors:
+        _pay(tx, cmd.attacker, "declare_war_major", f"war on {cmd.target}")
+        tx.add_war(cmd.attacker, cmd.target, "K2", f"{cmd.attacker} declares war")
+        refresh_wars(tx)
+        on_war_between_majors(tx, cmd.attacker, cmd.target)
+        return
+    _pay(tx, cmd.attacker, "declare_war_minor", f"war on {cmd.target}")
+    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker} declares war", cmd.displace)
+
+
+@handles(BorderWar)
+def _border_war(tx: Tx, cmd: BorderWar) -> None:
+    attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker}'s border war")
+
+
+@candidates(DeclareWar)
+def _declarations(tx: Tx, gated: bool) -> Iterator[DeclareWar]:
+    """Every major of the player turn on every major power and minor in play."""
+    if in_phase(tx, gated, Phase.DECLARATIONS):
+        targets = (*tx.rs.majors, *minors_in_play(tx))
+        for attacker in majors_in_turn(tx):
+            for target in targets:
+                yield DeclareWar(attacker, target)
+
+
+@candidates(BorderWar)
+def _border_wars(tx: Tx, gated: bool) -> Iterator[BorderWar]:
+    if in_phase(tx, gated, Phase.DECLARATIONS):
+        for attacker, target in sorted(BORDER_WARS):
+            yield BorderWar(attacker, target)
+
+
+@effect("K6")
+def _pay(tx: Tx, major: str, cost: str, what: str) -> None:
+    """Declaring war costs BRPs: 10 on a minor (82.62 repeats it), 35 on a major power."""
+    brps = tx.rs.costs[cost].brps
+    entry = LedgerEntry(tx.next_seq(), major, -brps, "cost", "K6", tx.clock, minor=None)
+    tx.record(entry)
+    tx.effects.append(BrpChange(entry, "K6"))
+
+
+def attack(
+    tx: Tx, attacker: str, minor: str, rule: str, cause: str, displace: str | None = None
+) -> None:
+    """A major power attacks a minor: bars, control, wars, status and survival."""
+    state = tx.minor(minor)
+    first = state.attacked_by is None
+    changes: dict[str, object] = {
+        "direct_wars": tuple(sorted({*state.direct_wars, attacker})),
+        "attacked_by": attacker if first else state.attacked_by,
+        "attacked_at": tx.clock if first else state.attacked_at,
+    }
+    barred = _bar(tx, state, attacker)
+    if barred is not None:
+        changes["barred"] = barred
+    if _end_own_control(tx, state, attacker):
+        changes["standing"] = None
+    invaded = _invasion_supply(tx, minor, attacker)
+    if invaded:
+        changes["invaded"], changes["invaded_at"] = invaded, tx.clock
+    _displace(tx, minor, attacker, displace)
+    garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
+    dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
+    if dest is None:  # a status an attack cannot change: only with a check switched off
+        dest = state.status
+    deployment = schedule(tx, minor, attacker)
+    if deployment is not None:
+        changes["deployment"] = deployment
+    if dest is Status.ASSOCIATED:
+        set_status(
+            tx, state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
+        )
+        return
+    if state.pending is None:
+        pending = on_attack(tx, minor, attacker)
+        if pending is not None:
+            changes["pending"] = pending
+    set_status(tx, state, dest, None, rule, cause, **changes)
+    scheduled = changes.get("pending")
+    if isinstance(scheduled, Pending) and scheduled.due is not None:
+        tx.effects.append(
+            Note(
+                f"{minor} will associate with {scheduled.partner} at {scheduled.due} if it "
+                "survives",
+                scheduled.rule,
+            )
+        )
+
+
+@effect("82.56", otherwise=())
+def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
+    """82.56: when the attacker already has units in the minor, every major power's unit
+    there is in at least partial supply for the turn of the invasion."""
+    if not tx.occupied(minor):
+        return ()
+    here = [u for u in tx.units_in(minor) if u.owner in tx.rs.majors]
+    if not any(u.owner == attacker for u in here):
+        return ()
+    return tuple(sorted(u.id for u in here))
+
+
+@effect("82.56")
+def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
+    """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
+    hex next to it, the one the attacker names or, by default, the first listed."""
+    record = tx.rs.minors[minor]
+    if not tx.occupied(minor) or not record.capital or not record.capital_adjacent:
+        return
+    target = displace or record.capital_adjacent[0]
+    friends = set(tx.allies(attacker))
+    for unit in sorted(tx.units_in(minor), key=lambda u: u.id):
+        if unit.hex == record.capital and unit.owner in friends and unit.kind in GROUND:
+            tx.put_unit(evolve(unit, hex=target))
+            tx.effects.append(UnitMoved(unit.id, f"{minor} ({target})", "82.56"))
+
+
+@check(DeclareWar, "82.56")
+def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    """82.56: the displaced units go to a hex adjacent to the capital."""
+    if cmd.displace is None:
+        return
+    record = tx.rs.minors.get(cmd.target)
+    if record is None or cmd.displace not in record.capital_adjacent:
+        adjacent = ", ".join(record.capital_adjacent) if record else "none"
+        yield Violation(
+            "82.56",
+            f"{cmd.displace!r} is not next to {cmd.target}'s capital (adjacent: {adjacent})",
+            {"displace": cmd.displace},
+        )
+
+
+@effect("82.351", otherwise=None)
+def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...] | None:
+    """82.351: the attacker and its major-power allies may never take the minor as an
+    associate or ally."""
+    return tuple(sorted({*state.barred, *tx.allies(attacker)}))
+
+
+@effect("82.35", otherwise=False)
+def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
+    """82.35: a power may declare war on a minor it (or its side) controls; its standing
+    ends. Its BRP grants stay until a reversal or a conquest by another power deducts them
+    (82.22 names no other case; docs/rules.md)."""
+    holding = state.standing
+    if holding is None or tx.side(holding.major) is not tx.side(attacker):
+        return False
+    tx.effects.append(Note(f"{holding.major}'s hold on {state.name} ends", "82.35"))
+    return True
+
+
+def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str) -> str | None:
+    """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
+    associates with at once, if it is not barred (82.351)."""
+    if "82.34" in tx.disabled or not tx.occupied(minor):
+        return None
+    for major in garrisons(tx, minor, attacker):
+        if tx.at_war(major, attacker) and major not in barred:
+            return major
+    return None
+
+
+# ---- subversion -------------------------------------------------------------------------
+
+
+@check(Subvert, "K1")
+def _subvert_in_phase(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
+    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "subversion belongs")
+
+
+@check(Subvert, "82.36")
+def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
+    """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
+    (eligibility: a European minor at peace; the subversion rule itself is not given)."""
+    state = tx.minor(cmd.minor)
+    if cmd.major != "Russia":
+        yield Violation(
+            "82.36", f"subversion is Communist: {cmd.major} cannot subvert", {"major": cmd.major}
+        )
+    if state.status not in PEACE or not state.active:
+        yield Violation(
+            "82.36",
+            f"{cmd.minor} is {state.status.value}: only a minor at peace can be subverted",
+            {"minor": cmd.minor},
+        )
+
+
+@handles(Subvert)
+def _subvert(tx: Tx, cmd: Subvert) -> None:
+    subversion(tx, cmd.major, cmd.minor)
+
+
+@candidates(Subvert)
+def _subversions(tx: Tx, gated: bool) -> Iterator[Subvert]:
+    if in_phase(tx, gated, Phase.DIPLOMACY):
+        for target in minors_in_play(tx):
+            yield Subvert("Russia", target)
+
+
+@effect("82.36", name="subversion")
+def subversion(tx: Tx, major: str, minor: str) -> None:
+    """82.36, a rule a rulebook may replace (`subversion`): the subversion rule itself is not
+    in rule 82; by default a success counts as a −1 result for `major` (control of the
+    minor's hexes and all its BRPs)."""
+    apply_result(tx, minor, major, -1, rule="82.36")
+
+
+# ---- refusal of association -------------------------------------------------------------
+
+
+@check(RefuseAssociation, "82.81D")
+def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
+    """82.81D: a refusal is possible from the attack until the association takes effect."""
+    state = tx.minor(cmd.minor)
+    if state.status is Status.ASSOCIATED and state.major == cmd.major:
+        yield Violation(
+            "82.81D",
+            f"{cmd.minor}'s association with {cmd.major} has already "
+            "taken effect: it can no longer be refused",
+            {"minor": cmd.minor},
+        )
+    elif state.pending is None or state.status is not Status.INDEPENDENT:
+        yield Violation(
+            "82.81D",
+            f"no association of {cmd.minor} is pending: it has not "
+            "been attacked, or its fate is settled",
+            {"minor": cmd.minor},
+        )
+    elif state.pending.partner != cmd.major:
+        yield Violation(
+            "82.81D",
+            f"{cmd.minor} would associate with {state.pending.partner}, not {cmd.major}",
+            {"partner": state.pending.partner},
+        )
+
+
+@candidates(RefuseAssociation)
+def _refusals(tx: Tx, gated: bool) -> Iterator[RefuseAssociation]:
+    """The refusal of each pending association, by its partner."""
+    for name in minors_in_play(tx):
+        pending = tx.minors[name].pending
+        if pending is not None:
+            yield RefuseAssociation(pending.partner, name)
+
+
+@handles(RefuseAssociation)
+def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
+    state = tx.minor(cmd.minor)
+    tx.put(evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
+    tx.effects.append(
+        Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays independent", "82.81D")
+    )
+
+
+# ---- surrender and re-entry -------------------------------------------------------------
+
+
+@check(Surrender, "K2")
+def _can_surrender(tx: Tx, cmd: Surrender) -> Iterator[Violation]:
+    if cmd.major in tx.surrendered:
+        yield Violation("K2", f"{cmd.major} has already surrendered", {"major": cmd.major})
+
+
+@candidates(Surrender)
+def _surrenders(tx: Tx, gated: bool) -> Iterator[Surrender]:
+    yield from (Surrender(m) for m in tx.rs.majors)
+
+
+@handles(Surrender)
+def _surrender(tx: Tx, cmd: Surrender) -> None:
+    enemies = tuple(tx.enemies(cmd.major))
+    tx.surrendered = {**tx.surrendered, cmd.major: enemies}
+    if cmd.major not in tx.fallen:
+        tx.fallen = {**tx.fallen, cmd.major: tx.clock}
+    tx.wars = {pair: m for pair, m in tx.wars.items() if cmd.major not in pair}
+    for enemy in enemies:
+        tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
+    refresh_wars(tx, "K2")
+    if cmd.major == "France":
+        _free_french(tx)
+        vichy(tx)
+
+
+@effect("K2", name="vichy")
+def vichy(tx: Tx) -> None:
+    """France's fall, a rule a rulebook may replace (`vichy`; rule 77 is not given): by
+    default Vichy France becomes an active neutral minor."""
+    state = tx.minors.get("Vichy France")
+    if state is not None and not state.active:
+        tx.put(evolve(state, active=True, status=Status.NEUTRAL))
+
+
+@effect("82.91F")
+def _free_french(tx: Tx) -> None:
+    """82.91F: when France falls, its Pacific islands turn Free French: associated with
+    Britain (a reading: Free French fight under British command, A25.4)."""
+    for name in ("New Caledonia", "Wallis Island", "Society Islands"):
+        state = tx.minors.get(name)
+        if state is None or state.status is not Status.COLONY:
+            continue
+        dest = fire(state.status, "free_french")
+        assert dest is not None
+        set_status(tx, state, dest, "Britain", "82.91F", "France has fallen: Free French")
+
+
+@check(ReenterWar, "K2")
+def _can_reenter(tx: Tx, cmd: ReenterWar) -> Iterator[Violation]:
+    if cmd.major not in tx.surrendered:
+        yield Violation("K2", f"{cmd.major} has not surrendered", {"major": cmd.major})
+
+
+@candidates(ReenterWar)
+def _reentries(tx: Tx, gated: bool) -> Iterator[ReenterWar]:
+    yield from (ReenterWar(m) for m in tx.rs.majors)
+
+
+@handles(ReenterWar)
+def _reenter(tx: Tx, cmd: ReenterWar) -> None:
+    enemies = tx.surrendered[cmd.major]
+    tx.surrendered = {m: e for m, e in tx.surrendered.items() if m != cmd.major}
+    for enemy in enemies:
+        if enemy not in tx.surrendered and not tx.at_war(cmd.major, enemy):
+            tx.add_war(cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
+    refresh_wars(tx, "K2")
+    _waiting_associations(tx, cmd.major)
+
+
+@effect("82.81C")
+def _waiting_associations(tx: Tx, major: str) -> None:
+    """82.81C: minors waiting for `major` associate with it when it re-enters the war."""
+    for name in sorted(tx.minors):
+        pending = tx.minors[name].pending
+        if pending is not None and pending.partner == major and pending.due is None:
+            resolve_pending(tx, name, f"{major} re-entered the war (82.81C)")

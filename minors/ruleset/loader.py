@@ -1,0 +1,457 @@
+"""Read the rule tables and overlays, merge them, structure them into records, validate.
+
+A table file holds sections (`[minors.Sweden]`); a section is a mapping from entry key to
+entry. The built-in files are merged first (each entry defined in one file only), then each
+overlay in order: an overlay entry replaces the fields it names or adds a new entry, a list
+or table value is replaced whole, and `remove = true` deletes the entry. The merged whole is
+then structured and validated, so every error names the file, entry and field at fault.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from ..domain import DiplomaticLevel
+from ..domain.a25 import TraitValue, YearMonth, YearMonthError
+from ..errors import TableError
+from . import records as r
+from .records import FieldError
+
+__all__ = ["SECTIONS", "builtin_tables", "load_raw", "merge", "structure"]
+
+# section -> (record class, the field its entry key fills)
+SECTIONS: dict[str, tuple[type[Any], str]] = {
+    "clauses": (r.Clause, "id"),
+    "factions": (r.FactionEntry, "name"),
+    "majors": (r.Major, "name"),
+    "minors": (r.Minor, "name"),
+    "forces": (r.ForceRow, "minor"),
+    "force_footnotes": (r.Footnote, "mark"),
+    "forces_by_result": (r.ResultForces, "minor"),
+    "commonwealth": (r.ArrivalRow, "key"),
+    "commonwealth_layout": (r.CommonwealthLayout, "country"),
+    "commonwealth_notes": (r.Note, "key"),
+    "association": (r.Association, "faction"),
+    "costs": (r.Cost, "key"),
+    "diplomatic_results": (r.ScaleEntry, "result"),
+    "diplomatic_levels": (r.LevelEffect, "level"),
+    "brp_rules": (r.BrpRule, "key"),
+    "limits": (r.Limit, "key"),
+    "limit_groups": (r.LimitGroup, "key"),
+    "provenance": (r.Provenance, "key"),
+    "starts": (r.Start, "name"),
+    "force_units": (r.ForceUnit, "column"),
+    "deployment": (r.DeploymentRule, "key"),
+    "commonwealth_zones": (r.CommonwealthZone, "country"),
+    "nationalities": (r.Nationality, "name"),
+    "nationality_traits": (r.TraitRow, "key"),
+    "replacement_charts": (r.ReplacementChart, "nationality"),
+    "country_nationality": (r.CountryNationality, "country"),
+}
+
+Raw = dict[str, dict[str, dict[str, Any]]]
+Origins = dict[tuple[str, str], str]
+
+
+def builtin_tables() -> Traversable:
+    """The built-in `tables/` folder, found as package data (`minors/_tables`).
+
+    In a checkout and an editable install `minors/_tables` is a link to the repository's
+    `tables/`; the wheel carries the folder itself. One lookup serves all three.
+    """
+    return files("minors") / "_tables"
+
+
+def _read_toml(name: str, data: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise TableError(
+            f"not valid TOML: {exc}", file=name, fix="correct the TOML syntax"
+        ) from None
+
+
+def _sections_of(name: str, document: Mapping[str, Any]) -> Raw:
+    out: Raw = {}
+    for section, entries in document.items():
+        if section not in SECTIONS:
+            raise TableError(
+                f"unknown table {section!r}",
+                file=name,
+                fix=f"use one of {', '.join(sorted(SECTIONS))}",
+            )
+        if not isinstance(entries, dict):
+            raise TableError(
+                f"table {section!r} must hold entries",
+                file=name,
+                fix=f"write entries as [{section}.NAME]",
+            )
+        for key, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise TableError(
+                    f"{section}.{key} is not an entry",
+                    file=name,
+                    entry=key,
+                    fix=f"write it as a table: [{section}.{key}]",
+                )
+        out[section] = entries
+    return out
+
+
+def load_raw() -> tuple[Raw, Origins]:
+    """Read every built-in table file; each entry is defined in exactly one file."""
+    raw: Raw = {}
+    origins: Origins = {}
+    for item in sorted(builtin_tables().iterdir(), key=lambda t: t.name):
+        if not item.name.endswith(".toml"):
+            continue
+        name = f"tables/{item.name}"
+        for section, entries in _sections_of(name, _read_toml(name, item.read_bytes())).items():
+            target = raw.setdefault(section, {})
+            for key, entry in entries.items():
+                if key in target:
+                    raise TableError(
+                        f"defined again (first in {origins[(section, key)]})",
+                        file=name,
+                        entry=f"{section}.{key}",
+                        fix="define each entry in one file only",
+                    )
+                target[key] = entry
+                origins[(section, key)] = name
+    return raw, origins
+
+
+Overlay = str | Path | tuple[str, bytes]
+"""An overlay: a file path, or a (name, TOML bytes) pair (an audit log carries its own)."""
+
+
+def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
+    """Each overlay as (name, bytes), reading the files."""
+    out: list[tuple[str, bytes]] = []
+    for overlay in overlays:
+        if isinstance(overlay, tuple):
+            out.append(overlay)
+            continue
+        try:
+            out.append((str(overlay), Path(overlay).read_bytes()))
+        except OSError as exc:
+            raise TableError(
+                f"cannot read overlay: {exc.strerror}",
+                file=str(overlay),
+                fix="give the path of an existing TOML file",
+            ) from None
+    return out
+
+
+def merge(raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]) -> tuple[Raw, Origins]:
+    """Merge overlays over the tables, in order (see the module docstring)."""
+    merged: Raw = {
+        section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
+    }
+    origins = dict(origins)
+    for name, data in overlays:
+        for section, entries in _sections_of(name, _read_toml(name, data)).items():
+            target = merged.setdefault(section, {})
+            for key, entry in entries.items():
+                if "remove" in entry:
+                    if entry != {"remove": True}:
+                        raise TableError(
+                            "remove must be `remove = true` and stand alone",
+                            file=name,
+                            entry=f"{section}.{key}",
+                            field="remove",
+                            fix="write only `remove = true` in this entry",
+                        )
+                    if key not in target:
+                        raise TableError(
+                            "there is no such entry to remove",
+                            file=name,
+                            entry=f"{section}.{key}",
+                            field="remove",
+                            fix="check the entry's key",
+                        )
+                    del target[key]
+                    continue
+                target.setdefault(key, {}).update(entry)
+                origins[(section, key)] = name
+    return merged, origins
+
+
+def _strict(kind: type[Any]) -> Any:
+    """Structure `kind` without coercion ('5' is not 5); its enum subclasses by value."""
+
+    def hook(value: Any, target: type[Any]) -> Any:
+        if target is kind:
+            if type(value) is not kind:
+                raise FieldError(
+                    "", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
+                )
+            return value
+        try:
+            return target(value)
+        except ValueError:
+            members = ", ".join(repr(m.value) for m in target)
+            raise FieldError(
+                "", f"{value!r} is not one of {members}", f"use one of {members}"
+            ) from None
+
+    return hook
+
+
+_ARTICLE: dict[type[Any], str] = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def _partisans(value: Any, _: Any) -> r.Partisans:
+    """A partisan cell: `a:b` (automatic:maximum); a single figure n means n:n; `-` is none."""
+    if type(value) is int:
+        return r.Partisans(value, value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text == "-":
+            return r.Partisans(0, 0)
+        parts = text.split(":")
+        if len(parts) in (1, 2) and all(p.strip().isdigit() for p in parts):
+            numbers = [int(p) for p in parts]
+            return r.Partisans(numbers[0], numbers[-1])
+    raise FieldError(
+        "",
+        f"{value!r} is not a partisan count",
+        "write automatic:maximum like '1:2', or one number",
+    )
+
+
+def _count(value: Any, _: Any) -> r.Count:
+    """A count `n`, or `n[m]` keeping a bracketed figure; `-` is zero."""
+    if type(value) is int:
+        return r.Count(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text == "-":
+            return r.Count(0)
+        head, bracket, tail = text.partition("[")
+        if head.isdigit() and (not bracket or (tail.endswith("]") and tail[:-1].isdigit())):
+            return r.Count(int(head), int(tail[:-1]) if bracket else None)
+    raise FieldError("", f"{value!r} is not a count", "write a number, or n[m] as printed")
+
+
+def _fraction(value: Any, _: Any) -> Fraction:
+    if type(value) is int or isinstance(value, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise FieldError("", f"{value!r} is not a fraction", "write a fraction like '1/2' or '1'")
+
+
+def _level(value: Any, _: Any) -> DiplomaticLevel:
+    if isinstance(value, DiplomaticLevel):
+        return value
+    if isinstance(value, str) and value.upper() in DiplomaticLevel.__members__:
+        return DiplomaticLevel[value.upper()]
+    raise FieldError(
+        "",
+        f"{value!r} is not a diplomatic level",
+        f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}",
+    )
+
+
+def _year_month(value: Any, _: Any) -> YearMonth:
+    """A25 months: `YYYY-MM` text (TOML has no year-month type)."""
+    if isinstance(value, str):
+        try:
+            return YearMonth.parse(value)
+        except YearMonthError as exc:
+            raise FieldError("", str(exc), "write a month like '1944-07'") from None
+    raise FieldError("", f"{value!r} is not a year-month", "write a month like '1944-07'")
+
+
+def _trait_value(value: Any, _: Any) -> TraitValue:
+    """A trait's value as written; `TraitRow` types it by its kind."""
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, bool | int | str):
+        return value
+    raise FieldError("value", f"{value!r} is not a value", "write a boolean, number or text")
+
+
+def _renamed(converter: cattrs.Converter) -> None:
+    """Hooks for records with a field whose table key is a Python keyword (`from`)."""
+    for cls, names in r.RENAMED.items():
+        renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
+        converter.register_structure_hook(
+            cls,
+            make_dict_structure_fn(
+                cls,
+                converter,
+                _cattrs_forbid_extra_keys=True,
+                _cattrs_detailed_validation=True,
+                **renames,
+            ),
+        )
+        converter.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, converter, **renames)
+        )
+
+
+def _converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (int, str, bool):
+        # a class hook also receives the StrEnum and IntEnum subclasses: _strict serves both
+        converter.register_structure_hook(kind, _strict(kind))
+    converter.register_structure_hook(r.Partisans, _partisans)
+    converter.register_structure_hook(r.Count, _count)
+    converter.register_structure_hook(Fraction, _fraction)
+    converter.register_structure_hook(DiplomaticLevel, _level)
+    converter.register_unstructure_hook(Fraction, str)
+    converter.register_unstructure_hook(r.Partisans, str)
+    converter.register_unstructure_hook(r.Count, str)
+    converter.register_unstructure_hook(DiplomaticLevel, lambda level: level.name.lower())
+    converter.register_structure_hook(YearMonth, _year_month)
+    converter.register_unstructure_hook(YearMonth, str)
+    converter.register_structure_hook_func(lambda t: t == TraitValue, _trait_value)
+    _renamed(converter)
+    return converter
+
+
+CONVERTER = _converter()
+
+
+def _key_value(section: str, key: str, name: str) -> Any:
+    if section == "diplomatic_results":
+        try:
+            return int(key)
+        except ValueError:
+            raise TableError(
+                f"{key!r} is not a diplomatic result",
+                file=name,
+                entry=key,
+                fix='key results by their number, like [diplomatic_results."7"]',
+            ) from None
+    if section == "diplomatic_levels":
+        try:
+            return _level(key, None)
+        except FieldError as exc:
+            raise TableError(exc.problem, file=name, entry=key, fix=exc.fix) from None
+    return key
+
+
+def _first_problem(exc: BaseException) -> tuple[str, str, str]:
+    """(field, problem, fix) of the first error cattrs collected for one entry."""
+    if isinstance(exc, ClassValidationError):
+        with_notes, others = exc.group_exceptions()
+        for sub, note in with_notes:
+            field, problem, fix = _first_problem(sub)
+            return (
+                (
+                    note.name
+                    if not field or field == note.name
+                    else f"{note.name}.{field}"
+                    if isinstance(sub, ClassValidationError)
+                    else note.name
+                ),
+                problem,
+                fix,
+            )
+        if others:
+            return _first_problem(others[0])
+    if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
+        return _first_problem(exc.exceptions[0])
+    if isinstance(exc, ForbiddenExtraKeysError):
+        extra = sorted(exc.extra_fields)
+        known = ", ".join(a.name for a in attrs.fields(exc.cl))
+        return extra[0], f"unknown field {extra[0]!r}", f"remove it; known fields: {known}"
+    if isinstance(exc, FieldError):
+        return exc.field, exc.problem, exc.fix
+    if isinstance(exc, KeyError):
+        return str(exc.args[0]), "required field is missing", "add it"
+    return "", str(exc), ""
+
+
+def _section(section: str, entries: Mapping[str, Any], origins: Origins) -> dict[Any, Any]:
+    """The records of one table, naming file, entry and field on error."""
+    cls, key_field = SECTIONS[section]
+    records: dict[Any, Any] = {}
+    for key, entry in entries.items():
+        name = origins.get((section, key), "tables")
+        entry_id = f"{section}.{key}"
+        if key_field in entry:
+            raise TableError(
+                f"the key already gives {key_field}",
+                file=name,
+                entry=entry_id,
+                field=key_field,
+                fix=f"remove {key_field} from the entry",
+            )
+        data = {**entry, key_field: _key_value(section, key, name)}
+        try:
+            record = CONVERTER.structure(data, cls)
+        except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
+            field, problem, fix = _first_problem(exc)
+            field = r.RENAMED.get(cls, {}).get(field, field)
+            raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
+        records[getattr(record, key_field)] = record
+    return records
+
+
+def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
+    """Turn every merged entry into its frozen record, naming file, entry and field on error."""
+    return {section: _section(section, raw.get(section, {}), origins) for section in SECTIONS}
+
+
+def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
+    """The clauses of a TOML file that holds only a `[clauses.ID]` table: a rulebook's own
+    clause table (a house rule's), checked as the built-in registry is.
+
+    Raises:
+        TableError: naming the file, the entry, the field and the fix.
+    """
+    document = _sections_of(name, _read_toml(name, data))
+    other = sorted(set(document) - {"clauses"})
+    if other:
+        raise TableError(
+            f"a clause table holds only [clauses.ID] entries, not {other[0]!r}",
+            file=name,
+            fix="move the other tables to an overlay",
+        )
+    entries = document.get("clauses", {})
+    records: dict[str, r.Clause] = _section(
+        "clauses", entries, {("clauses", key): name for key in entries}
+    )
+    for clause in records.values():
+        if clause.parent and clause.parent not in records:
+            raise TableError(
+                f"parent {clause.parent!r} is not in this table",
+                file=name,
+                entry=f"clauses.{clause.id}",
+                field="parent",
+                fix="give the id of a clause of the same table, or no parent",
+            )
+    return records
+
+
+def builtin_clauses() -> dict[str, r.Clause]:
+    """The built-in clause registry, `tables/clauses.toml` (rule 82 and A25)."""
+    return clause_table("tables/clauses.toml", (builtin_tables() / "clauses.toml").read_bytes())
+
+
+def digest(records: Mapping[str, Mapping[Any, Any]]) -> str:
+    """SHA-256 of the canonical JSON of the merged records: names the rules in force."""
+    document = {
+        section: {str(key): CONVERTER.unstructure(value) for key, value in entries.items()}
+        for section, entries in records.items()
+    }
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,892 @@
+"""Frozen records for every entry of the rule tables, with their field validators."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+import attrs
+from attrs import field, frozen
+
+from ..domain import (
+    ClauseKind,
+    DiplomaticLevel,
+    Faction,
+    FootnoteKind,
+    Rounding,
+    Side,
+    Status,
+    Theater,
+)
+from ..domain.a25 import (
+    KIND_SPECS,
+    UNIT_GROUPS,
+    Basis,
+    ClassSelector,
+    ScenarioKind,
+    Ssr,
+    TraitKind,
+    TraitValue,
+    UnitClass,
+    UnitType,
+    YearMonth,
+)
+
+__all__ = [
+    "ArrivalRow",
+    "Association",
+    "BrpRule",
+    "CatalogueUnit",
+    "Clause",
+    "CommonwealthZone",
+    "Cost",
+    "Count",
+    "CountryNationality",
+    "DeploymentRule",
+    "FactionEntry",
+    "FieldError",
+    "Footnote",
+    "ForceRow",
+    "ForceUnit",
+    "LevelEffect",
+    "Limit",
+    "LimitGroup",
+    "Major",
+    "Minor",
+    "Nationality",
+    "Note",
+    "Partisans",
+    "Provenance",
+    "ReplacementChart",
+    "ResultForces",
+    "ResultStep",
+    "ScaleEntry",
+    "Ship",
+    "Start",
+    "StartPending",
+    "TraitRow",
+]
+
+
+class FieldError(ValueError):
+    """A field of one table entry holds a bad value; the loader adds file and entry."""
+
+    def __init__(self, field: str, problem: str, fix: str = "") -> None:
+        self.field = field
+        self.problem = problem
+        self.fix = fix
+        super().__init__(problem)
+
+
+def _non_negative(_: Any, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 0:
+        raise FieldError(attribute.name, f"{value!r} is negative", "give a count of 0 or more")
+
+
+def _non_empty(_: Any, attribute: attrs.Attribute[str], value: str) -> None:
+    if not value.strip():
+        raise FieldError(attribute.name, "is empty", "give a non-empty text")
+
+
+CLAUSE_ID = re.compile(r"^[A-Z]{0,3}\d+(\.\d+)*[A-Z]?(-\w+)?$")
+"""A clause id: rule 82's `82.34` and `82.11A`, A25's `A25.85` and `A25.231-1E`, and the
+ids of other rule texts and rulebooks (`83.1`, `K1`, a house rule's `H1`)."""
+
+
+@frozen
+class Clause:
+    """One numbered paragraph or lettered sub-clause of a rule text (rule 82, chapter A25),
+    or a rule of a rulebook's own (the kernel ids K1 ..., a house rule's H1 ...)."""
+
+    id: str = field()
+    title: str = field(validator=_non_empty)
+    kind: ClauseKind
+    source: str = field(validator=_non_empty)
+    """The rule text it belongs to: `awaw-82`, `asl-a25`, or a rulebook's own name."""
+    parent: str = ""
+    note: str = ""
+
+    @id.validator
+    def _check_id(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if not CLAUSE_ID.match(value):
+            raise FieldError(
+                "id",
+                f"{value!r} is not a clause id",
+                "write ids like '82.34', '82.11A', 'A25.85' or 'H1'",
+            )
+
+
+@frozen
+class FactionEntry:
+    """An alliance faction: the Axis, the Western Allies or Russia."""
+
+    name: Faction
+    title: str = field(validator=_non_empty)
+
+    @property
+    def side(self) -> Side:
+        """The side of the war it plays on."""
+        return self.name.side
+
+
+@frozen
+class Major:
+    """A major power and its faction."""
+
+    name: str
+    faction: Faction
+    aliases: tuple[str, ...] = ()
+    home: str = ""
+    """The major power's home country, as `in`/`to` name it (defaults to its own name)."""
+
+
+@frozen
+class Minor:
+    """A minor country of rule 82: theater, colony, armed forces, start, BRPs and map."""
+
+    name: str
+    theater: Theater
+    start_status: Status
+    aliases: tuple[str, ...] = ()
+    colony_of: str = ""
+    armed_forces: bool = True
+    armed_forces_exception: str = ""
+    start_major: str = ""
+    start_at_war_with: tuple[str, ...] = ()
+    active: bool = True
+    brps: int = field(default=0, validator=_non_negative)
+    capital: str = ""
+    capital_adjacent: tuple[str, ...] = ()
+    key_hexes: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    illustrative: bool = False
+    clauses: tuple[str, ...] = ()
+    note: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        for name in ("capital_adjacent", "key_hexes"):
+            for hex_label in getattr(self, name):
+                if hex_label not in self.hexes:
+                    raise FieldError(
+                        name,
+                        f"hex {hex_label!r} is not among the country's hexes",
+                        "add it to hexes",
+                    )
+        if self.capital and self.capital not in self.hexes:
+            raise FieldError(
+                "capital",
+                f"hex {self.capital!r} is not among the country's hexes",
+                "add it to hexes",
+            )
+        if self.start_status is Status.COLONY and not self.colony_of:
+            raise FieldError(
+                "colony_of", "a colony at the start must name its major power", "set colony_of"
+            )
+
+    @property
+    def conquest_hexes(self) -> tuple[str, ...]:
+        """The hexes whose control conquers the minor: its key hexes, else its capital."""
+        if self.key_hexes:
+            return self.key_hexes
+        return (self.capital,) if self.capital else ()
+
+
+@frozen
+class Count:
+    """A force count as printed; `bracket` keeps a bracketed figure `n[m]` whose meaning the
+    text does not give."""
+
+    value: int = field(validator=_non_negative)
+    bracket: int | None = None
+
+    def __str__(self) -> str:
+        if self.value == 0 and self.bracket is None:
+            return "-"
+        return f"{self.value}[{self.bracket}]" if self.bracket is not None else str(self.value)
+
+
+@frozen
+class Partisans:
+    """A partisan cell: `automatic` appear by themselves, up to `maximum` may be built."""
+
+    automatic: int = field(validator=_non_negative)
+    maximum: int = field(validator=_non_negative)
+
+    def __attrs_post_init__(self) -> None:
+        if self.automatic > self.maximum:
+            raise FieldError(
+                "partisans",
+                f"automatic {self.automatic} exceeds maximum {self.maximum}",
+                "write automatic:maximum with automatic <= maximum",
+            )
+
+    def __str__(self) -> str:
+        if self.maximum == 0:
+            return "-"
+        if self.automatic == self.maximum:
+            return str(self.maximum)
+        return f"{self.automatic}:{self.maximum}"
+
+
+EUROPE_COLUMNS = (
+    "army_2_3", "army_1_3", "army_2_5", "air_af", "naval_ca", "naval_dd",
+    "partisans_ax", "partisans_wa", "partisans_ru",
+)  # fmt: skip
+PACIFIC_COLUMNS = (
+    "army_2_2", "army_1_2", "air_af", "naval_ca", "naval_dd",
+    "partisans_ax", "partisans_wa", "partisans_ru",
+)  # fmt: skip
+COLUMNS = {Theater.EUROPE: EUROPE_COLUMNS, Theater.PACIFIC: PACIFIC_COLUMNS}
+COLUMN_LABELS = {
+    "army_2_3": "2-3", "army_1_3": "1-3", "army_2_5": "2-5", "army_2_2": "2-2",
+    "army_1_2": "1-2", "army_4_5": "4-5", "army_3_4": "3-4", "air_af": "AF", "air_aaf": "AAF",
+    "naval_ca": "CA", "naval_dd": "DD", "naval_ship": "Ship.", "partisans_ax": "Ax",
+    "partisans_wa": "WA", "partisans_ru": "Ru",
+}  # fmt: skip
+COLUMN_GROUPS = {"army": "Army", "air": "Air", "naval": "Naval", "partisans": "Part."}
+
+
+@frozen
+class ForceRow:
+    """One row of the Minor Country Forces Table (82.61), cell for cell; `-` is 0."""
+
+    minor: str
+    theater: Theater
+    army_2_3: int = field(default=0, validator=_non_negative)
+    army_1_3: int = field(default=0, validator=_non_negative)
+    army_2_5: int = field(default=0, validator=_non_negative)
+    army_2_2: int = field(default=0, validator=_non_negative)
+    army_1_2: int = field(default=0, validator=_non_negative)
+    air_af: int = field(default=0, validator=_non_negative)
+    naval_ca: int = field(default=0, validator=_non_negative)
+    naval_dd: int = field(default=0, validator=_non_negative)
+    partisans_ax: Partisans = Partisans(0, 0)
+    partisans_wa: Partisans = Partisans(0, 0)
+    partisans_ru: Partisans = Partisans(0, 0)
+    marks: dict[str, str] = field(factory=dict)
+    """Footnote marks attached to single cells: column -> mark."""
+    row_marks: tuple[str, ...] = ()
+    """Footnote marks attached to the whole row (after the country's name)."""
+
+    def __attrs_post_init__(self) -> None:
+        columns = COLUMNS[self.theater]
+        for name in (a.name for a in attrs.fields(ForceRow)):
+            foreign = name.startswith(("army_", "air_", "naval_")) and name not in columns
+            if foreign and getattr(self, name):
+                raise FieldError(
+                    name,
+                    f"the {self.theater} table has no column {COLUMN_LABELS[name]!r}",
+                    f"use one of {', '.join(columns)}",
+                )
+        for column in self.marks:
+            if column not in columns:
+                raise FieldError(
+                    "marks",
+                    f"{column!r} is not a column of the {self.theater} table",
+                    f"use one of {', '.join(columns)}",
+                )
+
+    def cell(self, column: str) -> int | Partisans:
+        """The value of one column."""
+        value: int | Partisans = getattr(self, column)
+        return value
+
+
+@frozen
+class Ship:
+    """A ship named in a footnote (`§`: Turkey's cruiser and the Yavuz)."""
+
+    kind: str
+    factors: int = field(default=0, validator=_non_negative)
+    name: str = ""
+
+
+@frozen
+class Footnote:
+    """A footnote of the forces table, as structured data (see `FootnoteKind`)."""
+
+    mark: str
+    kind: FootnoteKind
+    text: str = field(validator=_non_empty)
+    minors: tuple[str, ...] = ()
+    minor: str = ""
+    ships: tuple[Ship, ...] = ()
+    column: str = ""
+    per_year: int = field(default=0, validator=_non_negative)
+    from_year: int = 0
+    table: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        needs = {
+            FootnoteKind.ALSO_COVERS: ("minors",),
+            FootnoteKind.DEPENDS_ON_RESULT: ("table",),
+            FootnoteKind.SHIPS: ("minor", "ships"),
+            FootnoteKind.ANNUAL_PARTISANS: ("minor", "column", "per_year", "from_year"),
+        }[self.kind]
+        for name in needs:
+            if not getattr(self, name):
+                raise FieldError(name, f"a {self.kind} footnote needs {name}", f"set {name}")
+
+
+@frozen
+class ResultStep:
+    """For results from `min` to `max` on the diplomatic scale, `share` of the marked forces."""
+
+    min: int
+    max: int
+    share: Fraction
+
+    def __attrs_post_init__(self) -> None:
+        if self.min > self.max:
+            raise FieldError("steps", f"min {self.min} exceeds max {self.max}", "swap them")
+        if not 0 <= self.share <= 1:
+            raise FieldError(
+                "steps", f"share {self.share} is not between 0 and 1", "give a share like '1/2'"
+            )
+
+
+@frozen
+class ResultForces:
+    """The `†` table: which share of a minor's marked forces each diplomatic result gives."""
+
+    minor: str
+    steps: tuple[ResultStep, ...]
+    illustrative: bool = False
+    note: str = ""
+
+    def share(self, result: int | None) -> Fraction:
+        """The share for the current result; none outside every step (or with no result)."""
+        if result is None:
+            return Fraction(0)
+        for step in self.steps:
+            if step.min <= result <= step.max:
+                return step.share
+        return Fraction(0)
+
+
+COMMONWEALTH_COLUMNS = (
+    "army_4_5", "army_3_4", "army_2_2", "army_1_3", "army_1_2",
+    "air_aaf", "naval_ca", "naval_dd", "naval_ship",
+)  # fmt: skip
+
+
+@frozen
+class ArrivalRow:
+    """One arrival of a Commonwealth country's forces (the British Commonwealth table, 82.61)."""
+
+    key: str
+    country: str
+    arrival: str = field()
+    army_4_5: Count = Count(0)
+    army_3_4: Count = Count(0)
+    army_2_2: Count = Count(0)
+    army_1_3: Count = Count(0)
+    army_1_2: Count = Count(0)
+    air_aaf: Count = Count(0)
+    naval_ca: Count = Count(0)
+    naval_dd: Count = Count(0)
+    naval_ship: Count = Count(0)
+
+    @arrival.validator
+    def _check_arrival(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if value != "at_start" and not re.match(r"^\d{4}-(spring|summer|fall|winter)$", value):
+            raise FieldError(
+                "arrival",
+                f"{value!r} is not an arrival",
+                "use 'at_start' or a season like '1940-fall'",
+            )
+
+
+@frozen
+class CommonwealthLayout:
+    """The columns a Commonwealth country's table prints, in order."""
+
+    country: str
+    columns: tuple[str, ...] = field()
+
+    @columns.validator
+    def _check_columns(
+        self, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+    ) -> None:
+        for column in value:
+            if column not in COMMONWEALTH_COLUMNS:
+                raise FieldError(
+                    "columns",
+                    f"{column!r} is not a Commonwealth column",
+                    f"use one of {', '.join(COMMONWEALTH_COLUMNS)}",
+                )
+
+
+@frozen
+class Note:
+    """A note or option printed under a table (the Commonwealth's extra infantry, India's
+    partisans)."""
+
+    key: str
+    text: str = field(validator=_non_empty)
+    clause: str = ""
+    countries: tuple[str, ...] = ()
+    by: str = ""
+    max_factors: int = field(default=0, validator=_non_negative)
+    combinations: tuple[tuple[str, ...], ...] = ()
+    count: int = field(default=0, validator=_non_negative)
+    condition: str = ""
+    latest: str = ""
+
+
+@frozen
+class Association:
+    """82.81 / 82.82: the major power a surviving minor associates with."""
+
+    faction: Faction
+    on_attack: str
+    """The partner when the minor survives an attack by this faction (82.81)."""
+    on_joining: str
+    """The partner when this faction goes to war with the minor's neutral attacker (82.82)."""
+
+
+@frozen
+class Cost:
+    """A BRP cost (declarations of war)."""
+
+    key: str
+    brps: int = field(validator=_non_negative)
+    clause: str = ""
+    note: str = ""
+
+
+@frozen
+class ScaleEntry:
+    """One value of the diplomatic scale: set a standing, or keep or cancel the standing one."""
+
+    result: int
+    effect: str = field()
+    side: Side | None = None
+    level: DiplomaticLevel = DiplomaticLevel.NONE
+    note: str = ""
+
+    @effect.validator
+    def _check_effect(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if value not in ("set", "keep", "keep_axis", "keep_allies"):
+            raise FieldError(
+                "effect", f"{value!r} is not an effect", "use set, keep, keep_axis or keep_allies"
+            )
+
+    def __attrs_post_init__(self) -> None:
+        if (self.effect == "set") != (self.side is not None):
+            raise FieldError(
+                "side", "a side is given exactly when the effect is 'set'", "add or drop side"
+            )
+
+
+@frozen
+class LevelEffect:
+    """What a standing level means: the status it gives and the BRPs the major power holds."""
+
+    level: DiplomaticLevel
+    status: Status
+    brps: str = field()
+    hexes: bool = False
+    europe_only: bool = False
+    otherwise: DiplomaticLevel | None = None
+    """For a Europe-only level, the level it has in the Pacific."""
+    clause: str = ""
+
+    @brps.validator
+    def _check_brps(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if value not in ("none", "partial", "all"):
+            raise FieldError("brps", f"{value!r} is not a BRP share", "use none, partial or all")
+
+
+@frozen
+class BrpRule:
+    """How BRP amounts are computed: the 7/0 partial grant and the 82.22 proration."""
+
+    key: str
+    kind: str = field()
+    amount: int = field(default=0, validator=_non_negative)
+    fraction: Fraction = Fraction(1)
+    season_weights: dict[str, int] = field(factory=dict)
+    denominator: int = 1
+    rounding: Rounding = Rounding.FLOOR
+    illustrative: bool = False
+    note: str = ""
+
+    @kind.validator
+    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if value not in ("fixed", "fraction", "proration"):
+            raise FieldError(
+                "kind", f"{value!r} is not a BRP rule kind", "use fixed, fraction or proration"
+            )
+
+    def __attrs_post_init__(self) -> None:
+        if self.kind == "proration":
+            seasons = ("spring", "summer", "fall", "winter")
+            if sorted(self.season_weights) != sorted(seasons):
+                raise FieldError(
+                    "season_weights",
+                    "must give a weight for each season",
+                    "set spring, summer, fall and winter",
+                )
+            if self.denominator <= 0:
+                raise FieldError(
+                    "denominator",
+                    f"{self.denominator} is not positive",
+                    "give a positive denominator",
+                )
+
+
+@frozen
+class Limit:
+    """A foreign-factor limit on a controlled minor (82.32, 82.322)."""
+
+    key: str
+    factors: int = field(validator=_non_negative)
+    clause: str
+    minor: str = ""
+    side: Side | None = None
+    max_armor_units: int | None = None
+    always: bool = False
+    """Applies whatever the minor's status (Finland, 82.322)."""
+    counted_kinds: tuple[str, ...] = ("infantry", "armor", "air", "naval")
+    exempt_kinds: tuple[str, ...] = ()
+    exempt_owners: tuple[str, ...] = ()
+    note: str = ""
+
+
+@frozen
+class LimitGroup:
+    """Minors counted as one country for the limit (Belgium and Luxembourg, 82.32C)."""
+
+    key: str
+    minors: tuple[str, ...]
+    clause: str
+
+
+@frozen
+class Provenance:
+    """Where a table's or field's values come from, when not from the rulebook itself."""
+
+    key: str
+    kind: str = field()
+    note: str = field(validator=_non_empty)
+
+    @kind.validator
+    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if value not in ("illustrative", "public", "reading"):
+            raise FieldError(
+                "kind", f"{value!r} is not a provenance", "use illustrative, public or reading"
+            )
+
+
+@frozen
+class StartPending:
+    """An association or alliance that the start already promises (Poland, 82.12)."""
+
+    minor: str
+    partner: str
+    level: DiplomaticLevel
+    due: str
+    rule: str
+
+
+@frozen
+class Start:
+    """A start position: the clock, the wars already declared (at no BRP cost) and what is
+    pending. Minors start as the registry says (`start_status`, `start_at_war_with`)."""
+
+    name: str
+    clock: str
+    wars: tuple[tuple[str, str], ...] = ()
+    attacked_at: str = ""
+    """The moment the minors at war at the start were attacked."""
+    pending: tuple[StartPending, ...] = ()
+    note: str = ""
+
+
+@frozen
+class ForceUnit:
+    """What one counted unit of a forces-table column is on the map (82.5)."""
+
+    column: str
+    kind: str = field()
+    factors: int = field(validator=_non_negative)
+    illustrative: bool = False
+
+    @kind.validator
+    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
+        kinds = ("infantry", "armor", "air", "naval")
+        if value not in kinds:
+            raise FieldError("kind", f"{value!r} is not a deployable kind", f"use one of {kinds}")
+
+
+@frozen
+class DeploymentRule:
+    """Deployment limits (82.55): minor ground and air units per hex."""
+
+    key: str
+    units: int = field(validator=_non_negative)
+    illustrative: bool = False
+    note: str = ""
+
+
+@frozen
+class CommonwealthZone:
+    """82.13A: the countries (and theaters) a Commonwealth country's units may be in."""
+
+    country: str
+    countries: tuple[str, ...] = ()
+    theaters: tuple[Theater, ...] = ()
+    illustrative: bool = False
+
+
+# ---- ASL A25: nationalities, their traits, the Finnish chart, countries -----------------
+
+A25_CLAUSE = re.compile(r"^A25(\.\d+)?$")
+OUTSIDE_RULE = re.compile(r"^[A-Z]\d+(\.\d+)*$")
+"""A rule of another ASL chapter, as A25 cites it (`C13.3`, `H1.22`)."""
+_MMC_RATING = re.compile(r"^\d{1,2}-\d{1,2}-\d{1,2}$")
+_LEADER_RATING = re.compile(r"^\d{1,2}[+-]\d$")
+_DATE_IN_TEXT = re.compile(r"\b(19\d\d|\d{1,2}/\d\d)\b")
+
+
+def _a25_clause(_: Any, attribute: attrs.Attribute[str], value: str) -> None:
+    if value and not A25_CLAUSE.match(value):
+        raise FieldError(
+            attribute.name, f"{value!r} is not an A25 clause id", "write ids like 'A25.85'"
+        )
+
+
+def _year_month_range(start: YearMonth | None, end: YearMonth | None) -> None:
+    if start is not None and end is not None and start > end:
+        raise FieldError("until", f"{end} is before from = {start}", "swap from and until")
+
+
+def is_rating(text: str) -> bool:
+    """Whether `text` is a counter's rating: `4-6-8` (MMC) or `8+1`, `10-0` (leader)."""
+    return bool(_MMC_RATING.match(text) or _LEADER_RATING.match(text))
+
+
+@frozen
+class CatalogueUnit:
+    """A counter that A25 names for a nationality: its rating, type and, where A25 gives
+    it, its class (the 4-6-8 elite squads of A25.1, the 4-3-6 Green squads of A25.41)."""
+
+    rating: str = field()
+    type: UnitType
+    unit_class: UnitClass | None = None
+    clause: str = field(default="", validator=_a25_clause)
+
+    @rating.validator
+    def _check_rating(self, attribute: attrs.Attribute[str], value: str) -> None:
+        if not is_rating(value):
+            raise FieldError("units", f"{value!r} is not a rating", "write '4-6-8' or '8+1'")
+
+    def __attrs_post_init__(self) -> None:
+        leader = self.type in (UnitType.LEADER, UnitType.COMMISSAR)
+        if leader != bool(_LEADER_RATING.match(self.rating)):
+            raise FieldError(
+                "units",
+                f"{self.rating!r} is not the rating of a {self.type.value}",
+                "leaders are rated like '8+1', MMC like '4-6-8'",
+            )
+
+
+@frozen
+class Nationality:
+    """A node of the A25 nationality tree: its parent, the clause that defines it, the
+    months A25 gives it (French until June 1940, A25.5), its unit classes and the counters
+    A25 names for it. A child inherits its parent's rows and overrides them."""
+
+    name: str = field(validator=_non_empty)
+    clause: str = field(validator=_a25_clause)
+    parent: str = ""
+    aliases: tuple[str, ...] = ()
+    from_: YearMonth | None = None
+    until: YearMonth | None = None
+    classes: tuple[UnitClass, ...] | None = None
+    """The unit classes it has; None takes the parent's (a root: all five)."""
+    classes_clause: str = field(default="", validator=_a25_clause)
+    units: tuple[CatalogueUnit, ...] = ()
+    successors: tuple[str, ...] = ()
+    """The nationalities that carry on after `until` (French: Vichy and Free French)."""
+    note: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        _year_month_range(self.from_, self.until)
+        if not self.clause:
+            raise FieldError("clause", "is empty", "cite the clause defining it")
+        ratings = [u.rating for u in self.units]
+        for rating in ratings:
+            if ratings.count(rating) > 1:
+                raise FieldError("units", f"{rating!r} is listed twice", "list it once")
+
+
+def _typed_value(kind: TraitKind, value: Any) -> TraitValue:
+    """`value` as the type its kind takes (KIND_SPECS), or a FieldError."""
+    spec = KIND_SPECS[kind].value
+    if spec is bool and type(value) is bool:
+        return bool(value)
+    if spec is int and type(value) is int:
+        return int(value)
+    if spec is str and isinstance(value, str) and value.strip():
+        return str(value)
+    if spec is tuple and isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+        return tuple(str(v) for v in value)
+    if spec is Fraction and type(value) in (int, str):
+        try:
+            return Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            pass
+    if isinstance(spec, type) and issubclass(spec, StrEnum) and isinstance(value, str):
+        try:
+            return spec(value)
+        except ValueError:
+            members = ", ".join(repr(m.value) for m in spec)
+            raise FieldError("value", f"{value!r} is not one of {members}", "use one") from None
+    expected = {
+        bool: "true or false",
+        int: "a whole number",
+        str: "a non-empty string",
+        tuple: "a list of strings",
+        Fraction: "a fraction like '3/2'",
+    }.get(spec, "a string")
+    raise FieldError(
+        "value", f"{value!r} is not {expected} (kind {kind.value})", f"write {expected}"
+    )
+
+
+@frozen
+class TraitRow:
+    """One distinction of A25 as data: for `nationalities` (`*`: every one), a trait of
+    `kind` with `value`, citing `clause` (or, for a rule outside A25, `reference`), under
+    typed conditions: months `from`-`until`, unit classes, unit types or ratings, the
+    opponent (`vs`, `not_vs`), fighting at home, a special rule needed (`ssr`) or barred
+    (`unless_ssr`), scenario kinds, and a `situation` the query cannot decide (shown, not
+    evaluated; never a date)."""
+
+    key: str
+    nationalities: tuple[str, ...] = field()
+    kind: TraitKind
+    value: TraitValue
+    clause: str = field(default="", validator=_a25_clause)
+    reference: str = ""
+    basis: Basis = Basis.RULE
+    aspect: str = ""
+    from_: YearMonth | None = None
+    until: YearMonth | None = None
+    classes: tuple[ClassSelector, ...] = ()
+    units: tuple[str, ...] = ()
+    vs: tuple[str, ...] = ()
+    not_vs: tuple[str, ...] = ()
+    home: bool | None = None
+    ssr: Ssr | None = None
+    unless_ssr: Ssr | None = None
+    scenario_kinds: tuple[ScenarioKind, ...] = ()
+    situation: str = ""
+    note: str = ""
+
+    @nationalities.validator
+    def _check_nationalities(
+        self, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+    ) -> None:
+        if not value:
+            raise FieldError("nationalities", "is empty", "name a nationality, or '*' for all")
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "value", _typed_value(self.kind, self.value))
+        aspects = KIND_SPECS[self.kind].aspect
+        if aspects is not None:
+            try:
+                object.__setattr__(self, "aspect", aspects(self.aspect))
+            except ValueError:
+                members = ", ".join(repr(m.value) for m in aspects)
+                raise FieldError(
+                    "aspect",
+                    f"{self.aspect!r} is not an aspect of {self.kind.value}",
+                    f"use one of {members}",
+                ) from None
+        elif self.aspect:
+            raise FieldError("aspect", f"{self.kind.value} takes no aspect", "remove it")
+        if self.reference and not OUTSIDE_RULE.match(self.reference):
+            raise FieldError(
+                "reference", f"{self.reference!r} is not a rule id", "write one like 'C13.3'"
+            )
+        outside = self.basis in (Basis.REFERENCE, Basis.DEFAULT)
+        if outside and not self.reference:
+            raise FieldError(
+                "reference", f"a {self.basis.value} trait names its rule", "set reference"
+            )
+        if not outside and not self.clause:
+            raise FieldError("clause", "is empty", "cite the A25 clause")
+        _year_month_range(self.from_, self.until)
+        for selector in self.units:
+            if selector not in {*UnitType, *UNIT_GROUPS} and not is_rating(selector):
+                raise FieldError(
+                    "units",
+                    f"{selector!r} is not a unit type, group or rating",
+                    f"use a rating, or one of {', '.join([*UnitType, *UNIT_GROUPS])}",
+                )
+        if _DATE_IN_TEXT.search(self.situation):
+            raise FieldError(
+                "situation", "holds a date", "put dates in from/until, never in the text"
+            )
+
+
+@frozen
+class ReplacementChart:
+    """A25.72's progression of Finnish MMC Replacement, best first; Battle Hardening
+    follows it in reverse. The printed chart is missing from the text: the built-in
+    chart is a labelled stand-in that an overlay replaces."""
+
+    nationality: str
+    clause: str = field(validator=_a25_clause)
+    steps: tuple[str, ...] = field()
+    illustrative: bool = False
+    note: str = ""
+
+    @steps.validator
+    def _check_steps(
+        self, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+    ) -> None:
+        if len(value) < 2:
+            raise FieldError("steps", "a chart has at least two steps", "list them, best first")
+
+
+@frozen
+class CountryNationality:
+    """The A25 nationality of a country's troops, or none with the reason (Japan, China
+    and the Pacific minors are in other ASL chapters). `axis_nationality` applies when
+    it fights as Germany's ally; `organized_by`, after its conquest (A25.92)."""
+
+    country: str
+    nationality: str = ""
+    axis_nationality: str = ""
+    organized_by: str = ""
+    clause: str = field(default="", validator=_a25_clause)
+    reason: str = ""
+    basis: Basis = Basis.RULE
+    note: str = ""
+
+    def __attrs_post_init__(self) -> None:
+        if bool(self.nationality) == bool(self.reason):
+            raise FieldError(
+                "nationality",
+                "give a nationality or a reason for none, not both",
+                "set nationality, or reason",
+            )
+        if self.reason and (self.axis_nationality or self.organized_by):
+            raise FieldError(
+                "reason",
+                "a country with no nationality has no other one either",
+                "drop axis_nationality and organized_by",
+            )
+
+
+RENAMED: dict[type[Any], dict[str, str]] = {
+    Nationality: {"from_": "from"},
+    TraitRow: {"from_": "from"},
+}
+"""Fields whose table key is a Python keyword."""

@@ -1,0 +1,72 @@
+"""Property-based testing of `minors` and of house rules (docs/testing.md): the kit is
+`minors.testing.kit`, re-exported here (the pytest plugin, which must not need Hypothesis,
+is `minors.pytest_plugin`).
+
+The kit needs Hypothesis (`pip install 'minors[testing]'`). Without it this package still
+imports, and asking it for a name of the kit says what to install.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import hypothesis  # noqa: F401  (the kit's one requirement beyond minors)
+except ImportError:
+
+    def __getattr__(name: str) -> Any:
+        raise ModuleNotFoundError(
+            f"minors.testing.{name} needs Hypothesis: pip install 'minors[testing]' "
+            "(from a checkout: pip install -e '.[testing]')",
+            name="hypothesis",
+        )
+
+else:
+    from .kit import (
+        UNIT_IDS,
+        MinorsStateMachine,
+        broken_bars,
+        commands,
+        conquered_units,
+        exceeded_limits,
+        fits,
+        games,
+        known_kinds,
+        ledger_problems,
+        legal_commands,
+        majors,
+        minors,
+        moments,
+        rulesets,
+        seesaw,
+        stale_caches,
+        state_problems,
+        ties_with_enemies,
+        units,
+        unlogged_eliminations,
+    )
+
+
+__all__ = [
+    "UNIT_IDS",
+    "MinorsStateMachine",
+    "broken_bars",
+    "commands",
+    "conquered_units",
+    "exceeded_limits",
+    "fits",
+    "games",
+    "known_kinds",
+    "ledger_problems",
+    "legal_commands",
+    "majors",
+    "minors",
+    "moments",
+    "rulesets",
+    "seesaw",
+    "stale_caches",
+    "state_problems",
+    "ties_with_enemies",
+    "units",
+    "unlogged_eliminations",
+]

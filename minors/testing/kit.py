@@ -1,0 +1,839 @@
+"""Property-based testing of `minors` and of house rules: Hypothesis strategies, the
+`MinorsStateMachine` and the invariants every game must keep (docs/testing.md).
+
+Install the `testing` extra (`pip install 'minors[testing]'`): this module imports
+Hypothesis, and `import minors` never imports it. Importing it registers two settings
+profiles, `minors-ci` (fast) and `minors-thorough` (on demand); load one with
+`hypothesis.settings.load_profile("minors-ci")`.
+
+The invariants read the game state only, never the tables, so they hold under any
+ruleset: a house rule (an overlay) that breaks one is a broken house rule. Point the
+machine at an overlay in a few lines:
+
+    from minors.testing import MinorsStateMachine
+
+    class HouseRules(MinorsStateMachine):
+        ruleset = ["house.toml"]
+
+    TestHouseRules = HouseRules.TestCase
+
+or run `pytest --minors-ruleset house.toml` (the `minors` pytest plugin).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import functools
+import hashlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar, cast, get_type_hints
+
+import attrs
+from attrs import frozen
+from hypothesis import HealthCheck, event, settings
+from hypothesis import Phase as HypothesisPhase
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from .._kernel.kind import Names, field_names
+from .._kernel.log import Log
+from .._kernel.rulebook import RuleViolation, Violation
+from .._kernel.state import GameState, evolve
+from .._kernel.tx import Tx
+from ..audit import log as auditlog
+from ..domain import Status
+from ..domain.clock import Moment, Phase
+from ..domain.units import UnitKind
+from ..errors import MinorsError
+from ..rules82 import Game
+from ..rules82.commands import KINDS, Command, Move, Placement, UnitSpec, command
+from ..rules82.ties import TIED
+from ..ruleset.tables import Ruleset, load_ruleset
+from ..scenario import ScenarioRuleViolation, run_scenario
+
+__all__ = [
+    "UNIT_IDS",
+    "MinorsStateMachine",
+    "broken_bars",
+    "commands",
+    "conquered_units",
+    "exceeded_limits",
+    "fits",
+    "games",
+    "known_kinds",
+    "ledger_problems",
+    "legal_commands",
+    "majors",
+    "minors",
+    "moments",
+    "rulesets",
+    "seesaw",
+    "stale_caches",
+    "state_problems",
+    "ties_with_enemies",
+    "units",
+    "unlogged_eliminations",
+]
+
+# ---- settings profiles ------------------------------------------------------------------
+
+settings.register_profile(
+    "minors-ci",
+    max_examples=25,
+    stateful_step_count=25,
+    deadline=None,
+    print_blob=True,
+    # the same examples on every run of the same code, like Hypothesis's own `ci` profile:
+    # a CI run fails for a change, never for a draw (hence no example database either)
+    derandomize=True,
+    database=None,
+    # no explanation of a failure (which lines only failing runs reached): it costs more
+    # runs than the search itself; minors-thorough gives it
+    phases=[p for p in HypothesisPhase if p is not HypothesisPhase.explain],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "minors-thorough",
+    max_examples=1000,
+    stateful_step_count=120,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# ---- strategies -------------------------------------------------------------------------
+
+UNIT_IDS = tuple(f"u{i}" for i in range(6))
+"""The ids arbitrary `place`, `move`, `remove` and `deploy` commands use."""
+
+FIRST = "1939-fall/axis/diplomacy"
+LAST = "1945-winter/allies/construction"
+
+
+def _rs(ruleset: Ruleset | None) -> Ruleset:
+    return ruleset if ruleset is not None else load_ruleset()
+
+
+def _moment(value: Moment | str) -> Moment:
+    return value if isinstance(value, Moment) else Moment.parse(value)
+
+
+def moments(start: Moment | str = FIRST, end: Moment | str = LAST) -> st.SearchStrategy[Moment]:
+    """Moments of play from `start` to `end` inclusive (the clock of scenario-format.md)."""
+    low, high = _moment(start), _moment(end)
+    return st.integers(low.index, high.index).map(Moment)
+
+
+def majors(ruleset: Ruleset | None = None) -> st.SearchStrategy[str]:
+    """The names of the major powers of `ruleset` (the built-in tables by default)."""
+    return st.sampled_from(tuple(_rs(ruleset).majors))
+
+
+def minors(ruleset: Ruleset | None = None) -> st.SearchStrategy[str]:
+    """The names of the minor countries of `ruleset` (82.11), active or not."""
+    return st.sampled_from(tuple(_rs(ruleset).minors))
+
+
+def _countries(rs: Ruleset) -> st.SearchStrategy[str]:
+    return st.sampled_from((*rs.majors, *rs.minors))
+
+
+def units(
+    ruleset: Ruleset | None = None, ids: Sequence[str] = UNIT_IDS
+) -> st.SearchStrategy[UnitSpec]:
+    """New units as a `place` command gives them: any id of `ids`, any owner (a major power
+    or a minor country), any kind, 0 to 6 factors."""
+    rs = _rs(ruleset)
+    return st.builds(
+        UnitSpec,
+        id=st.sampled_from(tuple(ids)),
+        owner=_countries(rs),
+        kind=st.sampled_from(tuple(UnitKind)),
+        factors=st.integers(0, 6),
+    )
+
+
+def _hexes(rs: Ruleset) -> st.SearchStrategy[str]:
+    labels = sorted({h for m in rs.minors.values() for h in m.hexes})
+    return st.sampled_from((*labels, "Nowhere"))
+
+
+def _placements(rs: Ruleset) -> st.SearchStrategy[Placement]:
+    return st.builds(
+        Placement,
+        id=st.sampled_from(UNIT_IDS),
+        kind=st.sampled_from(tuple(UnitKind)),
+        factors=st.integers(0, 6),
+        hex=_hexes(rs),
+    )
+
+
+_BY_NAME = {
+    "minor": Names.MINOR,
+    "major": Names.MAJOR,
+    "attacker": Names.MAJOR,
+    "by": Names.MAJOR,
+    "target": Names.COUNTRY,
+    "in_": Names.COUNTRY,
+    "to": Names.COUNTRY,
+    "through": Names.COUNTRY,
+    "hex": Names.HEX,
+    "displace": Names.HEX,
+    "units": Names.UNITS,
+}
+"""What a field names, by the scenario vocabulary's conventions, for kinds whose fields do
+not say it (`minors.kind.MinorName` and the like do)."""
+
+
+def _names(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
+    if what is Names.MINOR:
+        return minors(rs)
+    if what is Names.MAJOR:
+        return majors(rs)
+    if what is Names.COUNTRY:
+        return _countries(rs)
+    if what is Names.HEX:
+        return _hexes(rs)
+    return None
+
+
+def _field(
+    rs: Ruleset, owner: type[Any], attribute: attrs.Attribute[Any], hint: Any
+) -> st.SearchStrategy[Any] | None:
+    """A strategy for one field of a command, by what it names (its annotation, else its
+    name) and its type; None when unknown."""
+    name = attribute.name
+    what = field_names(owner).get(name) or _BY_NAME.get(name)
+    if hint is str:
+        return _names(rs, what)
+    if hint == (str | None):
+        found = _names(rs, what)
+        return None if found is None else st.none() | found
+    if hint is int and name == "result":
+        return st.integers(-5, 12)
+    if hint == (int | None) and name == "roll":
+        return st.none() | st.integers(-5, 12)
+    if hint == tuple[int, ...]:
+        return st.lists(st.integers(-3, 3), max_size=2).map(tuple)
+    if hint == tuple[str, ...] and what is Names.UNITS:
+        return st.lists(st.sampled_from(UNIT_IDS), min_size=1, max_size=2).map(tuple)
+    if hint == tuple[UnitSpec, ...]:
+        return st.lists(units(rs), min_size=1, max_size=2).map(tuple)
+    if hint == tuple[Placement, ...]:
+        return st.lists(_placements(rs), min_size=1, max_size=3).map(tuple)
+    return None
+
+
+def _kind(rs: Ruleset, cls: type[Any]) -> st.SearchStrategy[Command] | None:
+    hints = get_type_hints(cls)
+    fields: dict[str, st.SearchStrategy[Any]] = {}
+    for attribute in attrs.fields(cls):
+        strategy = _field(rs, cls, attribute, hints[attribute.name])
+        if strategy is None:
+            return None
+        fields[attribute.name] = strategy
+    return cast(st.SearchStrategy[Command], st.builds(cls, **fields))
+
+
+def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
+    """The command kinds of `minors.commands.KINDS` that `commands()` can build: those whose
+    every field it knows by name and type."""
+    rs = _rs(ruleset)
+    return [name for name in sorted(KINDS) if _kind(rs, KINDS[name]) is not None]
+
+
+def commands(
+    ruleset: Ruleset | None = None, kinds: Sequence[str] | None = None
+) -> st.SearchStrategy[Command]:
+    """Arbitrary commands of every kind (legal or not, some malformed for the game: a minor
+    where a major belongs), over the names of `ruleset`.
+
+    The kinds come from `minors.commands.KINDS`, so a kind added there is drawn as soon as
+    its fields are of a name and type `_field` knows; a kind with a field it does not know
+    is left out (see `known_kinds`) until that field is taught here.
+    """
+    rs = _rs(ruleset)
+    wanted = sorted(kinds) if kinds is not None else sorted(KINDS)
+    parts = [s for s in (_kind(rs, KINDS[name]) for name in wanted) if s is not None]
+    return st.one_of(parts)
+
+
+def legal_commands(game: Game, kinds: Sequence[str] | None = None) -> st.SearchStrategy[Command]:
+    """The commands legal in `game` now (when the strategy is made), from
+    `game.legal_actions(kinds)`; `st.nothing()` when there are none."""
+    legal = game.legal_actions(kinds)
+    return st.sampled_from(legal) if legal else st.nothing()
+
+
+ADVANCE = "advance"
+
+
+def _step(draw: Callable[[st.SearchStrategy[Any]], Any], game: Game) -> None:
+    """One step of legal play: a clock advance (half the time) or a legal command."""
+    kind = draw(st.just(ADVANCE) | st.sampled_from(sorted(KINDS)))
+    if kind == ADVANCE:
+        game.advance_to(Moment(game.clock.index + draw(st.integers(1, 14))))
+        return
+    legal = game.legal_actions([kind])
+    if legal:
+        game.apply(draw(st.sampled_from(legal)))
+
+
+def games(
+    ruleset: Sequence[str | Path] = (),
+    *,
+    scenarios: Sequence[str | Path] = (),
+    max_steps: int = 12,
+) -> st.SearchStrategy[Game]:
+    """Games reached by legal play (`legal_actions` and clock advances, up to `max_steps`)
+    from the Fall 1939 start, or from the end of one of `scenarios` (played by
+    `minors.run_scenario`; a scenario that breaks a rule stops before that command).
+
+    `ruleset` is a list of overlay files (`rulesets()` draws some); for a scenario it
+    replaces the file's own overlays, as `minors run --ruleset` does.
+    """
+    rs = load_ruleset(ruleset)
+    overlays = [str(path) for path in ruleset] or None
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Game:
+        source = draw(st.sampled_from((None, *scenarios))) if scenarios else None
+        if source is None:
+            game = Game.new(rs)
+        else:
+            try:
+                game = run_scenario(source, ruleset=overlays)
+            except ScenarioRuleViolation as exc:
+                game = exc.game
+        for _ in range(draw(st.integers(0, max_steps))):
+            _step(draw, game)
+        return game
+
+    return build()
+
+
+def seesaw(game: Game, names: Sequence[str], rounds: int) -> None:
+    """Play `rounds` turns in which Germany gains control of each of `names` (a result of 8)
+    and Britain reverses it (-1), each in its own diplomatic phase: a long ledger of grants
+    and deductions (82.21, 82.22), for tests and benchmarks of long games. A result the rules
+    refuse is skipped."""
+    for _ in range(rounds):
+        for major, result in (("Germany", 8), ("Britain", -1)):
+            side = game.ruleset.side_of[major]
+            if (game.clock.side, game.clock.phase) != (side, Phase.DIPLOMACY):
+                game.advance_to(game.clock.next_phase_of(side, Phase.DIPLOMACY))
+            for name in names:
+                cmd = command("diplomatic_result", minor=name, major=major, result=result)
+                if not game.check(cmd):
+                    game.apply(cmd)
+
+
+@functools.cache
+def _overlay_folder() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="minors-overlays-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
+
+
+def rulesets() -> st.SearchStrategy[list[str]]:
+    """Small valid overlays: a few minors' BRP values (82.21, 82.22), the 7 / 0 amount, the
+    cost of a declaration on a minor (82.62) and the deployment stacking (82.55).
+
+    Each is a TOML file written to a temporary folder (removed when the interpreter exits)
+    and checked by `load_ruleset`; the value is the list of overlay paths, as
+    `Game.new(ruleset=...)`, `games()` and `MinorsStateMachine.ruleset` take it.
+    """
+    names = tuple(load_ruleset().minors)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> list[str]:
+        lines: list[str] = []
+        for name in draw(st.lists(st.sampled_from(names), max_size=3, unique=True)):
+            lines += [f'[minors."{name}"]', f"brps = {draw(st.integers(0, 60))}", ""]
+        if draw(st.booleans()):
+            lines += ["[brp_rules.partial]", f"amount = {draw(st.integers(1, 15))}", ""]
+        if draw(st.booleans()):
+            lines += ["[costs.declare_war_minor]", f"brps = {draw(st.integers(0, 35))}", ""]
+        if draw(st.booleans()):
+            lines += ["[deployment.stacking]", f"units = {draw(st.integers(1, 4))}", ""]
+        text = "\n".join(lines)
+        path = _overlay_folder() / f"{hashlib.sha256(text.encode()).hexdigest()[:16]}.toml"
+        path.write_text(text, encoding="utf-8")
+        load_ruleset([path])  # a drawn overlay must be valid: fail here if it is not
+        return [str(path)]
+
+    return build()
+
+
+# ---- invariants of any game under any ruleset (they read the state, never the tables) ----
+
+PEACE = (Status.NEUTRAL, Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED)
+NO_MAJOR = (Status.NEUTRAL, Status.INDEPENDENT)
+
+
+def _enemies(state: GameState, major: str) -> set[str]:
+    return {b if a == major else a for a, b in state.wars if major in (a, b)}
+
+
+def fits(game: Game) -> list[str]:
+    """82.11: every minor is in one of the nine statuses and its major fits it (none when
+    neutral or independent, one otherwise); a minor at peace or conquered is at war with no
+    one; a tied minor shares its major's wars (82.12, 82.13, 82.93); wars are kept sorted."""
+    problems = []
+    state = game.raw_state
+    for name, m in state.minors.items():
+        if not isinstance(m.status, Status):
+            problems.append(f"{name}'s status {m.status!r} is not one of 82.11")
+            continue
+        if m.status in NO_MAJOR and m.major is not None:
+            problems.append(f"{name} is {m.status} with major {m.major}")
+        if m.status not in NO_MAJOR and m.major is None:
+            problems.append(f"{name} is {m.status} with no major")
+        if (m.status in PEACE or m.status is Status.CONQUERED) and m.at_war_with:
+            problems.append(f"{name} is {m.status} yet at war with {list(m.at_war_with)}")
+        if m.status in TIED and m.major is not None:
+            missing = _enemies(state, m.major) - set(m.at_war_with) - {m.major}
+            if missing:
+                problems.append(f"{name} does not share {m.major}'s wars with {sorted(missing)}")
+        if list(m.at_war_with) != sorted(set(m.at_war_with)):
+            problems.append(f"{name}'s wars {list(m.at_war_with)} are not sorted and unique")
+    return problems
+
+
+def ties_with_enemies(game: Game) -> list[str]:
+    """No minor is associated with or allied to a power at war with it (82.11E-F, 82.42):
+    neither through its own wars nor through its ties."""
+    return [
+        f"{name} is {m.status} with {m.major}, which is at war with it"
+        for name, m in game.raw_state.minors.items()
+        if m.status in (Status.ASSOCIATED, Status.ALLIED)
+        and m.major is not None
+        and (m.major in m.direct_wars or m.major in m.at_war_with)
+    ]
+
+
+def broken_bars(game: Game) -> list[str]:
+    """82.351: a minor is never associated with or allied to a power its attack barred."""
+    return [
+        f"{name} is {m.status} with {m.major}, barred by 82.351"
+        for name, m in game.raw_state.minors.items()
+        if m.status in (Status.ASSOCIATED, Status.ALLIED) and m.major in m.barred
+    ]
+
+
+def conquered_units(game: Game) -> list[str]:
+    """82.11G: no unit of a conquered minor is on the map."""
+    minors_ = game.raw_state.minors
+    return [
+        f"{unit.id} of conquered {unit.owner} is on the map (in {unit.country})"
+        for unit in game.raw_state.units.values()
+        if unit.owner in minors_ and minors_[unit.owner].status is Status.CONQUERED
+    ]
+
+
+def exceeded_limits(game: Game) -> list[str]:
+    """82.32-82.322: the foreign-factor limits in force that the map exceeds now."""
+    from .._kernel.tx import Tx
+    from ..rules82.limits import group_of, limits_on, measure
+
+    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.rulebook)
+    problems: list[str] = []
+    seen: set[str] = set()
+    for name in game.ruleset.minors:
+        if name in seen:
+            continue
+        group = group_of(tx, name)
+        seen.update(group)
+        for limit in limits_on(tx, group):
+            excess = measure(tx, limit, group)[0]
+            if excess.over:
+                problems.append(
+                    f"{' and '.join(group)} hold {excess.factors} counted factors "
+                    f"and {excess.armor} armor units: over {limit.key} ({limit.clause})"
+                )
+    return problems
+
+
+def unlogged_eliminations(game: Game) -> list[str]:
+    """Every unit the rules removed is in the log with a rule id."""
+    from .._kernel.effects import UnitEliminated
+
+    logged = {
+        e.unit
+        for entry in game.log
+        for e in entry.effects
+        if isinstance(e, UnitEliminated) and e.rule
+    }
+    return [
+        f"{u} was eliminated without a logged rule"
+        for u in game.raw_state.eliminated
+        if u not in logged
+    ]
+
+
+def ledger_problems(game: Game) -> list[str]:
+    """82.22: every deduction names (`undoes`) one earlier grant to the same major from the
+    same minor, and no grant is deducted twice."""
+    problems = []
+    grants = {}
+    undone: dict[int, int] = {}
+    for entry in game.raw_state.ledger:
+        if entry.kind == "grant":
+            grants[entry.seq] = entry
+        if entry.kind != "deduction":
+            continue
+        grant = grants.get(entry.undoes) if entry.undoes is not None else None
+        if grant is None:
+            problems.append(f"deduction {entry.seq} undoes {entry.undoes}, no earlier grant")
+            continue
+        if (grant.major, grant.minor) != (entry.major, entry.minor):
+            problems.append(
+                f"deduction {entry.seq} ({entry.major}, {entry.minor}) undoes grant "
+                f"{grant.seq} ({grant.major}, {grant.minor})"
+            )
+        if grant.seq in undone:
+            problems.append(
+                f"grant {grant.seq} is deducted twice: by {undone[grant.seq]} and {entry.seq}"
+            )
+        undone[grant.seq] = entry.seq
+    return problems
+
+
+def stale_caches(game: Game) -> list[str]:
+    """The state's derived caches (unit ids by country and by owner, each minor's active
+    grants), kept up to date command by command, agree with caches built afresh from the
+    units and the ledger."""
+    state, problems = game.raw_state, []
+    blank = evolve(state, where=None, owned=None, grants=None)
+    tx = Tx(blank, game.ruleset, frozenset(), game.rulebook)
+    tx.build_caches()
+    fresh = tx.commit()
+    for name in ("where", "owned"):
+        kept, built = getattr(state, name), getattr(fresh, name)
+        kept_sets = {k: set(v) for k, v in (kept or {}).items() if v}
+        built_sets = {k: set(v) for k, v in built.items() if v}
+        if kept is not None and kept_sets != built_sets:
+            problems.append(f"the {name} index {kept_sets} disagrees with the units {built_sets}")
+    if state.grants is not None:
+        kept_grants = {k: tuple(e.seq for e in v) for k, v in state.grants.items() if v}
+        built_grants = {k: tuple(e.seq for e in v) for k, v in (fresh.grants or {}).items() if v}
+        if kept_grants != built_grants:
+            problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
+    return problems
+
+
+def state_problems(game: Game) -> list[str]:
+    """Everything wrong with the game's state by the invariants above (empty when none):
+    for a game reached any way, under any ruleset (`@given(games(...))`)."""
+    return [
+        *fits(game),
+        *ties_with_enemies(game),
+        *broken_bars(game),
+        *conquered_units(game),
+        *ledger_problems(game),
+        *stale_caches(game),
+    ]
+
+
+# ---- the state machine ------------------------------------------------------------------
+
+
+def _none(problems: list[str]) -> None:
+    """Fail with every problem listed (pytest does not rewrite asserts outside tests)."""
+    assert not problems, "\n".join(problems)
+
+
+@functools.cache
+def _load(overlays: tuple[tuple[str, bytes], ...]) -> Ruleset:
+    return load_ruleset(overlays)
+
+
+@frozen
+class Attempt:
+    """A command the machine gave, and what `check` and `apply` made of it."""
+
+    command: Command
+    listed: bool
+    """It came from `legal_actions`."""
+    problems: list[Violation] | None
+    """What `check` returned; None when it raised (a command malformed for this game)."""
+    refused: MinorsError | None
+    """What `apply` raised, if anything."""
+    state: dict[str, Any]
+    """The complete state before the command."""
+    log: Log
+    """The log before the command."""
+    others: tuple[tuple[Command, tuple[Violation, ...]], ...] = ()
+    """Other commands `legal_actions` listed, with what `check` said of each."""
+
+
+class MinorsStateMachine(RuleBasedStateMachine):
+    """Legal play, arbitrary commands and clock advances from a start, with the invariants
+    every game keeps under any ruleset.
+
+    Subclass it to add `@rule`s or `@invariant`s, or to play under overlays (`ruleset`) or
+    from another start (`start`); `TestX = XMachine.TestCase` makes it a test. The game is
+    `self.game`; `self.steps` counts the steps taken.
+    """
+
+    ruleset: ClassVar[list[str]] = []
+    """Overlay files merged over the built-in tables, in order."""
+    start: ClassVar[str] = "1939-fall"
+    """The start position of the tables."""
+    log_every: ClassVar[int] = 50
+    """The audit log is written, verified and replayed every this many steps (and at the end)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game = self.new_game()
+        self.steps = 0
+        self.attempt: Attempt | None = None
+        self._snapshot: tuple[GameState, dict[str, Any]] | None = None
+        self._earlier: tuple[Game, dict[str, Any]] | None = None
+        self._folder = Path(tempfile.mkdtemp(prefix="minors-machine-"))
+        self._logs = 0
+        self._sink: auditlog.FileSink | None = auditlog.open_log(
+            self.game, self._next_log(), durability="close"
+        )
+
+    def new_game(self) -> Game:
+        """The game to play: the tables with `ruleset` merged, at `start`. Override it to
+        pass hooks or a ruleset built another way."""
+        overlays = tuple((str(path), Path(path).read_bytes()) for path in self.ruleset)
+        return Game.new(_load(overlays), start=self.start)
+
+    def current_state(self) -> dict[str, Any]:
+        """`self.game.state()`, computed once per state."""
+        raw = self.game.raw_state
+        if self._snapshot is None or self._snapshot[0] is not raw:
+            self._snapshot = (raw, self.game.state())
+        return self._snapshot[1]
+
+    def _next_log(self) -> Path:
+        self._logs += 1
+        return self._folder / f"game-{self._logs}.jsonl"
+
+    # ---- rules ------------------------------------------------------------------------
+
+    def attempt_command(
+        self,
+        cmd: Command,
+        *,
+        listed: bool = False,
+        others: Sequence[tuple[Command, tuple[Violation, ...]]] = (),
+    ) -> None:
+        """Check and apply `cmd`, recording both answers for the invariants."""
+        before, log = self.current_state(), self.game.log
+        try:
+            problems: list[Violation] | None = self.game.check(cmd)
+        except MinorsError:
+            problems = None
+        refused: MinorsError | None = None
+        try:
+            self.game.apply(cmd)
+        except MinorsError as exc:
+            refused = exc
+        event(f"{'rejected' if refused else 'applied'}: {cmd.name}")
+        self.attempt = Attempt(cmd, listed, problems, refused, before, log, tuple(others))
+
+    @rule(data=st.data())
+    def play_legal(self, data: st.DataObject) -> None:
+        """One of the commands `legal_actions` lists now, moves aside, if there are any."""
+        self.play_listed(data, [k for k in sorted(KINDS) if k != "move"])
+
+    @rule(data=st.data())
+    def play_legal_move(self, data: st.DataObject) -> None:
+        """A legal move of a unit on the map. `legal_actions(["move"])` lists every unit
+        times every country, too many to list at each step: the unit is drawn first, then
+        one of the countries `check` lets it move to."""
+        self.steps += 1
+        self.attempt = None
+        units = sorted(self.game.raw_state.units)
+        if not units:
+            return
+        unit = data.draw(st.sampled_from(units), label="unit")
+        rs = self.game.ruleset
+        moves = [Move((unit,), country) for country in (*rs.minors, *rs.majors)]
+        legal = [cmd for cmd in moves if not self.game.check(cmd)]
+        if legal:
+            self.attempt_command(data.draw(st.sampled_from(legal), label="legal move"))
+
+    def play_listed(self, data: st.DataObject, kinds: list[str]) -> None:
+        """Apply a command drawn from `legal_actions(kinds)` (a step)."""
+        self.steps += 1
+        self.attempt = None
+        legal = self.game.legal_actions(kinds)
+        if not legal:
+            return
+        others = [(c, tuple(self.game.check(c))) for c in legal[:: max(1, len(legal) // 8)]]
+        cmd = data.draw(st.sampled_from(legal), label="legal command")
+        self.attempt_command(cmd, listed=True, others=others)
+
+    @rule(cmd=commands())
+    def play_any(self, cmd: Command) -> None:
+        """Any command, legal or not."""
+        self.steps += 1
+        self.attempt_command(cmd)
+
+    @rule(phases=st.integers(1, 14))
+    def advance(self, phases: int) -> None:
+        """The clock moves forward, with the rules run on the way."""
+        self.advance_to(Moment(self.game.clock.index + phases))
+
+    @rule(phase=st.sampled_from(tuple(Phase)))
+    def advance_to_phase(self, phase: Phase) -> None:
+        """The clock moves forward to the next `phase` of either side."""
+        target = self.game.clock.next()
+        while target.phase is not phase:
+            target = target.next()
+        self.advance_to(target)
+
+    def advance_to(self, target: Moment) -> None:
+        """Advance the game's clock to `target` (a step). When it passed the end of a
+        movement, combat or redeployment phase, no limit may be exceeded (82.321B): nothing
+        after those ends brings foreign units into a limited minor."""
+        self.steps += 1
+        self.attempt = None
+        start = self.game.clock
+        self.game.advance_to(target)
+        assert self.game.clock == target
+        checked = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
+        if any(Moment(i).phase in checked for i in range(start.index, target.index)):
+            _none(exceeded_limits(self.game))
+
+    # ---- invariants of the state ------------------------------------------------------
+
+    @invariant()
+    def statuses_fit(self) -> None:
+        """82.11: every status is one of the nine and its major and wars fit it."""
+        _none(fits(self.game))
+
+    @invariant()
+    def no_tie_with_an_enemy(self) -> None:
+        """No minor is associated with or allied to a power at war with it."""
+        _none(ties_with_enemies(self.game))
+
+    @invariant()
+    def bars_hold(self) -> None:
+        """82.351: no minor is associated with or allied to a barred power."""
+        _none(broken_bars(self.game))
+
+    @invariant()
+    def no_units_of_conquered_minors(self) -> None:
+        """82.11G: no unit of a conquered minor is on the map."""
+        _none(conquered_units(self.game))
+
+    @invariant()
+    def eliminations_are_logged(self) -> None:
+        """Every unit the rules removed appears in the log with its rule id."""
+        _none(unlogged_eliminations(self.game))
+
+    @invariant()
+    def deductions_undo_grants(self) -> None:
+        """82.22: each deduction undoes one earlier grant of the same major and minor, once."""
+        _none(ledger_problems(self.game))
+
+    @invariant()
+    def caches_agree(self) -> None:
+        """The unit indexes and the active grants agree with the units and the ledger."""
+        _none(stale_caches(self.game))
+
+    # ---- invariants of the API ----------------------------------------------------------
+
+    @invariant()
+    def check_and_apply_agree(self) -> None:
+        """`check` is empty exactly when `apply` succeeds, with the same rules broken; a
+        command `legal_actions` listed passes both."""
+        attempt = self.attempt
+        if attempt is None:
+            return
+        refused, problems = attempt.refused, attempt.problems
+        if isinstance(refused, RuleViolation):
+            assert problems, f"apply refused {attempt.command!r}, which check passed"
+            assert [v.rule for v in refused.violations] == [v.rule for v in problems]
+        elif refused is not None:
+            assert problems is None, f"apply found {attempt.command!r} malformed, check did not"
+        else:
+            assert problems == [], f"apply accepted {attempt.command!r}, which check refused"
+        if attempt.listed:
+            assert refused is None, f"legal_actions listed {attempt.command!r}: {refused}"
+        for cmd, violations in attempt.others:
+            assert violations == (), f"legal_actions listed {cmd!r}, check says {violations}"
+
+    @invariant()
+    def rejected_command_changes_nothing(self) -> None:
+        """A command `apply` refused left `state()` and the log exactly as they were."""
+        attempt = self.attempt
+        if attempt is None or attempt.refused is None:
+            return
+        refused = f"apply refused {attempt.command!r}"
+        assert self.game.log == attempt.log, f"{refused} and still changed the log"
+        assert self.game.state() == attempt.state, f"{refused} and still changed the state"
+
+    @invariant()
+    def clone_is_independent(self) -> None:
+        """A clone taken a step ago still holds the state of then, and a clone played on
+        changes nothing in the game."""
+        now = self.current_state()
+        if self._earlier is not None:
+            earlier, then = self._earlier
+            assert earlier.state() == then, "the game's last step changed a clone of it"
+        other = self.game.clone()
+        other.advance_to(Moment(other.clock.index + 3))
+        assert self.game.state() == now, "playing on a clone changed the game"
+        self._earlier = (self.game.clone(), now)
+
+    @invariant()
+    def state_round_trips(self) -> None:
+        """`Game.from_state(state())` is the same state."""
+        state = self.current_state()
+        rebuilt = Game.from_state(
+            state, self.game.ruleset, rulebook=self.game.rulebook, start=self.start
+        )
+        assert rebuilt.state() == state
+
+    @precondition(lambda self: self.steps > 0 and self.steps % self.log_every == 0)
+    @invariant()
+    def log_replays(self) -> None:
+        """The audit log written so far verifies, and replaying it gives the game's state
+        (every `log_every` steps: a replay replays the whole game)."""
+        self._check_log(go_on=True)
+
+    def _close_log(self) -> auditlog.FileSink:
+        sink = self._sink
+        assert sink is not None, "the log is closed"
+        self.game.attach(None)
+        self._sink = None
+        sink.close(self.game)
+        return sink
+
+    def _check_log(self, *, go_on: bool) -> None:
+        sink = self._close_log()
+        verdict = auditlog.verify(sink.path, rulebook=self.game.rulebook)
+        assert verdict.ok, f"the log does not verify: {verdict.describe()}"
+        replayed = auditlog.replay(sink.path, rulebook=self.game.rulebook)
+        assert replayed.state() == self.game.state(), "replaying the log gives another state"
+        if go_on:  # a new log, going on from this one's lines (without its closing line)
+            lines = Path(sink.path).read_bytes().splitlines(keepends=True)[:-1]
+            self._sink = auditlog.FileSink(self._next_log(), "close")
+            self._sink.begin(self.game, lines)
+            self.game.attach(self._sink)
+
+    def teardown(self) -> None:
+        """The log of the whole run verifies and replays to the final state; the machine's
+        temporary files are removed."""
+        try:
+            # Hypothesis calls teardown in a `finally`: when a step has already failed, that
+            # failure is the one to report, and the log is left unchecked.
+            if sys.exception() is None:
+                self._check_log(go_on=False)
+        finally:
+            if self._sink is not None:
+                with contextlib.suppress(MinorsError, OSError):
+                    self._close_log()
+            shutil.rmtree(self._folder, ignore_errors=True)
