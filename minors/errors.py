@@ -1,16 +1,51 @@
-"""The exception hierarchy: one root, each subclass also a builtin it resembles."""
+"""Every error `minors` raises on purpose: one root, `MinorsError`, and each subclass also
+the builtin it resembles. Malformed input (a file, a table, a command, a name) is a
+`ValueError`, something looked up and not found a `LookupError`, an illegal command a
+`RuleViolation` (with every `Violation`), an I/O failure an `OSError`.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from attrs import field, frozen
+
 __all__ = [
+    "ClockError",
+    "CommandError",
+    "CommissarError",
+    "CoverageError",
+    "DyoError",
+    "FieldError",
+    "HexError",
+    "HumanWaveError",
+    "LogUnavailable",
+    "LogWriteError",
     "MinorsError",
+    "MomentError",
+    "NoNationalityError",
+    "PersonnelError",
+    "ProfileError",
+    "RuleViolation",
+    "RulebookError",
+    "ScenarioError",
+    "ScenarioRuleViolation",
+    "StateError",
     "TableError",
     "UnknownNameError",
+    "Violation",
+    "YearMonthError",
+    "clause_key",
 ]
 
 
 class MinorsError(Exception):
     """Root of every error `minors` raises on purpose."""
+
+
+# ---- malformed input (ValueError) ---------------------------------------------------------
 
 
 class TableError(MinorsError, ValueError):
@@ -46,6 +81,80 @@ class TableError(MinorsError, ValueError):
         return f"{text} (fix: {self.fix})" if self.fix else text
 
 
+class FieldError(MinorsError, ValueError):
+    """A field of one table entry holds a bad value; the loader adds file and entry."""
+
+    def __init__(self, field: str, problem: str, fix: str = "") -> None:
+        self.field = field
+        self.problem = problem
+        self.fix = fix
+        super().__init__(problem)
+
+
+class MomentError(MinorsError, ValueError):
+    """A moment of play that cannot be read."""
+
+
+class YearMonthError(MinorsError, ValueError):
+    """A year-month that cannot be read or does not exist (`1944-13`)."""
+
+
+class CommandError(MinorsError, ValueError):
+    """A command that is malformed: unknown name, missing or wrong field, unknown country."""
+
+
+class ScenarioError(MinorsError, ValueError):
+    """A scenario file or one of its values is malformed; names the file and the command."""
+
+
+class StateError(MinorsError, ValueError):
+    """A state given to `Game.from_state` that cannot be read."""
+
+
+class ClockError(MinorsError, ValueError):
+    """The clock moves forward only."""
+
+
+class RulebookError(MinorsError, ValueError):
+    """A rulebook that cannot be built; `.problems` lists every problem, each with its fix."""
+
+    def __init__(self, name: str, problems: Iterable[str]) -> None:
+        self.problems = list(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"rulebook {name!r} cannot be built:\n{lines}")
+
+
+class PersonnelError(MinorsError, ValueError):
+    """A personnel counter that cannot be read: an unknown rating or a rating of the wrong
+    shape for its kind."""
+
+
+class ProfileError(MinorsError, ValueError):
+    """A profile query that cannot be answered as asked: an impossible date, a class or
+    unit the nationality does not have, an opponent on its own side."""
+
+
+class HexError(MinorsError, ValueError):
+    """A hex name, hexside or hex grain that cannot be read."""
+
+
+class HumanWaveError(MinorsError, ValueError):
+    """Malformed Human Wave input: duplicate unit ids, facts that contradict each other,
+    an in-hex move that is not one."""
+
+
+class CommissarError(MinorsError, ValueError):
+    """Malformed Commissar input: a counter that cannot exist, an id given twice, a
+    substitution naming a unit not in the order of battle, a rally of an unbroken unit."""
+
+
+class DyoError(MinorsError, ValueError):
+    """A DYO purchase that cannot be read: an empty item or nationality name."""
+
+
+# ---- names not found (LookupError) ------------------------------------------------------------
+
+
 class UnknownNameError(MinorsError, LookupError):
     """A country, major power, clause or table name that the rules do not know."""
 
@@ -59,3 +168,87 @@ class UnknownNameError(MinorsError, LookupError):
     def __str__(self) -> str:
         # LookupError would repr() the message; print it as written.
         return str(self.args[0])
+
+
+class NoNationalityError(MinorsError, LookupError):
+    """A country whose troops A25 does not describe (Japan, China, the Pacific minors):
+    the message gives the reason; nothing is guessed."""
+
+
+# ---- illegal commands -------------------------------------------------------------------------
+
+
+@frozen
+class Violation:
+    """One broken rule: its id, what is wrong (with the values), and the data involved."""
+
+    rule: str
+    message: str
+    data: Mapping[str, Any] = field(factory=dict)
+
+
+def clause_key(rule: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """Sort key of clause ids in text order: by letter prefix (none, as in `82.34`, first;
+    then `A25.85`, `H1`, `K1` ...), by the first number, then by the paragraph digits as a
+    decimal fraction (`82.32` < `82.321B` < `82.33`; `82.9` after `82.11`), letters last
+    (`82.11` < `82.11A` < `82.111`)."""
+    prefix = re.match(r"[A-Za-z]*", rule)
+    family = prefix.group() if prefix else ""
+    parts: list[tuple[int, int, str]] = []
+    for index, token in enumerate(re.findall(r"\d+|[A-Z]+|-\w+", rule[len(family) :])):
+        if not token.isdigit():
+            parts.append((1, 0, token))
+        elif index == 0:
+            parts.append((0, int(token), ""))
+        else:
+            parts.append((0, 0, token))
+    return family, tuple(parts)
+
+
+class RuleViolation(MinorsError):
+    """An illegal command; `.violations` lists every broken rule, `.rule` the first in clause
+    order. The game is left exactly as it was."""
+
+    def __init__(self, violations: Iterable[Violation]) -> None:
+        self.violations = sorted(violations, key=lambda v: clause_key(v.rule))
+        first = self.violations[0]
+        self.rule = first.rule
+        self.message = first.message
+        more = f" (and {len(self.violations) - 1} more)" if len(self.violations) > 1 else ""
+        super().__init__(f"{first.rule}: {first.message}{more}")
+
+
+class ScenarioRuleViolation(RuleViolation):
+    """A scenario command broke a rule: `.index` is its 1-based position in the file and
+    `.game` the game just before it."""
+
+    def __init__(self, violation: RuleViolation, index: int, game: Any) -> None:
+        super().__init__(violation.violations)
+        self.index = index
+        self.game: Any = game
+        """The `minors.Game` as it was before the command."""
+
+    def error_object(self) -> dict[str, Any]:
+        """The `error` object of the JSON state (scenario-format.md)."""
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "command": self.index,
+            "violations": [{"rule": v.rule, "message": v.message} for v in self.violations],
+        }
+
+
+# ---- what cannot be done here ------------------------------------------------------------------
+
+
+class LogWriteError(MinorsError, OSError):
+    """The log could not be written; the command or advance was not applied."""
+
+
+class LogUnavailable(MinorsError):
+    """The log cannot be verified here at all (exit 2): no such file, an unknown format,
+    or tables, a rulebook or library version that are not available."""
+
+
+class CoverageError(MinorsError):
+    """The tests folder to read cannot be found or read."""

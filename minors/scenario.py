@@ -13,7 +13,7 @@ from attrs import frozen
 from ._kernel.kind import Command, CommandError, build
 from ._kernel.rulebook import Rulebook, RuleViolation
 from .domain.clock import Moment, MomentError
-from .errors import MinorsError
+from .errors import MinorsError, ScenarioError, ScenarioRuleViolation
 from .rules82 import Game
 from .rules82.commands import KINDS
 
@@ -28,29 +28,6 @@ __all__ = [
 
 SAMPLE = "campaign.toml"
 """The built-in sample campaign, shipped in the package (`minors/samples`)."""
-
-
-class ScenarioError(MinorsError, ValueError):
-    """A scenario file or one of its values is malformed; names the file and the command."""
-
-
-class ScenarioRuleViolation(RuleViolation):
-    """A scenario command broke a rule: `.index` is its 1-based position in the file and
-    `.game` the game just before it."""
-
-    def __init__(self, violation: RuleViolation, index: int, game: Game) -> None:
-        super().__init__(violation.violations)
-        self.index = index
-        self.game = game
-
-    def error_object(self) -> dict[str, Any]:
-        """The `error` object of the JSON state (scenario-format.md)."""
-        return {
-            "rule": self.rule,
-            "message": self.message,
-            "command": self.index,
-            "violations": [{"rule": v.rule, "message": v.message} for v in self.violations],
-        }
 
 
 @frozen

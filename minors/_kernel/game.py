@@ -12,7 +12,7 @@ import cattrs
 
 from ..domain.clock import Moment
 from ..domain.units import Unit
-from ..errors import MinorsError, UnknownNameError
+from ..errors import ClockError, StateError, UnknownNameError
 from ..ruleset.tables import Ruleset, load_ruleset
 from .effects import Effect, PhaseEnded
 from .kind import Command, CommandError, build, fields_of, resolve
@@ -22,14 +22,6 @@ from .state import GameState, MinorState, Pending, evolve, state_converter, stat
 from .tx import Tx
 
 __all__ = ["BaseGame", "ClockError", "Sink", "StateError", "Variation", "position"]
-
-
-class ClockError(MinorsError, ValueError):
-    """The clock moves forward only."""
-
-
-class StateError(MinorsError, ValueError):
-    """A state given to `Game.from_state` that cannot be read."""
 
 
 def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Union
 
 import attrs
 
-from ..errors import MinorsError, UnknownNameError
+from ..errors import CommandError, UnknownNameError
 
 if typing.TYPE_CHECKING:
     from ..ruleset.tables import Ruleset
@@ -48,10 +48,6 @@ def _per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
     """`functools.cache` for a function of a class, typed so: mypy takes class objects for
     unhashable (their `__hash__` is read as the instances')."""
     return functools.cache(fn)  # type: ignore[return-value]
-
-
-class CommandError(MinorsError, ValueError):
-    """A command that is malformed: unknown name, missing or wrong field, unknown country."""
 
 
 class Command:

@@ -24,14 +24,19 @@ import importlib
 import inspect
 import json
 import marshal
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
-from attrs import field, frozen
+from attrs import frozen
 
 from ..domain.clock import Phase
-from ..errors import MinorsError, UnknownNameError
+from ..errors import (
+    RulebookError,
+    RuleViolation,
+    UnknownNameError,
+    Violation,
+    clause_key,
+)
 from ..ruleset.records import Clause
 from .kind import Command
 
@@ -63,55 +68,6 @@ C = TypeVar("C", bound=Command)
 
 
 # ---- violations --------------------------------------------------------------------------------
-
-
-@frozen
-class Violation:
-    """One broken rule: its id, what is wrong (with the values), and the data involved."""
-
-    rule: str
-    message: str
-    data: Mapping[str, Any] = field(factory=dict)
-
-
-def clause_key(rule: str) -> tuple[str, tuple[tuple[int, int, str], ...]]:
-    """Sort key of clause ids in text order: by letter prefix (none, as in `82.34`, first;
-    then `A25.85`, `H1`, `K1` ...), by the first number, then by the paragraph digits as a
-    decimal fraction (`82.32` < `82.321B` < `82.33`; `82.9` < `82.11` is false), letters
-    last (`82.11` < `82.11A` < `82.111`)."""
-    prefix = re.match(r"[A-Za-z]*", rule)
-    family = prefix.group() if prefix else ""
-    parts: list[tuple[int, int, str]] = []
-    for index, token in enumerate(re.findall(r"\d+|[A-Z]+|-\w+", rule[len(family) :])):
-        if not token.isdigit():
-            parts.append((1, 0, token))
-        elif index == 0:
-            parts.append((0, int(token), ""))
-        else:
-            parts.append((0, 0, token))
-    return family, tuple(parts)
-
-
-class RuleViolation(MinorsError):
-    """An illegal command; `.violations` lists every broken rule, `.rule` the first in clause
-    order. The game is left exactly as it was."""
-
-    def __init__(self, violations: Iterable[Violation]) -> None:
-        self.violations = sorted(violations, key=lambda v: clause_key(v.rule))
-        first = self.violations[0]
-        self.rule = first.rule
-        self.message = first.message
-        more = f" (and {len(self.violations) - 1} more)" if len(self.violations) > 1 else ""
-        super().__init__(f"{first.rule}: {first.message}{more}")
-
-
-class RulebookError(MinorsError, ValueError):
-    """A rulebook that cannot be built; `.problems` lists every problem, each with its fix."""
-
-    def __init__(self, name: str, problems: Iterable[str]) -> None:
-        self.problems = list(problems)
-        lines = "\n".join(f"  - {p}" for p in self.problems)
-        super().__init__(f"rulebook {name!r} cannot be built:\n{lines}")
 
 
 # ---- marks -------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from attrs import field, frozen
 
 from .._kernel.rulebook import RuleViolation, Violation
 from ..domain import Side
-from ..errors import MinorsError
+from ..errors import CommissarError
 from .personnel import PersonnelKind, check_rating
 
 __all__ = [
@@ -41,11 +41,6 @@ __all__ = [
     "rally_terms",
     "substitute",
 ]
-
-
-class CommissarError(MinorsError, ValueError):
-    """Malformed Commissar input: a counter that cannot exist, an id given twice, a
-    substitution naming a unit not in the order of battle, a rally of an unbroken unit."""
 
 
 class CommissarRating(StrEnum):

@@ -14,13 +14,9 @@ from attrs import field, frozen
 
 from .._kernel.rulebook import Violation
 from ..domain import Side
-from ..errors import MinorsError
+from ..errors import DyoError
 
 __all__ = ["DyoError", "FrenchForce", "Purchase", "check_purchases", "french_force"]
-
-
-class DyoError(MinorsError, ValueError):
-    """A DYO purchase that cannot be read: an empty item or nationality name."""
 
 
 class FrenchForce(StrEnum):

@@ -26,13 +26,9 @@ from itertools import pairwise
 
 from attrs import field, frozen
 
-from ..errors import MinorsError
+from ..errors import HexError
 
 __all__ = ["Hex", "HexError", "HexGrain", "Hexside", "distance", "grains_through"]
-
-
-class HexError(MinorsError, ValueError):
-    """A hex name, hexside or hex grain that cannot be read."""
 
 
 class Hexside(IntEnum):

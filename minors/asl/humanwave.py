@@ -20,7 +20,7 @@ from types import MappingProxyType
 from attrs import field, frozen
 
 from .._kernel.rulebook import Violation
-from ..errors import MinorsError
+from ..errors import HumanWaveError
 from .hexgrid import Hex, HexGrain, distance, grains_through
 from .personnel import PersonnelKind
 
@@ -58,11 +58,6 @@ MIN_CHAIN_HEXES = 3
 """A25.23: the chain spans three or more hexes."""
 MMC_PER_HEX = 2
 """A25.23: on average at least two participating MMC per hex of the chain."""
-
-
-class HumanWaveError(MinorsError, ValueError):
-    """Malformed Human Wave input: duplicate unit ids, facts that contradict each other,
-    an in-hex move that is not one."""
 
 
 class WaveKind(StrEnum):

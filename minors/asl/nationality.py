@@ -37,7 +37,7 @@ from ..domain.a25 import (
     expand_classes,
     name_key,
 )
-from ..errors import MinorsError, UnknownNameError
+from ..errors import NoNationalityError, ProfileError, UnknownNameError
 from ..ruleset.records import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
@@ -64,16 +64,6 @@ __all__ = [
 
 def _names(values: Iterable[str]) -> str:
     return ", ".join(values)
-
-
-class ProfileError(MinorsError, ValueError):
-    """A profile query that cannot be answered as asked: an impossible date, a class or
-    unit the nationality does not have, an opponent on its own side."""
-
-
-class NoNationalityError(MinorsError, LookupError):
-    """A country whose troops A25 does not describe (Japan, China, the Pacific minors):
-    the message gives the reason; nothing is guessed."""
 
 
 # ---- names and countries -----------------------------------------------------------------

@@ -10,14 +10,9 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from ..errors import MinorsError
+from ..errors import PersonnelError
 
 __all__ = ["PersonnelError", "PersonnelKind", "check_rating"]
-
-
-class PersonnelError(MinorsError, ValueError):
-    """A personnel counter that cannot be read: an unknown rating or a rating of the wrong
-    shape for its kind."""
 
 
 class PersonnelKind(StrEnum):

@@ -29,7 +29,7 @@ from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
 from .._kernel.state import GameState, state_dict
 from ..domain.clock import Moment, MomentError
-from ..errors import MinorsError
+from ..errors import LogUnavailable, LogWriteError, MinorsError
 from ..rules82 import RULEBOOK, Game, Hooks
 from ..ruleset.tables import load_ruleset
 
@@ -48,15 +48,6 @@ __all__ = [
 FORMAT = 1
 GENESIS = "0" * 64
 DURABILITY = ("entry", "phase", "close")
-
-
-class LogWriteError(MinorsError, OSError):
-    """The log could not be written; the command or advance was not applied."""
-
-
-class LogUnavailable(MinorsError):
-    """The log cannot be verified here at all (exit 2): no such file, an unknown format,
-    or tables, a rulebook or library version that are not available."""
 
 
 def canonical(value: Any) -> bytes:

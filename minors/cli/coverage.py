@@ -21,7 +21,7 @@ from attrs import frozen
 
 from .._kernel.rulebook import Rulebook
 from ..domain import ClauseKind
-from ..errors import MinorsError
+from ..errors import CoverageError
 from ..rules82 import RULEBOOK
 from ..ruleset.tables import Ruleset, load_ruleset, normalize_clause
 
@@ -40,10 +40,6 @@ __all__ = [
 
 CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)
 """The kinds of clause of rule 82 that `--check` wants a test for."""
-
-
-class CoverageError(MinorsError):
-    """The tests folder to read cannot be found or read."""
 
 
 @frozen

@@ -16,6 +16,8 @@ from types import MappingProxyType
 
 from attrs import frozen
 
+from ..errors import YearMonthError
+
 __all__ = [
     "CLASS_GROUPS",
     "KIND_SPECS",
@@ -45,10 +47,6 @@ __all__ = [
 
 TraitValue = bool | int | str | Fraction | tuple[str, ...]
 """What a trait's value may be: enum members are strings, a share is a `Fraction`."""
-
-
-class YearMonthError(ValueError):
-    """A year-month that cannot be read or does not exist (`1944-13`)."""
 
 
 _YEAR_MONTH = re.compile(r"^(\d{4})-(\d{2})$")

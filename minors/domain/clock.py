@@ -7,14 +7,10 @@ from enum import StrEnum
 
 from attrs import frozen
 
-from ..errors import MinorsError
+from ..errors import MomentError
 from . import Season, Side
 
 __all__ = ["START", "Moment", "MomentError", "Phase"]
-
-
-class MomentError(MinorsError, ValueError):
-    """A moment of play that cannot be read."""
 
 
 class Phase(StrEnum):

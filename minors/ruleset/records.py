@@ -33,6 +33,7 @@ from ..domain.a25 import (
     UnitType,
     YearMonth,
 )
+from ..errors import FieldError
 
 __all__ = [
     "ArrivalRow",
@@ -68,16 +69,6 @@ __all__ = [
     "StartPending",
     "TraitRow",
 ]
-
-
-class FieldError(ValueError):
-    """A field of one table entry holds a bad value; the loader adds file and entry."""
-
-    def __init__(self, field: str, problem: str, fix: str = "") -> None:
-        self.field = field
-        self.problem = problem
-        self.fix = fix
-        super().__init__(problem)
 
 
 def _non_negative(_: Any, attribute: attrs.Attribute[int], value: int) -> None:
