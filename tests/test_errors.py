@@ -24,6 +24,8 @@ def test_every_error_class_is_defined_in_the_error_module() -> None:
     """No public exception class is defined anywhere but `minors.errors`."""
     elsewhere = []
     for name in _modules():
+        if name == "minors.errors":
+            continue
         module = importlib.import_module(name)
         for attr, value in vars(module).items():
             if (
