@@ -12,7 +12,7 @@ import attrs
 import cattrs
 from attrs import frozen
 
-from ..domain import DiplomaticLevel, Side, Status
+from ..domain import DiplomaticLevel, LedgerKind, Side, Status
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from .chain import Chain
@@ -111,7 +111,7 @@ class LedgerEntry:
     seq: int
     major: str
     amount: int
-    kind: str
+    kind: LedgerKind
     rule: str
     moment: Moment
     minor: str | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..domain import Faction, Side
+from ..domain import Faction, LedgerKind, Side
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from ..ruleset.tables import Ruleset
@@ -210,7 +210,7 @@ class Tx:
         self.added.append(entry)
         if self._grants is None or entry.minor is None:
             return  # not built yet: it will be built from the ledger when asked
-        if entry.kind != "grant" and entry.undoes is None:
+        if entry.kind is not LedgerKind.GRANT and entry.undoes is None:
             return
         if "_grants" not in self._owned:
             self._owned.add("_grants")
@@ -218,7 +218,7 @@ class Tx:
         active = self._grants.get(entry.minor, ())
         if entry.undoes is not None:
             active = tuple(g for g in active if g.seq != entry.undoes)
-        if entry.kind == "grant":
+        if entry.kind is LedgerKind.GRANT:
             active = (*active, entry)
         self._grants[entry.minor] = active
 
@@ -230,7 +230,7 @@ class Tx:
             undone = {e.undoes for e in entries if e.undoes is not None}
             grants: dict[str, list[LedgerEntry]] = {}
             for e in entries:
-                if e.kind == "grant" and e.minor is not None and e.seq not in undone:
+                if e.kind is LedgerKind.GRANT and e.minor is not None and e.seq not in undone:
                     grants.setdefault(e.minor, []).append(e)
             self._grants = {name: tuple(found) for name, found in grants.items()}
             self._owned.add("_grants")

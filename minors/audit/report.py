@@ -25,6 +25,7 @@ from .._kernel.effects import (
     WarEnded,
 )
 from .._kernel.log import LogEntry
+from ..domain import LedgerKind
 from ..rules82 import Game
 
 __all__ = ["describe", "report"]
@@ -41,7 +42,11 @@ def describe(effect: Effect) -> str:
         case WarEnded(a=a, b=b, cause=cause):
             text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
         case BrpChange(entry=entry):
-            what = {"grant": "gains", "deduction": "loses", "cost": "pays"}[entry.kind]
+            what = {
+                LedgerKind.GRANT: "gains",
+                LedgerKind.DEDUCTION: "loses",
+                LedgerKind.COST: "pays",
+            }[entry.kind]
             about = f" for {entry.minor}" if entry.minor else ""
             undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
             text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"

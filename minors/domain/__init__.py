@@ -1,15 +1,23 @@
-"""Domain values as enums: statuses, factions, theaters and the kinds used by the tables."""
+"""Domain values as enums: statuses, factions, theaters, the kinds the tables use, and the
+command kinds of rule 82's vocabulary (`clock`: moments and phases; `units`: unit kinds;
+`a25`: the vocabulary of ASL A25)."""
 
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
 
 __all__ = [
+    "BrpRuleKind",
+    "BrpShare",
     "ClauseKind",
+    "CommandKind",
     "DiplomaticLevel",
     "Faction",
     "FootnoteKind",
+    "LedgerKind",
+    "ProvenanceKind",
     "Rounding",
+    "ScaleEffect",
     "Season",
     "Side",
     "Status",
@@ -119,3 +127,73 @@ class Season(StrEnum):
     SUMMER = "summer"
     FALL = "fall"
     WINTER = "winter"
+
+
+class ScaleEffect(StrEnum):
+    """What a value of the diplomatic scale does to the standing result (82.21, 82.31)."""
+
+    SET = "set"
+    """Sets a new standing of its side and level (7+ / 0−)."""
+    KEEP = "keep"
+    """Keeps whatever stands (3–4)."""
+    KEEP_AXIS = "keep_axis"
+    """Keeps a pro-Axis standing, cancels a pro-Allied one (5–6)."""
+    KEEP_ALLIES = "keep_allies"
+    """Keeps a pro-Allied standing, cancels a pro-Axis one (1–2)."""
+
+
+class BrpShare(StrEnum):
+    """How much of a minor's BRPs a standing level gives its holder (82.21A-B)."""
+
+    NONE = "none"
+    PARTIAL = "partial"
+    ALL = "all"
+
+
+class BrpRuleKind(StrEnum):
+    """How a BRP amount is worked out: a fixed amount, a fraction, or 82.22's proration."""
+
+    FIXED = "fixed"
+    FRACTION = "fraction"
+    PRORATION = "proration"
+
+
+class ProvenanceKind(StrEnum):
+    """Where values that are not the rulebook's come from (docs/tables.md)."""
+
+    ILLUSTRATIVE = "illustrative"
+    """A stand-in the rulebook does not make public: replace it with your own."""
+    PUBLIC = "public"
+    """From public material about the game, not from the rule text."""
+    READING = "reading"
+    """A reading of an ambiguous or silent text (docs/rules.md)."""
+
+
+class LedgerKind(StrEnum):
+    """What a BRP ledger entry records (82.21, 82.22, K6)."""
+
+    GRANT = "grant"
+    """BRPs a standing gives a major power."""
+    DEDUCTION = "deduction"
+    """A grant undone (82.22: prorated, naming the grant)."""
+    COST = "cost"
+    """BRPs spent (a declaration of war, K6)."""
+
+
+class CommandKind(StrEnum):
+    """The commands of rule 82's scenario vocabulary (scenario-format.md)."""
+
+    DIPLOMATIC_RESULT = "diplomatic_result"
+    DECLARE_WAR = "declare_war"
+    BORDER_WAR = "border_war"
+    SUBVERT = "subvert"
+    CONQUER = "conquer"
+    REFUSE_ASSOCIATION = "refuse_association"
+    SURRENDER = "surrender"
+    REENTER_WAR = "reenter_war"
+    PLACE = "place"
+    MOVE = "move"
+    REMOVE = "remove"
+    DEPLOY = "deploy"
+    TRACE_SUPPLY = "trace_supply"
+    CHOOSE_LOSSES = "choose_losses"

@@ -10,7 +10,7 @@ import functools
 import math
 from fractions import Fraction
 
-from ..domain import DiplomaticLevel, Rounding, Season
+from ..domain import BrpRuleKind, DiplomaticLevel, Rounding, Season
 from ..ruleset.records import BrpRule
 from ..ruleset.tables import Ruleset
 
@@ -29,7 +29,7 @@ def round_brps(amount: Fraction, rounding: Rounding) -> int:
 def partial_grant(rule: BrpRule, value: int) -> int:
     """The BRPs a 7 / 0 result attributes (82.21A): a fixed amount or a share, never above
     the minor's value."""
-    if rule.kind == "fixed":
+    if rule.kind is BrpRuleKind.FIXED:
         return min(rule.amount, value)
     return min(round_brps(value * rule.fraction, rule.rounding), value)
 

@@ -12,7 +12,7 @@ from .._kernel.effects import BrpChange, DeadlineSet, Note, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
 from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
-from ..domain import DiplomaticLevel, Side, Status, Theater
+from ..domain import DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Moment, Phase
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
@@ -29,6 +29,7 @@ __all__ = [
     "DiplomaticResult",
     "Standing",
     "apply_result",
+    "cancelling",
     "clamp",
     "deduct",
     "deduct_all",
@@ -69,13 +70,22 @@ def next_standing(ruleset: Ruleset, current: Standing | None, result: int) -> St
     """The standing after a new (modified) result: a result of 7+ / 0− sets a new standing,
     5–6 keep a pro-Axis one, 1–2 a pro-Allied one, 3–4 keep whatever stands."""
     entry = ruleset.diplomatic_results[clamp(ruleset, result)]
-    if entry.effect == "set":
+    if entry.effect is ScaleEffect.SET:
         assert entry.side is not None
         return Standing(entry.side, entry.level)
-    if entry.effect == "keep" or current is None:
+    if entry.effect is ScaleEffect.KEEP or current is None:
         return current
-    kept = Side.AXIS if entry.effect == "keep_axis" else Side.ALLIES
+    kept = Side.AXIS if entry.effect is ScaleEffect.KEEP_AXIS else Side.ALLIES
     return current if current.side is kept else None
+
+
+def cancelling(ruleset: Ruleset, side: Side) -> int:
+    """The result of the scale that keeps `side`'s standing and cancels the other side's,
+    nearest to `side`'s own results (6 for the Axis, 1 for the Allies on the public scale)."""
+    keep = ScaleEffect.KEEP_AXIS if side is Side.AXIS else ScaleEffect.KEEP_ALLIES
+    own = [r for r, e in ruleset.diplomatic_results.items() if e.side is side]
+    bands = [r for r, e in ruleset.diplomatic_results.items() if e.effect is keep]
+    return min(bands, key=lambda r: min(abs(r - o) for o in own))
 
 
 def effect_of(ruleset: Ruleset, level: DiplomaticLevel, theater: Theater) -> LevelEffect | None:
@@ -174,7 +184,7 @@ def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
     the `†` table gives it, set up by the roller (the default set-up)."""
     state = tx.minor(minor)
     entry = tx.rs.diplomatic_results[result]
-    side = entry.side if entry.effect == "set" else None
+    side = entry.side if entry.effect is ScaleEffect.SET else None
     holding = (
         Holding(major, side, entry.level, result, tx.clock.player_turn_start())
         if (side is tx.side(major))
@@ -203,10 +213,10 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         )
     side = tx.side(major)
     entry = rs.diplomatic_results[clamped]
-    if entry.effect == "set" and entry.side is not side:
+    if entry.effect is ScaleEffect.SET and entry.side is not None and entry.side is not side:
         # A result favouring the other side counts as the band that keeps that side's
         # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
-        clamped = 6 if entry.side is Side.AXIS else 1
+        clamped = cancelling(rs, entry.side)
         tx.effects.append(
             Note(f"{major}'s result {result} favours the other side: it counts as {clamped}", rule)
         )
@@ -288,7 +298,7 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
             tx.next_seq(),
             holding.major,
             amount,
-            "grant",
+            LedgerKind.GRANT,
             rule,
             tx.clock,
             minor=minor,
@@ -321,7 +331,7 @@ def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
             tx.next_seq(),
             grant.major,
             -amount,
-            "deduction",
+            LedgerKind.DEDUCTION,
             rule,
             tx.clock,
             minor=grant.minor,

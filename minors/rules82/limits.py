@@ -92,7 +92,7 @@ def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
 
 
 @effect("82.321C", otherwise=())
-def _exempt_kinds(tx: Tx, limit: Limit) -> tuple[str, ...]:
+def _exempt_kinds(tx: Tx, limit: Limit) -> tuple[UnitKind, ...]:
     """82.321C: airbases, rocket bases, railheads and forts are never limited."""
     return limit.exempt_kinds
 
@@ -101,9 +101,9 @@ def counts(tx: Tx, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
     """Whether `unit` counts against `limit` on `group`."""
     if unit.owner in group or unit.owner in limit.exempt_owners:
         return False
-    if unit.kind.value in _exempt_kinds(tx, limit):
+    if unit.kind in _exempt_kinds(tx, limit):
         return False
-    if unit.kind.value not in limit.counted_kinds and unit.kind.value not in limit.exempt_kinds:
+    if unit.kind not in limit.counted_kinds and unit.kind not in limit.exempt_kinds:
         return False
     side = tx.owner_side(unit)
     if limit.side is not None and side is not limit.side:

@@ -12,7 +12,7 @@ from .._kernel.effects import BrpChange, Note, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
 from .._kernel.rulebook import Violation, candidates, check, effect, handles
 from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
-from ..domain import Status
+from ..domain import LedgerKind, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .deployment import schedule
@@ -270,7 +270,7 @@ def _border_wars(tx: Tx, gated: bool) -> Iterator[BorderWar]:
 def _pay(tx: Tx, major: str, cost: str, what: str) -> None:
     """Declaring war costs BRPs: 10 on a minor (82.62 repeats it), 35 on a major power."""
     brps = tx.rs.costs[cost].brps
-    entry = LedgerEntry(tx.next_seq(), major, -brps, "cost", "K6", tx.clock, minor=None)
+    entry = LedgerEntry(tx.next_seq(), major, -brps, LedgerKind.COST, "K6", tx.clock, minor=None)
     tx.record(entry)
     tx.effects.append(BrpChange(entry, "K6"))
 

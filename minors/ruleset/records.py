@@ -11,11 +11,15 @@ import attrs
 from attrs import field, frozen
 
 from ..domain import (
+    BrpRuleKind,
+    BrpShare,
     ClauseKind,
     DiplomaticLevel,
     Faction,
     FootnoteKind,
+    ProvenanceKind,
     Rounding,
+    ScaleEffect,
     Side,
     Status,
     Theater,
@@ -33,6 +37,7 @@ from ..domain.a25 import (
     UnitType,
     YearMonth,
 )
+from ..domain.units import UnitKind
 from ..errors import FieldError
 
 __all__ = [
@@ -453,20 +458,13 @@ class ScaleEntry:
     """One value of the diplomatic scale: set a standing, or keep or cancel the standing one."""
 
     result: int
-    effect: str = field()
+    effect: ScaleEffect
     side: Side | None = None
     level: DiplomaticLevel = DiplomaticLevel.NONE
     note: str = ""
 
-    @effect.validator
-    def _check_effect(self, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in ("set", "keep", "keep_axis", "keep_allies"):
-            raise FieldError(
-                "effect", f"{value!r} is not an effect", "use set, keep, keep_axis or keep_allies"
-            )
-
     def __attrs_post_init__(self) -> None:
-        if (self.effect == "set") != (self.side is not None):
+        if (self.effect is ScaleEffect.SET) != (self.side is not None):
             raise FieldError(
                 "side", "a side is given exactly when the effect is 'set'", "add or drop side"
             )
@@ -478,17 +476,12 @@ class LevelEffect:
 
     level: DiplomaticLevel
     status: Status
-    brps: str = field()
+    brps: BrpShare
     hexes: bool = False
     europe_only: bool = False
     otherwise: DiplomaticLevel | None = None
     """For a Europe-only level, the level it has in the Pacific."""
     clause: str = ""
-
-    @brps.validator
-    def _check_brps(self, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in ("none", "partial", "all"):
-            raise FieldError("brps", f"{value!r} is not a BRP share", "use none, partial or all")
 
 
 @frozen
@@ -496,7 +489,7 @@ class BrpRule:
     """How BRP amounts are computed: the 7/0 partial grant and the 82.22 proration."""
 
     key: str
-    kind: str = field()
+    kind: BrpRuleKind
     amount: int = field(default=0, validator=_non_negative)
     fraction: Fraction = Fraction(1)
     season_weights: dict[str, int] = field(factory=dict)
@@ -505,15 +498,8 @@ class BrpRule:
     illustrative: bool = False
     note: str = ""
 
-    @kind.validator
-    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in ("fixed", "fraction", "proration"):
-            raise FieldError(
-                "kind", f"{value!r} is not a BRP rule kind", "use fixed, fraction or proration"
-            )
-
     def __attrs_post_init__(self) -> None:
-        if self.kind == "proration":
+        if self.kind is BrpRuleKind.PRORATION:
             seasons = ("spring", "summer", "fall", "winter")
             if sorted(self.season_weights) != sorted(seasons):
                 raise FieldError(
@@ -541,8 +527,10 @@ class Limit:
     max_armor_units: int | None = None
     always: bool = False
     """Applies whatever the minor's status (Finland, 82.322)."""
-    counted_kinds: tuple[str, ...] = ("infantry", "armor", "air", "naval")
-    exempt_kinds: tuple[str, ...] = ()
+    counted_kinds: tuple[UnitKind, ...] = (
+        UnitKind.INFANTRY, UnitKind.ARMOR, UnitKind.AIR, UnitKind.NAVAL,
+    )  # fmt: skip
+    exempt_kinds: tuple[UnitKind, ...] = ()
     exempt_owners: tuple[str, ...] = ()
     note: str = ""
 
@@ -561,15 +549,8 @@ class Provenance:
     """Where a table's or field's values come from, when not from the rulebook itself."""
 
     key: str
-    kind: str = field()
+    kind: ProvenanceKind
     note: str = field(validator=_non_empty)
-
-    @kind.validator
-    def _check_kind(self, attribute: attrs.Attribute[str], value: str) -> None:
-        if value not in ("illustrative", "public", "reading"):
-            raise FieldError(
-                "kind", f"{value!r} is not a provenance", "use illustrative, public or reading"
-            )
 
 
 @frozen

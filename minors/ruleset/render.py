@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..domain import ScaleEffect
 from .records import COLUMN_GROUPS, COLUMN_LABELS, COLUMNS, Count
 from .tables import Ruleset
 
@@ -138,7 +139,7 @@ def _diplomacy(rs: Ruleset) -> Iterator[RenderableType]:
     for name in ("Result", "Effect", "Status", "BRPs", "Hexes"):
         table.add_column(name)
     for result, entry in sorted(rs.diplomatic_results.items()):
-        if entry.effect == "set":
+        if entry.effect is ScaleEffect.SET:
             level = rs.diplomatic_levels[entry.level]
             where = " (Europe only)" if level.europe_only else ""
             assert entry.side is not None

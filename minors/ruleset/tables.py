@@ -12,7 +12,16 @@ from typing import Any
 import attrs
 from attrs import frozen
 
-from ..domain import DiplomaticLevel, Faction, FootnoteKind, Side, Status
+from ..domain import (
+    BrpRuleKind,
+    DiplomaticLevel,
+    Faction,
+    FootnoteKind,
+    ProvenanceKind,
+    ScaleEffect,
+    Side,
+    Status,
+)
 from ..domain.a25 import TraitKind, name_key
 from ..domain.clock import Moment
 from ..errors import MinorsError, TableError, UnknownNameError
@@ -143,7 +152,7 @@ class Ruleset:
     def is_illustrative(self, key: str) -> bool:
         """Whether a table or `table.field` holds illustrative (not rulebook) values."""
         entry = self.provenance.get(key) or self.provenance.get(key.split(".")[0])
-        return entry is not None and entry.kind == "illustrative"
+        return entry is not None and entry.kind is ProvenanceKind.ILLUSTRATIVE
 
 
 # ---- building and validating ---------------------------------------------------------
@@ -452,7 +461,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key, cost in t["costs"].items():
         clause_ok("costs", key, "clause", [cost.clause] if cost.clause else [])
     _check(
-        t["brp_rules"]["partial"].kind in ("fixed", "fraction"),
+        t["brp_rules"]["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
         "the partial grant must be fixed or fraction",
         origins,
         "brp_rules",
@@ -461,7 +470,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         "use fixed or fraction",
     )
     _check(
-        t["brp_rules"]["proration"].kind == "proration",
+        t["brp_rules"]["proration"].kind is BrpRuleKind.PRORATION,
         "must be a proration",
         origins,
         "brp_rules",
@@ -481,7 +490,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         "give every result from the lowest to the highest",
     )
     for key, result in t["diplomatic_results"].items():
-        if result.effect == "set":
+        if result.effect is ScaleEffect.SET:
             _check(
                 result.level in t["diplomatic_levels"],
                 f"level {result.level.name.lower()!r} has no effect entry",

@@ -46,7 +46,7 @@ from .._kernel.rulebook import RuleViolation, Violation
 from .._kernel.state import GameState, evolve
 from .._kernel.tx import Tx
 from ..audit import log as auditlog
-from ..domain import Status
+from ..domain import LedgerKind, Status
 from ..domain.clock import Moment, Phase
 from ..domain.units import UnitKind
 from ..errors import MinorsError
@@ -483,9 +483,9 @@ def ledger_problems(game: Game) -> list[str]:
     grants = {}
     undone: dict[int, int] = {}
     for entry in game.raw_state.ledger:
-        if entry.kind == "grant":
+        if entry.kind is LedgerKind.GRANT:
             grants[entry.seq] = entry
-        if entry.kind != "deduction":
+        if entry.kind is not LedgerKind.DEDUCTION:
             continue
         grant = grants.get(entry.undoes) if entry.undoes is not None else None
         if grant is None:
