@@ -79,3 +79,72 @@ def test_survival_needs_a_free_willing_partner() -> None:
     )
     barred = attrs.evolve(base, partner_free=False)
     assert fire(Status.INDEPENDENT, "associate", barred) is Status.INDEPENDENT
+
+
+def test_a_misspelt_trigger_is_an_error_naming_the_closest() -> None:
+    """fire() refuses a trigger the Machine does not have, suggesting the closest."""
+    from minors import UnknownNameError
+
+    with pytest.raises(UnknownNameError, match="'atack'; did you mean 'attack'"):
+        fire(Status.NEUTRAL, "atack")  # type: ignore[arg-type]
+
+
+def test_the_typed_table_is_what_the_machine_holds() -> None:
+    """Every transition of TRANSITIONS is an event of the Machine, in order, and the states
+    are the Status enum's."""
+    from minors.rules82.machine import TRANSITIONS, Trigger
+
+    assert set(MACHINE.events) == {t.value for t in Trigger}
+    for trigger in Trigger:
+        typed = [t for t in TRANSITIONS if t.trigger is trigger]
+        for source in {s for t in typed for s in t.source}:
+            held = MACHINE.events[trigger.value].transitions[source.value]
+            assert [t.dest for t in held] == [t.dest.value for t in typed if source in t.source]
+
+
+def test_the_diagram_is_drawn_from_the_machine() -> None:
+    """`minors rules diagram` prints a digraph of the nine statuses whose arrows are the
+    Machine's transitions, as dot and as mermaid; the committed picture in docs has them."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from minors.cli import main
+
+    dot = CliRunner().invoke(main, ["rules", "diagram", "--format", "dot"])
+    assert dot.exit_code == 0
+    assert dot.output.startswith("digraph statuses {")
+    assert all(f'"{s.value}";' in dot.output for s in Status)
+    arrows = {
+        (s, t.dest or s)
+        for e in MACHINE.events.values()
+        for s, ts in e.transitions.items()
+        for t in ts
+    }
+    assert dot.output.count(" -> ") == len(arrows)
+    assert '"independent" -> "associated" [label="' in dot.output
+    mermaid = CliRunner().invoke(main, ["rules", "diagram", "--format", "mermaid"])
+    assert mermaid.output.startswith("stateDiagram-v2\n")
+    assert mermaid.output.count(" --> ") == len(arrows)
+    svg = (Path(__file__).parent.parent / "docs" / "statuses.svg").read_text(encoding="utf-8")
+    for source, dest in arrows:
+        assert f"<title>{source}&#45;&gt;{dest}</title>" in svg, (source, dest)
+
+
+def test_svg_needs_graphviz_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Graphviz's dot program, --format svg exits 2 with one line saying what to
+    install; with it, it prints an SVG."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from minors.cli import main
+
+    if shutil.which("dot"):
+        drawn = CliRunner().invoke(main, ["rules", "diagram", "--format", "svg"])
+        assert drawn.exit_code == 0
+        assert "<svg" in drawn.output
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    missing = CliRunner().invoke(main, ["rules", "diagram", "--format", "svg"])
+    assert missing.exit_code == 2
+    assert "apt-get install graphviz" in missing.output

@@ -272,6 +272,49 @@ def rules() -> None:
     """Traceability of the rules: the tests and code behind each clause."""
 
 
+@rules.command("diagram")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["dot", "mermaid", "svg"]),
+    default="dot",
+    show_default=True,
+    help="dot and mermaid are text; svg is drawn by Graphviz's `dot` program.",
+)
+def rules_diagram(fmt: str) -> None:
+    """The statuses of a minor country (82.11) and their transitions, drawn from the
+    rulebook's Machine: each arrow is a trigger with its conditions."""
+    import shutil
+    import subprocess
+
+    from ..rules82.machine import dot, mermaid
+
+    if fmt == "mermaid":
+        click.echo(mermaid(), nl=False)
+        return
+    if fmt == "dot":
+        click.echo(dot(), nl=False)
+        return
+    program = shutil.which("dot")
+    if program is None:
+        click.echo(
+            "minors: error: --format svg needs Graphviz's dot program "
+            "(Debian: apt-get install graphviz); --format dot prints its input",
+            err=True,
+        )
+        sys.exit(2)
+    drawn = subprocess.run(
+        [program, "-Tsvg"], input=dot().encode(), capture_output=True, check=False
+    )
+    if drawn.returncode != 0:
+        problem = drawn.stderr.decode(errors="replace").strip().splitlines()
+        click.echo(
+            f"minors: error: dot failed: {problem[0] if problem else drawn.returncode}", err=True
+        )
+        sys.exit(2)
+    click.echo(drawn.stdout.decode(), nl=False)
+
+
 @rules.command("coverage")
 @click.option("--json", "as_json", is_flag=True, help="Print {clause: {tests, code, kind}}.")
 @click.option("--markdown", is_flag=True, help="Print the Markdown of docs/rules-coverage.md.")

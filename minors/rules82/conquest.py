@@ -15,7 +15,7 @@ from ..domain import Side, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .diplomacy import deduct_all
-from .machine import fire
+from .machine import Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .survival import thailand
 from .ties import TIED, set_status
@@ -136,7 +136,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
     one, and BRPs held from it by another power are deducted (82.22)."""
     state = tx.minor(minor)
     _deduct_others(tx, minor, by)
-    dest = fire(state.status, "conquer")
+    dest = fire(state.status, Trigger.CONQUER)
     assert dest is not None, state.status
     for unit in sorted(tx.units_of(minor), key=lambda u: u.id):  # wherever they stand
         tx.eliminate(unit.id)

@@ -18,7 +18,7 @@ from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
 from .deployment import deploy_now, deploy_share
-from .machine import Context, fire
+from .machine import Context, Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .ties import set_status
 
@@ -109,11 +109,11 @@ def status_of(ruleset: Ruleset, standing: Standing | None, theater: Theater) -> 
 
 PEACE = frozenset({Status.NEUTRAL, Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED})
 TRIGGERS = {
-    DiplomaticLevel.NONE: "result_none",
-    DiplomaticLevel.BRPS: "result_brps",
-    DiplomaticLevel.CONTROL: "result_control",
-    DiplomaticLevel.ASSOCIATION: "result_association",
-    DiplomaticLevel.ALLIANCE: "result_alliance",
+    DiplomaticLevel.NONE: Trigger.RESULT_NONE,
+    DiplomaticLevel.BRPS: Trigger.RESULT_BRPS,
+    DiplomaticLevel.CONTROL: Trigger.RESULT_CONTROL,
+    DiplomaticLevel.ASSOCIATION: Trigger.RESULT_ASSOCIATION,
+    DiplomaticLevel.ALLIANCE: Trigger.RESULT_ALLIANCE,
 }
 
 

@@ -10,7 +10,7 @@ from .._kernel.rulebook import at_phase_start, effect
 from .._kernel.state import MinorState, Pending, evolve
 from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
-from .machine import Context, fire
+from .machine import Context, Trigger, fire
 from .ties import neutral_major, set_status
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["on_attack", "on_war_between_majors", "resolve_pending"]
 
-TRIGGER = {DiplomaticLevel.ASSOCIATION: "associate", DiplomaticLevel.ALLIANCE: "ally"}
+TRIGGER = {DiplomaticLevel.ASSOCIATION: Trigger.ASSOCIATE, DiplomaticLevel.ALLIANCE: Trigger.ALLY}
 
 
 def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
@@ -173,7 +173,7 @@ def _communist_china(tx: Tx) -> None:
     state = tx.minors.get("Communist China")
     if state is None or state.status is not Status.INDEPENDENT:
         return
-    dest = fire(state.status, "ally", Context(partner_free="Russia" not in state.barred))
+    dest = fire(state.status, Trigger.ALLY, Context(partner_free="Russia" not in state.barred))
     assert dest is not None
     set_status(
         tx,
@@ -195,7 +195,7 @@ def thailand(tx: Tx) -> None:
         return
     if indochina.status is not Status.CONQUERED or indochina.major != "Japan":
         return
-    dest = fire(state.status, "align", Context(partner_free="Japan" not in state.barred))
+    dest = fire(state.status, Trigger.ALIGN, Context(partner_free="Japan" not in state.barred))
     if dest is Status.ASSOCIATED:
         set_status(
             tx,

@@ -17,7 +17,7 @@ from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result
-from .machine import Context, fire
+from .machine import Context, Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .survival import on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
@@ -296,7 +296,7 @@ def attack(
         changes["invaded"], changes["invaded_at"] = invaded, tx.clock
     _displace(tx, minor, attacker, displace)
     garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
-    dest = fire(state.status, "attack", Context(garrison_partner=garrison is not None))
+    dest = fire(state.status, Trigger.ATTACK, Context(garrison_partner=garrison is not None))
     if dest is None:  # a status an attack cannot change: only with a check switched off
         dest = state.status
     deployment = schedule(tx, minor, attacker)
@@ -533,7 +533,7 @@ def _free_french(tx: Tx) -> None:
         state = tx.minors.get(name)
         if state is None or state.status is not Status.COLONY:
             continue
-        dest = fire(state.status, "free_french")
+        dest = fire(state.status, Trigger.FREE_FRENCH)
         assert dest is not None
         set_status(tx, state, dest, "Britain", "82.91F", "France has fallen: Free French")
 
