@@ -17,13 +17,20 @@ from ..domain.units import GROUND
 from .diplomacy import deduct_all
 from .machine import Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
-from .survival import thailand
+from .survival import on_occupation
 from .ties import TIED, set_status
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
 
-__all__ = ["Conquer", "conquer", "may_attack_without_declaration", "vichy_colony"]
+__all__ = [
+    "Conquer",
+    "colonies_open_to",
+    "conquer",
+    "may_attack_without_declaration",
+    "occupations",
+    "vichy_colony",
+]
 
 
 @frozen
@@ -35,9 +42,16 @@ class Conquer(Command):
     by: MajorName
 
 
-OCCUPATIONS = {("Japan", "French Indochina")}
-"""82.91D: Japan's conquest of French Indochina stands for its occupation (89.51), which
-needs no war with France."""
+def occupations(tx: Tx) -> set[tuple[str, str]]:
+    """(major, minor): the occupations 82.91D names (89.51), which need no war with the
+    minor's owner: a Pacific alignment's partner taking the minor its row waits for."""
+    return {(row.partner, row.occupied) for row in tx.rs.alignments.values() if row.occupied}
+
+
+def colonies_open_to(tx: Tx) -> set[str]:
+    """82.41's exception (77.61): the powers that may attack Vichy colonies without a
+    declaration (the tables name them on the minor whose colonies they are)."""
+    return {major for row in tx.rs.minors.values() for major in row.colonies_open_to}
 
 
 def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None:
@@ -52,9 +66,9 @@ def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None
         and tx.at_war(major, state.major)
     ):
         return "82.42"
-    if major in ("Britain", "U.S.") and vichy_colony(tx, major, minor):
+    if major in colonies_open_to(tx) and vichy_colony(tx, major, minor):
         return "82.41"
-    if (major, minor) in OCCUPATIONS:
+    if (major, minor) in occupations(tx):
         return "82.91D"
     return None
 
@@ -143,8 +157,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
         tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
     state = evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
     set_status(tx, state, dest, by, "82.11G", cause)
-    if minor == "French Indochina":
-        thailand(tx)
+    on_occupation(tx, minor)
 
 
 @effect("82.22")

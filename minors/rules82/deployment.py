@@ -66,7 +66,6 @@ class Deploy(Command):
     placements: tuple[Placement, ...]
 
 
-BORDER_WAR_MINORS = ("Finland", "Rumania")
 Spec = tuple[str, str, int]
 """(id, kind, factors) of one unit of a force pool."""
 
@@ -116,18 +115,19 @@ def _pool(tx: Tx, minor: str) -> list[Spec]:
 
 
 def deploying_power(tx: Tx, attacker: str) -> str:
-    """82.52: Britain (the U.S. while Britain is out) after an Axis attack, Germany after an
-    Allied one."""
-    if tx.side(attacker) is Side.AXIS:
-        return "U.S." if "Britain" in tx.surrendered else "Britain"
-    return "Germany"
+    """82.52: who sets up a minor `attacker` attacks, by the association table: the first of
+    its faction's `deployed_by` still in the war (Britain, the U.S. while Britain is out,
+    after an Axis attack; Germany after an Allied one)."""
+    powers = tx.rs.association[tx.faction(attacker)].deployed_by
+    return next((p for p in powers if p not in tx.surrendered), powers[-1])
 
 
 @effect("82.52", otherwise=None)
 def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
     """82.52, 82.53, 82.56: an attack sets up the minor's forces when this declarations phase
-    ends; forces already on the map stay, except Finland's or Rumania's after a border war
-    when Germany attacks (Britain sets them up again)."""
+    ends; forces already on the map stay, except a minor's after its border war when the
+    power its row names attacks (Finland's or Rumania's, Germany: Britain sets them up
+    again, 66.27, 67.27)."""
     record = tx.rs.minors[minor]
     if record.theater is not Theater.EUROPE or not record.armed_forces:
         return None
@@ -135,12 +135,14 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
         return None
     on_map = bool(tx.units_of(minor))
     if on_map:
+        war = tx.rs.border_wars.get(minor)
         if (
-            minor in BORDER_WAR_MINORS
-            and attacker == "Germany"
-            and "Russia" in tx.minor(minor).direct_wars
+            war is not None
+            and war.redeploy_by
+            and attacker == war.redeploy_when
+            and war.attacker in tx.minor(minor).direct_wars
         ):
-            return Deployment("Britain", tx.clock, "82.52", None, redeploy=True)
+            return Deployment(war.redeploy_by, tx.clock, "82.52", None, redeploy=True)
         return None
     return Deployment(deploying_power(tx, attacker), tx.clock, "82.53")
 

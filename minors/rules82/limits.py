@@ -15,7 +15,7 @@ from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
-from .conquest import vichy_colony
+from .conquest import colonies_open_to, vichy_colony
 from .sequence import in_phase
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def limit_exempt(tx: Tx, owner: str, minor: str) -> bool:
     that Britain or the U.S. attacked (which minors are such colonies is `vichy_colony`'s)."""
     if owner in tx.rs.majors and tx.side(owner) is not Side.AXIS:
         return False
-    return vichy_colony(tx, "Britain", minor) or vichy_colony(tx, "U.S.", minor)
+    return any(vichy_colony(tx, major, minor) for major in sorted(colonies_open_to(tx)))
 
 
 @effect("82.32B", otherwise=())

@@ -233,7 +233,7 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
         if state is None or state.status is not Status.INDEPENDENT:
             continue
         allowed = INDEPENDENT_PHASES | (
-            {Phase.REDEPLOYMENT} if unit.owner == "Vichy France" else set()
+            {Phase.REDEPLOYMENT} if tx.rs.minors[unit.owner].redeploys else set()
         )
         if tx.clock.phase not in allowed:
             yield Violation(

@@ -8,7 +8,7 @@ from attrs import frozen
 
 from .._kernel.game import BaseGame
 from .._kernel.tx import Tx
-from ..domain import DiplomaticLevel, Status
+from ..domain import DiplomaticLevel, Status, Theater
 from ..domain.units import UnitKind
 
 __all__ = [
@@ -224,13 +224,16 @@ def attrition_nationality(game: BaseGame, unit_id: str) -> Named:
 
 def in_british_force_pool(game: BaseGame, unit_id: str) -> Answer:
     """82.13D: Commonwealth units stay in the British force pool after a British surrender
-    (what becomes of British units is rule 59.513, not given)."""
+    (what becomes of British units is rule 59.513, not given). The pool's power is the one
+    the Commonwealth countries start tied to."""
     unit = game.unit(unit_id)
-    record = game.ruleset.minors.get(unit.owner)
+    rs = game.ruleset
+    record = rs.minors.get(unit.owner)
     if record is not None and record.start_status is Status.COMMONWEALTH:
         return Answer(True, "82.13D", f"{unit.owner}'s units stay in the British force pool")
-    if unit.owner == "Britain":
-        out = "Britain" in game.raw_state.surrendered
+    pool = {m.start_major for m in rs.minors.values() if m.start_status is Status.COMMONWEALTH}
+    if unit.owner in pool:
+        out = unit.owner in game.raw_state.surrendered
         return Answer(
             not out,
             "82.13D",
@@ -309,10 +312,16 @@ def may_rebuild(
     enemy_zoc: bool = False,
 ) -> Answer:
     """82.94: a Pacific minor's units are rebuilt in a controlled, supplied hex of the minor
-    outside enemy zones of control (the caller's facts), or in the Australia or India box."""
-    name = game.ruleset.minor(minor).name
+    outside enemy zones of control (the caller's facts), or in the box of a Pacific
+    Commonwealth country (Australia, India: 82.91A)."""
+    rs = game.ruleset
+    name = rs.minor(minor).name
     if box is not None:
-        ok = box in ("Australia", "India")
+        boxes = [
+            n for n, m in rs.minors.items()
+            if m.start_status is Status.COMMONWEALTH and m.theater is Theater.PACIFIC
+        ]  # fmt: skip
+        ok = box in boxes
         return Answer(
             ok, "82.94", f"the {box} box {'takes' if ok else 'does not take'} rebuilt units"
         )

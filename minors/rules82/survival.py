@@ -10,13 +10,14 @@ from .._kernel.rulebook import at_phase_start, effect
 from .._kernel.state import MinorState, Pending, evolve
 from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
+from ..ruleset.records import Alignment
 from .machine import Context, Trigger, fire
 from .ties import neutral_major, set_status
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
 
-__all__ = ["on_attack", "on_war_between_majors", "resolve_pending"]
+__all__ = ["on_attack", "on_occupation", "on_war_between_majors", "resolve_pending"]
 
 TRIGGER = {DiplomaticLevel.ASSOCIATION: Trigger.ASSOCIATE, DiplomaticLevel.ALLIANCE: Trigger.ALLY}
 
@@ -121,10 +122,11 @@ def _associations_due(tx: Tx, side: Side) -> None:
 
 
 def on_war_between_majors(tx: Tx, a: str, b: str) -> None:
-    """What a new war between major powers sets off for minors: 82.82 associations, and
-    the Pacific (82.91C, 82.91D)."""
+    """What `a`'s new war on `b` sets off for minors: 82.82 associations, and the Pacific
+    alignments of the tables (82.91C, 82.91D)."""
     _join(tx, a, b)
-    _pacific(tx, a, b)
+    _associations_on_war(tx, a, b)
+    _alliances_on_war(tx, a, b)
 
 
 @effect("82.82")
@@ -144,64 +146,66 @@ def _join(tx: Tx, a: str, b: str) -> None:
                 break
 
 
-def _pacific(tx: Tx, a: str, b: str) -> None:
-    """`a` declared war on `b`."""
-    pair = {a, b}
-    if (a, b) == ("Japan", "Britain"):
-        _dutch_east_indies(tx)  # 82.91D names Japan's declaration on Britain
-    if pair == {"Japan", "Britain"}:
-        thailand(tx)
-    if pair == {"Japan", "Russia"}:
-        _communist_china(tx)
+def _aligned_by(row: Alignment, a: str, b: str) -> bool:
+    """Whether `a` declaring war on `b` begins the war of an alignment's row."""
+    return {a, b} == set(row.war) and row.declared_by in ("", a)
 
 
 @effect("82.91D")
-def _dutch_east_indies(tx: Tx) -> None:
-    """82.91B/D: the Dutch East Indies associate with Britain at the start of the second game
-    turn after the one in which Japan declared war on Britain."""
-    state = tx.minors.get("Dutch East Indies")
-    if state is None or state.status is not Status.INDEPENDENT or state.pending is not None:
-        return
-    due = tx.clock.turn_start(tx.clock.turn + 2)
-    tx.put(evolve(state, pending=Pending("Britain", DiplomaticLevel.ASSOCIATION, "82.91D", due)))
-    tx.effects.append(Note(f"the Dutch East Indies will associate with Britain at {due}", "82.91D"))
+def _associations_on_war(tx: Tx, a: str, b: str) -> None:
+    """82.91B/D: a Pacific minor whose row says so associates with its partner when the war
+    of its row begins (the Dutch East Indies with Britain, Thailand with Japan)."""
+    for row in tx.rs.alignments.values():
+        if row.level is DiplomaticLevel.ASSOCIATION and _aligned_by(row, a, b):
+            _align(tx, row)
 
 
 @effect("82.91C")
-def _communist_china(tx: Tx) -> None:
-    """82.91B/C: Communist China becomes Russia's ally once Russia is at war with Japan."""
-    state = tx.minors.get("Communist China")
-    if state is None or state.status is not Status.INDEPENDENT:
-        return
-    dest = fire(state.status, Trigger.ALLY, Context(partner_free="Russia" not in state.barred))
-    assert dest is not None
-    set_status(
-        tx,
-        state,
-        dest,
-        "Russia" if dest is Status.ALLIED else None,
-        "82.91C",
-        "Russia is at war with Japan",
-    )
+def _alliances_on_war(tx: Tx, a: str, b: str) -> None:
+    """82.91B/C: a Pacific minor whose row says so becomes its partner's ally when the war of
+    its row begins (Communist China with Russia)."""
+    for row in tx.rs.alignments.values():
+        if row.level is DiplomaticLevel.ALLIANCE and _aligned_by(row, a, b):
+            _align(tx, row)
 
 
 @effect("82.91D")
-def thailand(tx: Tx) -> None:
-    """82.91D: Thailand associates with Japan once Japan holds all of French Indochina and is
-    at war with Britain (a conquest of French Indochina by Japan stands for its occupation)."""
-    state = tx.minors.get("Thailand")
-    indochina = tx.minors.get("French Indochina")
-    if state is None or indochina is None or not tx.at_war("Japan", "Britain"):
+def on_occupation(tx: Tx, minor: str) -> None:
+    """82.91D: a conquest of `minor` stands for its occupation (89.51): a minor whose row
+    waits for it aligns once its partner holds it and the war of its row is on."""
+    for row in tx.rs.alignments.values():
+        if row.occupied == minor:
+            _align(tx, row)
+
+
+def _align(tx: Tx, row: Alignment) -> None:
+    """The alignment of one row, if its conditions hold now: at once, or scheduled
+    `after_turns` game turns on (the start of that turn, as 82.91D's second turn)."""
+    state = tx.minors.get(row.minor)
+    clause = "82.91C" if row.level is DiplomaticLevel.ALLIANCE else "82.91D"
+    if state is None or not tx.at_war(*row.war):
         return
-    if indochina.status is not Status.CONQUERED or indochina.major != "Japan":
+    free = Context(partner_free=row.partner not in state.barred)
+    verb = "ally" if row.level is DiplomaticLevel.ALLIANCE else "associate"
+    if row.occupied:
+        held = tx.minors.get(row.occupied)
+        if held is None or held.status is not Status.CONQUERED or held.major != row.partner:
+            return
+        dest = fire(state.status, Trigger.ALIGN, free)
+        if dest is Status.ASSOCIATED:
+            cause = f"{row.partner} holds {row.occupied} and is at war as {row.minor} awaited"
+            set_status(tx, state, dest, row.partner, clause, cause)
         return
-    dest = fire(state.status, Trigger.ALIGN, Context(partner_free="Japan" not in state.barred))
-    if dest is Status.ASSOCIATED:
-        set_status(
-            tx,
-            state,
-            dest,
-            "Japan",
-            "82.91D",
-            "Japan holds French Indochina and is at war with Britain",
-        )
+    if state.status is not Status.INDEPENDENT:
+        return
+    if row.after_turns:
+        if state.pending is not None:
+            return
+        due = tx.clock.turn_start(tx.clock.turn + row.after_turns)
+        tx.put(evolve(state, pending=Pending(row.partner, row.level, clause, due)))
+        tx.effects.append(Note(f"{row.minor} will {verb} with {row.partner} at {due}", clause))
+        return
+    dest = fire(state.status, TRIGGER[row.level], free)
+    assert dest is not None
+    major = row.partner if dest in (Status.ALLIED, Status.ASSOCIATED) else None
+    set_status(tx, state, dest, major, clause, f"{' and '.join(row.war)} are at war")

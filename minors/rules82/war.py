@@ -96,9 +96,6 @@ class ReenterWar(Command):
 TIED_OR_CONQUERED = TIED | {Status.CONQUERED}
 """The statuses `tie_rule` names a clause for: war is made on the major instead."""
 
-BORDER_WARS = {("Russia", "Finland"), ("Russia", "Rumania")}
-"""82.41's exception: Russia's border wars (66.2, 67.2)."""
-
 
 def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
     """Majors other than the attacker's faction with units in `minor`, most factors first."""
@@ -207,12 +204,15 @@ def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
 
 @check(BorderWar, "82.41")
 def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
-    """82.41: only Russia's border wars on Finland or Rumania need no declaration."""
-    if (cmd.attacker, cmd.target) not in BORDER_WARS:
+    """82.41: only the border wars of the tables (Russia's on Finland or Rumania, 66.2,
+    67.2) need no declaration."""
+    row = tx.rs.border_wars.get(cmd.target)
+    if row is None or row.attacker != cmd.attacker:
+        wars = "; ".join(f"{r.attacker} against {m}" for m, r in tx.rs.border_wars.items())
         yield Violation(
             "82.41",
-            f"{cmd.attacker} has no border war with {cmd.target}: only "
-            "Russia against Finland or Rumania; declare war instead",
+            f"{cmd.attacker} has no border war with {cmd.target}: only {wars or 'none'}; "
+            "declare war instead",
             {"attacker": cmd.attacker, "target": cmd.target},
         )
 
@@ -262,8 +262,8 @@ def _declarations(tx: Tx, gated: bool) -> Iterator[DeclareWar]:
 @candidates(BorderWar)
 def _border_wars(tx: Tx, gated: bool) -> Iterator[BorderWar]:
     if in_phase(tx, gated, Phase.DECLARATIONS):
-        for attacker, target in sorted(BORDER_WARS):
-            yield BorderWar(attacker, target)
+        for target, row in tx.rs.border_wars.items():
+            yield BorderWar(row.attacker, target)
 
 
 @effect("K6")
@@ -408,7 +408,7 @@ def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
     (eligibility: a European minor at peace; the subversion rule itself is not given)."""
     state = tx.minor(cmd.minor)
-    if cmd.major != "Russia":
+    if not tx.rs.majors[cmd.major].communist:
         yield Violation(
             "82.36", f"subversion is Communist: {cmd.major} cannot subvert", {"major": cmd.major}
         )
@@ -428,8 +428,10 @@ def _subvert(tx: Tx, cmd: Subvert) -> None:
 @candidates(Subvert)
 def _subversions(tx: Tx, gated: bool) -> Iterator[Subvert]:
     if in_phase(tx, gated, Phase.DIPLOMACY):
+        communists = [m for m, record in tx.rs.majors.items() if record.communist]
         for target in minors_in_play(tx):
-            yield Subvert("Russia", target)
+            for major in communists:
+                yield Subvert(major, target)
 
 
 @effect("82.36", name="subversion")
@@ -511,31 +513,35 @@ def _surrender(tx: Tx, cmd: Surrender) -> None:
     for enemy in enemies:
         tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
     refresh_wars(tx, "K2")
-    if cmd.major == "France":
-        _free_french(tx)
-        vichy(tx)
+    _free_french(tx, cmd.major)
+    vichy(tx)
 
 
 @effect("K2", name="vichy")
 def vichy(tx: Tx) -> None:
     """France's fall, a rule a rulebook may replace (`vichy`; rule 77 is not given): by
-    default Vichy France becomes an active neutral minor."""
-    state = tx.minors.get("Vichy France")
-    if state is not None and not state.active:
-        tx.put(evolve(state, active=True, status=Status.NEUTRAL))
+    default a minor that appears on a power's fall (Vichy France, on France's) comes into
+    play as a neutral minor once that power has fallen."""
+    for name, record in tx.rs.minors.items():
+        state = tx.minors[name]
+        if record.appears_on_fall_of in tx.fallen and not state.active:
+            tx.put(evolve(state, active=True, status=Status.NEUTRAL))
 
 
 @effect("82.91F")
-def _free_french(tx: Tx) -> None:
-    """82.91F: when France falls, its Pacific islands turn Free French: associated with
-    Britain (a reading: Free French fight under British command, A25.4)."""
-    for name in ("New Caledonia", "Wallis Island", "Society Islands"):
-        state = tx.minors.get(name)
-        if state is None or state.status is not Status.COLONY:
+def _free_french(tx: Tx, fallen: str) -> None:
+    """82.91F: when a power falls, its colonies that another power controls turn to that
+    power: France's Pacific islands under British control turn Free French, read as
+    associated with Britain (Free French fight under British command, A25.4)."""
+    for name, record in tx.rs.minors.items():
+        state = tx.minors[name]
+        if record.colony_of != fallen or state.status is not Status.COLONY:
+            continue
+        if state.major is None or state.major == fallen:
             continue
         dest = fire(state.status, Trigger.FREE_FRENCH)
         assert dest is not None
-        set_status(tx, state, dest, "Britain", "82.91F", "France has fallen: Free French")
+        set_status(tx, state, dest, state.major, "82.91F", f"{fallen} has fallen: Free French")
 
 
 @check(ReenterWar, "K2")

@@ -45,6 +45,8 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "commonwealth_layout": (r.CommonwealthLayout, "country"),
     "commonwealth_notes": (r.Note, "key"),
     "association": (r.Association, "faction"),
+    "border_wars": (r.BorderWarRule, "minor"),
+    "alignments": (r.Alignment, "minor"),
     "costs": (r.Cost, "key"),
     "diplomatic_results": (r.ScaleEntry, "result"),
     "diplomatic_levels": (r.LevelEffect, "level"),

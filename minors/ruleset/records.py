@@ -136,6 +136,8 @@ class Major:
     aliases: tuple[str, ...] = ()
     home: str = ""
     """The major power's home country, as `in`/`to` name it (defaults to its own name)."""
+    communist: bool = False
+    """82.36: its subversion of minors is Communist subversion."""
 
 
 @frozen
@@ -157,6 +159,12 @@ class Minor:
     capital_adjacent: tuple[str, ...] = ()
     key_hexes: tuple[str, ...] = ()
     hexes: tuple[str, ...] = ()
+    appears_on_fall_of: str = ""
+    """A minor in play only once this major power has fallen (Vichy France, France)."""
+    redeploys: bool = False
+    """82.83A: an independent minor that may also redeploy (Vichy France)."""
+    colonies_open_to: tuple[str, ...] = ()
+    """82.41 (77.61): the powers that may attack its colonies without a declaration."""
     illustrative: bool = False
     clauses: tuple[str, ...] = ()
     note: str = ""
@@ -441,6 +449,36 @@ class Association:
     """The partner when the minor survives an attack by this faction (82.81)."""
     on_joining: str
     """The partner when this faction goes to war with the minor's neutral attacker (82.82)."""
+    deployed_by: tuple[str, ...] = field(validator=attrs.validators.min_len(1))
+    """82.52: who sets up a minor this faction attacks: the first of them still in the war
+    (the last if none is)."""
+
+
+@frozen
+class BorderWarRule:
+    """82.41's exception: `attacker` attacks `minor` without a declaration of war (66.2,
+    67.2); 82.52's: when `redeploy_when` then declares war on it, `redeploy_by` sets its
+    units up again."""
+
+    minor: str
+    attacker: str
+    redeploy_when: str = ""
+    redeploy_by: str = ""
+
+
+@frozen
+class Alignment:
+    """82.91B-D: a minor that sides with `partner` at `level` when a war between the two
+    majors of `war` begins (declared by `declared_by`, if given): `after_turns` game turns
+    later, or at once; with `occupied`, only once the partner holds that minor."""
+
+    minor: str
+    partner: str
+    level: DiplomaticLevel
+    war: tuple[str, str]
+    declared_by: str = ""
+    after_turns: int = field(default=0, validator=_non_negative)
+    occupied: str = ""
 
 
 @frozen

@@ -59,6 +59,8 @@ class Ruleset:
     commonwealth_layout: Mapping[str, r.CommonwealthLayout]
     commonwealth_notes: Mapping[str, r.Note]
     association: Mapping[Faction, r.Association]
+    border_wars: Mapping[str, r.BorderWarRule]
+    alignments: Mapping[str, r.Alignment]
     costs: Mapping[str, r.Cost]
     diplomatic_results: Mapping[int, r.ScaleEntry]
     diplomatic_levels: Mapping[DiplomaticLevel, r.LevelEffect]
@@ -248,6 +250,20 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key, assoc in t["association"].items():
         major_ok("association", key.value, "on_attack", [assoc.on_attack])
         major_ok("association", key.value, "on_joining", [assoc.on_joining])
+        major_ok("association", key.value, "deployed_by", assoc.deployed_by)
+    for key, war in t["border_wars"].items():
+        minor_ok("border_wars", key, "minor", [key])
+        major_ok("border_wars", key, "attacker", [war.attacker])
+        for field in ("redeploy_when", "redeploy_by"):
+            major_ok(
+                "border_wars", key, field, [getattr(war, field)] if getattr(war, field) else []
+            )
+    for key, row in t["alignments"].items():
+        minor_ok("alignments", key, "minor", [key])
+        major_ok("alignments", key, "partner", [row.partner])
+        major_ok("alignments", key, "war", row.war)
+        major_ok("alignments", key, "declared_by", [row.declared_by] if row.declared_by else [])
+        minor_ok("alignments", key, "occupied", [row.occupied] if row.occupied else [])
 
     seen: dict[str, str] = {}
     for section, table in (("majors", majors), ("minors", minors)):
@@ -270,6 +286,9 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         major_ok("minors", key, "colony_of", [minor.colony_of] if minor.colony_of else [])
         major_ok("minors", key, "start_major", [minor.start_major] if minor.start_major else [])
         major_ok("minors", key, "start_at_war_with", minor.start_at_war_with)
+        major_ok("minors", key, "colonies_open_to", minor.colonies_open_to)
+        if minor.appears_on_fall_of:
+            major_ok("minors", key, "appears_on_fall_of", [minor.appears_on_fall_of])
         if minor.armed_forces_exception:
             clause_ok("minors", key, "armed_forces_exception", [minor.armed_forces_exception])
         _check(
