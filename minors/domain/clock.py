@@ -92,6 +92,10 @@ class Moment:
         """The first phase (diplomacy) of this player turn."""
         return Moment(self.index - self.index % 6)
 
+    def in_phase(self, phase: Phase) -> Moment:
+        """The moment of `phase` in this player turn."""
+        return Moment(self.index - self.index % 6 + PHASES.index(phase))
+
     def next_phase_of(self, side: Side, phase: Phase) -> Moment:
         """The first moment strictly after this one with `side` and `phase`."""
         offset = SIDES.index(side) * 6 + PHASES.index(phase)

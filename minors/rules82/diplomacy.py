@@ -13,7 +13,7 @@ from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
 from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
 from ..domain import DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
-from ..domain.clock import Moment, Phase
+from ..domain.clock import Phase
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
@@ -357,7 +357,7 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
     if new is not None and new.side is old.side and new.level >= DiplomaticLevel.CONTROL:
         return None
     start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
-    at = Moment(start.index + 4)  # the redeployment phase of that player turn
+    at = start.in_phase(Phase.REDEPLOYMENT)
     tx.effects.append(DeadlineSet(minor, old.side.value, str(at), "82.33"))
     return Deadline(old.side, at, "82.33")
 
