@@ -10,10 +10,11 @@ from typing import Any
 
 from attrs import frozen
 
-from ._kernel.kind import Command, CommandError, build
+from ._kernel.convert import build
+from ._kernel.kind import Command
 from ._kernel.rulebook import Rulebook, RuleViolation
 from .domain.clock import Moment, MomentError
-from .errors import MinorsError, ScenarioError, ScenarioRuleViolation
+from .errors import CommandError, MinorsError, ScenarioError, ScenarioRuleViolation
 from .rules82 import Game
 from .rules82.commands import KINDS
 

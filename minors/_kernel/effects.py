@@ -3,9 +3,6 @@ them). Each names the clause (or kernel rule id) that produced it."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import attrs
 from attrs import frozen
 
 from ..domain import Status
@@ -138,32 +135,3 @@ Effect = (
     | PhaseEnded
     | Note
 )
-
-
-def effect_dict(effect: Effect) -> dict[str, Any]:
-    """An effect as plain JSON data, with its type name as `effect`."""
-    from .state import state_converter
-
-    data: dict[str, Any] = state_converter.unstructure(attrs.asdict(effect, recurse=False))
-    if isinstance(effect, BrpChange):
-        data["entry"] = state_converter.unstructure(effect.entry)
-    return {"effect": type(effect).__name__, **data}
-
-
-EFFECT_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (
-        StatusChanged, WarBegan, WarEnded, BrpChange, UnitPlaced, UnitMoved, UnitRemoved,
-        UnitEliminated, DeadlineSet, PhaseEnded, Note,
-    )
-}  # fmt: skip
-
-
-def effect_from_dict(data: dict[str, Any]) -> Effect:
-    """The effect record `effect_dict` wrote (for reading a log file)."""
-    from .state import state_converter
-
-    fields = dict(data)
-    cls = EFFECT_TYPES[fields.pop("effect")]
-    effect: Effect = state_converter.structure(fields, cls)
-    return effect

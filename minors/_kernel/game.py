@@ -12,13 +12,14 @@ import cattrs
 
 from ..domain.clock import Moment
 from ..domain.units import Unit
-from ..errors import ClockError, StateError, UnknownNameError
+from ..errors import ClockError, CommandError, StateError, UnknownNameError
 from ..ruleset.tables import Ruleset, load_ruleset
+from .convert import build, fields_of, state_dict, structure_state
 from .effects import Effect, PhaseEnded
-from .kind import Command, CommandError, build, fields_of, resolve
+from .kind import Command, resolve
 from .log import Log, LogEntry
 from .rulebook import Rulebook, RuleViolation, Violation
-from .state import GameState, MinorState, Pending, evolve, state_converter, state_dict
+from .state import GameState, MinorState, Pending, evolve
 from .tx import Tx
 
 __all__ = ["BaseGame", "ClockError", "Sink", "StateError", "Variation", "position"]
@@ -177,7 +178,7 @@ class BaseGame:
         if not isinstance(data, dict):
             raise StateError(f"not a minors state: a mapping, not {type(data).__name__}")
         try:
-            state = state_converter.structure(data, GameState)
+            state = structure_state(data)
         except cattrs.BaseValidationError as exc:
             problems = "; ".join(cattrs.transform_error(exc, path="state")[:5])
             raise StateError(f"not a minors state: {problems}") from None

@@ -15,7 +15,7 @@ import enum
 import functools
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, Union
 
 import attrs
@@ -34,9 +34,8 @@ __all__ = [
     "MinorName",
     "Names",
     "UnitIds",
-    "build",
     "field_names",
-    "fields_of",
+    "per_kind",
     "resolve",
 ]
 
@@ -44,7 +43,7 @@ __all__ = [
 V = typing.TypeVar("V")
 
 
-def _per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
+def per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
     """`functools.cache` for a function of a class, typed so: mypy takes class objects for
     unhashable (their `__hash__` is read as the instances')."""
     return functools.cache(fn)  # type: ignore[return-value]
@@ -96,7 +95,7 @@ def _names_in(hint: Any) -> Names | None:
     return None
 
 
-@_per_kind
+@per_kind
 def field_names(kind: type[Any]) -> dict[str, Names]:
     """What the fields of a command (or of a record in one) name, by attribute, from their
     annotations (`MinorName` ...); fields that name nothing are left out."""
@@ -110,178 +109,6 @@ def _key(attribute: str) -> str:
     return attribute.removesuffix("_")
 
 
-# ---- building a command from scenario fields ---------------------------------------------
-
-
-def _text(name: str, key: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise CommandError(f"{name}: field {key!r} must be a non-empty string, not {value!r}")
-    return value
-
-
-def _integer(name: str, key: str, value: Any) -> int:
-    if type(value) is not int:
-        raise CommandError(f"{name}: field {key!r} must be a whole number, not {value!r}")
-    return value
-
-
-def _as_list(name: str, key: str, value: Any, *, empty: bool) -> list[Any]:
-    if not isinstance(value, list | tuple) or (not value and not empty):
-        raise CommandError(
-            f"{name}: field {key!r} must be a {'list' if empty else 'non-empty list'}, "
-            f"not {value!r}"
-        )
-    return list(value)
-
-
-Parser = Callable[[str, str, Any], Any]
-
-
-def _optional(parse: Parser) -> Parser:
-    def parse_optional(name: str, key: str, value: Any) -> Any:
-        return None if value is None else parse(name, key, value)
-
-    return parse_optional
-
-
-def _enum(kind: type[enum.Enum]) -> Parser:
-    def parse_enum(name: str, key: str, value: Any) -> Any:
-        try:
-            return kind(value)
-        except ValueError:
-            allowed = ", ".join(str(m.value) for m in kind)
-            raise CommandError(f"{name}: {key} {value!r} is not one of {allowed}") from None
-
-    return parse_enum
-
-
-def _record(kind: type[Any]) -> Parser:
-    """A nested record (a unit of `place`, a placement of `deploy`) from its table."""
-    parsers = _parsers(kind)
-    example = ", ".join(parsers)
-
-    def parse_record(name: str, key: str, value: Any) -> Any:
-        if isinstance(value, kind):
-            return value
-        if not isinstance(value, dict):
-            raise CommandError(f"{name}: each of {key!r} is a table with {example}, not {value!r}")
-        unknown = sorted(set(value) - set(parsers))
-        if unknown:
-            raise CommandError(f"{name}: {key} field {unknown[0]!r} is not known ({example})")
-        missing = [field for field in parsers if field not in value]
-        if missing:
-            raise CommandError(f"{name}: each of {key!r} needs {missing[0]!r} ({example})")
-        return kind(**{f: parse(name, f, value[f]) for f, parse in parsers.items()})
-
-    return parse_record
-
-
-def _tuple(item: Parser, *, empty: bool, one: bool) -> Parser:
-    def parse_tuple(name: str, key: str, value: Any) -> tuple[Any, ...]:
-        if one and isinstance(value, str):
-            value = [value]
-        return tuple(item(name, key, v) for v in _as_list(name, key, value, empty=empty))
-
-    return parse_tuple
-
-
-def _non_negative(name: str, key: str, value: Any) -> int:
-    number = _integer(name, key, value)
-    if number < 0:
-        raise CommandError(f"{name}: {key} must not be negative, not {number}")
-    return number
-
-
-def _parser(hint: Any, attribute: attrs.Attribute[Any]) -> Parser:
-    """How to read a field of type `hint` from scenario data."""
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) == 1:
-            return _optional(_parser(args[0], attribute))
-    if hint is str:
-        return _text
-    if hint is int:
-        return _non_negative if attribute.name == "factors" else _integer
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        return _enum(hint)
-    if isinstance(hint, type) and attrs.has(hint):
-        return _record(hint)
-    if origin is tuple:
-        item = typing.get_args(hint)[0]
-        # an optional list (a default) may be empty; a required one may not
-        empty = attribute.default is not attrs.NOTHING
-        return _tuple(_parser(item, attribute), empty=empty, one=item is str)
-    raise TypeError(f"no parser for a field of type {hint!r} ({attribute.name})")
-
-
-@_per_kind
-def _parsers(kind: type[Any]) -> dict[str, Parser]:
-    hints = typing.get_type_hints(kind)
-    return {_key(a.name): _parser(hints[a.name], a) for a in attrs.fields(kind)}
-
-
-def build(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
-    """The command `name` of `kinds` with `fields` in the scenario vocabulary.
-
-    Raises:
-        CommandError: unknown command, unknown or missing field, or a value of the wrong type.
-    """
-    cls = kinds.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise CommandError(f"unknown command {name!r}; commands are {', '.join(sorted(kinds))}")
-    parsers = _parsers(cls)
-    by_key = {_key(a.name): a for a in attrs.fields(cls)}
-    unknown = sorted(set(fields) - set(parsers))
-    if unknown:
-        raise CommandError(f"{name}: unknown field {unknown[0]!r} (fields: {', '.join(parsers)})")
-    missing = [k for k, a in by_key.items() if a.default is attrs.NOTHING and k not in fields]
-    if missing:
-        raise CommandError(f"{name}: missing field {missing[0]!r}")
-    values = {by_key[k].name: parsers[k](name, k, value) for k, value in fields.items()}
-    return cls(**values)
-
-
-# ---- writing it back ---------------------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if attrs.has(type(value)):
-        return {_key(a.name): _plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
-    return value
-
-
-@_per_kind
-def _layout(kind: type[Any]) -> tuple[tuple[str, str, bool, bool], ...]:
-    """(attribute, key, optional, plain) per field: plain values need no conversion."""
-    hints = typing.get_type_hints(kind)
-    return tuple(
-        (
-            a.name,
-            _key(a.name),
-            a.default is not attrs.NOTHING,
-            hints[a.name] in (str, int, str | None, int | None),
-        )
-        for a in attrs.fields(kind)
-    )
-
-
-def fields_of(cmd: Command) -> dict[str, Any]:
-    """A command as the scenario vocabulary writes it (`command` plus its fields); optional
-    fields at their default are left out."""
-    out: dict[str, Any] = {"command": cmd.name}
-    for attribute, key, optional, plain in _layout(type(cmd)):
-        value = getattr(cmd, attribute)
-        if optional and (value is None or value == ()):
-            continue
-        out[key] = value if plain else _plain(value)
-    return out
-
-
 # ---- canonical names ----------------------------------------------------------------------------
 
 Step = tuple[str, str, int, Names | None, type[Any] | None]
@@ -292,7 +119,7 @@ the hot path."""
 _CODES = {Names.MINOR: 0, Names.MAJOR: 1, Names.COUNTRY: 2, Names.UNITS: 3}
 
 
-@_per_kind
+@per_kind
 def _plan(kind: type[Any]) -> tuple[Step, ...]:
     """The steps of `resolve` for each field of a kind that it looks at."""
     hints = typing.get_type_hints(kind)

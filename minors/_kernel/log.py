@@ -12,7 +12,8 @@ from attrs import frozen
 
 from ..domain.clock import Moment
 from .chain import Chain
-from .effects import Effect, effect_dict
+from .convert import effect_data
+from .effects import Effect
 
 __all__ = ["Log", "LogEntry"]
 
@@ -33,7 +34,7 @@ class LogEntry:
             "seq": self.seq,
             "at": str(self.moment),
             "command": self.command,
-            "effects": [effect_dict(e) for e in self.effects],
+            "effects": [effect_data(e) for e in self.effects],
         }
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import attrs
-import cattrs
 from attrs import frozen
 
 from ..domain import DiplomaticLevel, LedgerKind, Side, Status
@@ -27,7 +26,6 @@ __all__ = [
     "LedgerEntry",
     "MinorState",
     "Pending",
-    "state_converter",
 ]
 
 
@@ -153,47 +151,6 @@ class GameState:
 
 
 CACHES = ("where", "owned", "grants")
-
-
-def state_dict(state: GameState) -> dict[str, Any]:
-    """The complete canonical state as plain data (the caches left out)."""
-    data: dict[str, Any] = state_converter.unstructure(state)
-    for name in CACHES:
-        data.pop(name, None)
-    return data
-
-
-def _converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True)
-    conv.register_unstructure_hook(Moment, str)
-    conv.register_structure_hook(Moment, lambda v, _: Moment.parse(v))
-    conv.register_unstructure_hook(DiplomaticLevel, lambda v: v.name.lower())
-    conv.register_structure_hook(DiplomaticLevel, lambda v, _: DiplomaticLevel[v.upper()])
-
-    def wars_out(wars: dict[tuple[str, str], Moment]) -> list[list[str]]:
-        return [[a, b, str(m)] for (a, b), m in sorted(wars.items())]
-
-    def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
-        return {(a, b): Moment.parse(m) for a, b, m in value}
-
-    def chain_out(chain: Chain[LedgerEntry]) -> list[Any]:
-        return [conv.unstructure(entry) for entry in chain]
-
-    def chain_in(value: Any, _: Any) -> Chain[LedgerEntry]:
-        if not isinstance(value, list):
-            raise TypeError(f"the ledger is a list of entries, not {type(value).__name__}")
-        return Chain(conv.structure(entry, LedgerEntry) for entry in value)
-
-    conv.register_unstructure_hook_func(lambda t: t == Chain[LedgerEntry], chain_out)
-    conv.register_structure_hook_func(lambda t: t == Chain[LedgerEntry], chain_in)
-
-    wars_type = dict[tuple[str, str], Moment]
-    conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)
-    conv.register_structure_hook_func(lambda t: t == wars_type, wars_in)
-    return conv
-
-
-state_converter = _converter()
 
 
 _REPLACERS: dict[type[Any], Any] = {}

@@ -23,11 +23,10 @@ from typing import IO, Any
 
 from attrs import frozen
 
-from .._kernel.effects import effect_dict
-from .._kernel.kind import build
+from .._kernel.convert import build, effect_data, state_dict
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
-from .._kernel.state import GameState, state_dict
+from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
 from ..errors import LogUnavailable, LogWriteError, MinorsError
 from ..rules82 import RULEBOOK, Game, Hooks
@@ -98,7 +97,7 @@ def header(game: Game) -> dict[str, Any]:
 
 
 def entry_record(entry: LogEntry, state: GameState | None) -> dict[str, Any]:
-    effects = [effect_dict(e) for e in entry.effects]
+    effects = [effect_data(e) for e in entry.effects]
     record: dict[str, Any] = {
         "kind": "entry",
         "seq": entry.seq,
@@ -354,7 +353,7 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> None:
         raise _Bad(number, f"on replay the command cannot be read: {exc}", seq) from None
     if str(game.clock) != record.get("at"):
         raise _Bad(number, f"the entry says {record.get('at')}, the replay is at {game.clock}", seq)
-    if digest([effect_dict(e) for e in effects]) != record.get("effects_digest"):
+    if digest([effect_data(e) for e in effects]) != record.get("effects_digest"):
         raise _Bad(number, "the effects recorded differ from the effects the rules give", seq)
     if digest(record.get("effects")) != record.get("effects_digest"):
         raise _Bad(number, "the effects digest does not match the effects written", seq)

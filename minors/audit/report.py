@@ -173,7 +173,7 @@ def show_log(
     """A log file, turn by turn (`minors log show`): every entry after `since`, of `turn`
     (like `1940-spring`), or touching `minor`. The chain is checked; the rules are not
     replayed (`minors log verify` does that)."""
-    from .._kernel.effects import effect_from_dict
+    from .._kernel.convert import effect_from_data
     from ..domain.clock import Moment
     from .log import LogUnavailable, _Bad, _lines, _records
 
@@ -189,7 +189,7 @@ def show_log(
                     record["seq"],
                     Moment.parse(record["at"]),
                     record["command"],
-                    tuple(effect_from_dict(e) for e in record["effects"]),
+                    tuple(effect_from_data(e) for e in record["effects"]),
                 )
             )
     except _Bad as bad:

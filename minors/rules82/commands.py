@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._kernel.kind import Command, CommandError, build, fields_of
+from .._kernel.convert import build, fields_of
+from .._kernel.kind import Command
+from ..errors import CommandError
 from . import RULEBOOK
 from .conquest import Conquer
 from .deployment import Deploy, Placement

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-from attrs import frozen
+import attrs
+from attrs import field, frozen
 
 from .._kernel.effects import Note, UnitEliminated, UnitPlaced
 from .._kernel.kind import Command, MinorName
@@ -53,7 +54,7 @@ class Placement:
 
     id: str
     kind: UnitKind
-    factors: int
+    factors: int = field(validator=attrs.validators.ge(0))
     hex: str
 
 

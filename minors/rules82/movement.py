@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
-from attrs import frozen
+import attrs
+from attrs import field, frozen
 
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
@@ -32,7 +33,7 @@ class UnitSpec:
     id: str
     owner: CountryName
     kind: UnitKind
-    factors: int
+    factors: int = field(validator=attrs.validators.ge(0))
 
 
 @frozen

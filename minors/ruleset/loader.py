@@ -19,12 +19,11 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-import attrs
 import cattrs
-from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
+from cattrs.errors import ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from ..domain import DiplomaticLevel
+from ..domain import convert
 from ..domain.a25 import TraitValue, YearMonth, YearMonthError
 from ..errors import TableError
 from . import records as r
@@ -192,30 +191,6 @@ def merge(raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]) -> 
     return merged, origins
 
 
-def _strict(kind: type[Any]) -> Any:
-    """Structure `kind` without coercion ('5' is not 5); its enum subclasses by value."""
-
-    def hook(value: Any, target: type[Any]) -> Any:
-        if target is kind:
-            if type(value) is not kind:
-                raise FieldError(
-                    "", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
-                )
-            return value
-        try:
-            return target(value)
-        except ValueError:
-            members = ", ".join(repr(m.value) for m in target)
-            raise FieldError(
-                "", f"{value!r} is not one of {members}", f"use one of {members}"
-            ) from None
-
-    return hook
-
-
-_ARTICLE: dict[type[Any], str] = {int: "a whole number", str: "a string", bool: "true or false"}
-
-
 def _partisans(value: Any, _: Any) -> r.Partisans:
     """A partisan cell: `a:b` (automatic:maximum); a single figure n means n:n; `-` is none."""
     if type(value) is int:
@@ -258,18 +233,6 @@ def _fraction(value: Any, _: Any) -> Fraction:
     raise FieldError("", f"{value!r} is not a fraction", "write a fraction like '1/2' or '1'")
 
 
-def _level(value: Any, _: Any) -> DiplomaticLevel:
-    if isinstance(value, DiplomaticLevel):
-        return value
-    if isinstance(value, str) and value.upper() in DiplomaticLevel.__members__:
-        return DiplomaticLevel[value.upper()]
-    raise FieldError(
-        "",
-        f"{value!r} is not a diplomatic level",
-        f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}",
-    )
-
-
 def _year_month(value: Any, _: Any) -> YearMonth:
     """A25 months: `YYYY-MM` text (TOML has no year-month type)."""
     if isinstance(value, str):
@@ -309,18 +272,15 @@ def _renamed(converter: cattrs.Converter) -> None:
 
 
 def _converter() -> cattrs.Converter:
-    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    for kind in (int, str, bool):
-        # a class hook also receives the StrEnum and IntEnum subclasses: _strict serves both
-        converter.register_structure_hook(kind, _strict(kind))
+    """The domain converter (strict scalars, enums, levels, moments) and the tables' own
+    values: partisan cells, counts, fractions, year-months, trait values, renamed keys."""
+    converter = convert.converter()
     converter.register_structure_hook(r.Partisans, _partisans)
     converter.register_structure_hook(r.Count, _count)
     converter.register_structure_hook(Fraction, _fraction)
-    converter.register_structure_hook(DiplomaticLevel, _level)
     converter.register_unstructure_hook(Fraction, str)
     converter.register_unstructure_hook(r.Partisans, str)
     converter.register_unstructure_hook(r.Count, str)
-    converter.register_unstructure_hook(DiplomaticLevel, lambda level: level.name.lower())
     converter.register_structure_hook(YearMonth, _year_month)
     converter.register_unstructure_hook(YearMonth, str)
     converter.register_structure_hook_func(lambda t: t == TraitValue, _trait_value)
@@ -344,42 +304,10 @@ def _key_value(section: str, key: str, name: str) -> Any:
             ) from None
     if section == "diplomatic_levels":
         try:
-            return _level(key, None)
+            return convert.level(key)
         except FieldError as exc:
             raise TableError(exc.problem, file=name, entry=key, fix=exc.fix) from None
     return key
-
-
-def _first_problem(exc: BaseException) -> tuple[str, str, str]:
-    """(field, problem, fix) of the first error cattrs collected for one entry."""
-    if isinstance(exc, ClassValidationError):
-        with_notes, others = exc.group_exceptions()
-        for sub, note in with_notes:
-            field, problem, fix = _first_problem(sub)
-            return (
-                (
-                    note.name
-                    if not field or field == note.name
-                    else f"{note.name}.{field}"
-                    if isinstance(sub, ClassValidationError)
-                    else note.name
-                ),
-                problem,
-                fix,
-            )
-        if others:
-            return _first_problem(others[0])
-    if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
-        return _first_problem(exc.exceptions[0])
-    if isinstance(exc, ForbiddenExtraKeysError):
-        extra = sorted(exc.extra_fields)
-        known = ", ".join(a.name for a in attrs.fields(exc.cl))
-        return extra[0], f"unknown field {extra[0]!r}", f"remove it; known fields: {known}"
-    if isinstance(exc, FieldError):
-        return exc.field, exc.problem, exc.fix
-    if isinstance(exc, KeyError):
-        return str(exc.args[0]), "required field is missing", "add it"
-    return "", str(exc), ""
 
 
 def _section(section: str, entries: Mapping[str, Any], origins: Origins) -> dict[Any, Any]:
@@ -401,7 +329,7 @@ def _section(section: str, entries: Mapping[str, Any], origins: Origins) -> dict
         try:
             record = CONVERTER.structure(data, cls)
         except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
-            field, problem, fix = _first_problem(exc)
+            field, problem, fix = convert.first_problem(exc)
             field = r.RENAMED.get(cls, {}).get(field, field)
             raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
         records[getattr(record, key_field)] = record

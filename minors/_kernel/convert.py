@@ -1,0 +1,211 @@
+"""The kernel's one converter (cattrs): states, commands and effects to plain data and back.
+
+Built on the domain converter (strict scalars, enums, moments, levels). A state's ledger
+and wars have hooks of their own; effects are a tagged union keyed by `effect` (the
+record's class name); commands a tagged union keyed by `command` (the kind's name), one per
+set of kinds (a rulebook's), every kind structured strictly with its keys as the scenario
+vocabulary writes them (`in`, not `in_`) and written back without its fields at their
+default.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from collections.abc import Mapping
+from typing import Any, Union
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.strategies import configure_tagged_union
+
+from ..domain import convert
+from ..domain.clock import Moment
+from ..errors import CommandError
+from .chain import Chain
+from .effects import Effect
+from .kind import Command, Names, field_names, per_kind
+from .state import CACHES, GameState, LedgerEntry
+
+__all__ = [
+    "CONVERTER",
+    "build",
+    "effect_data",
+    "effect_from_data",
+    "fields_of",
+    "state_dict",
+    "structure_state",
+]
+
+
+def _key(attribute: str) -> str:
+    """The scenario vocabulary's word for a field (`in_` is `in`)."""
+    return attribute.removesuffix("_")
+
+
+def _is_command(kind: Any) -> bool:
+    return isinstance(kind, type) and issubclass(kind, Command) and attrs.has(kind)
+
+
+def _renames(kind: type[Any]) -> dict[str, Any]:
+    return {
+        a.name: override(rename=_key(a.name)) for a in attrs.fields(kind) if a.name.endswith("_")
+    }
+
+
+def _converter() -> cattrs.Converter:
+    conv = convert.converter()
+
+    def wars_out(wars: dict[tuple[str, str], Moment]) -> list[list[str]]:
+        return [[a, b, str(m)] for (a, b), m in sorted(wars.items())]
+
+    def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
+        return {(a, b): Moment.parse(m) for a, b, m in value}
+
+    def chain_out(chain: Chain[LedgerEntry]) -> list[Any]:
+        return [conv.unstructure(entry) for entry in chain]
+
+    def chain_in(value: Any, _: Any) -> Chain[LedgerEntry]:
+        if not isinstance(value, list):
+            raise TypeError(f"the ledger is a list of entries, not {type(value).__name__}")
+        return Chain(conv.structure(entry, LedgerEntry) for entry in value)
+
+    conv.register_unstructure_hook_func(lambda t: t == Chain[LedgerEntry], chain_out)
+    conv.register_structure_hook_func(lambda t: t == Chain[LedgerEntry], chain_in)
+    wars_type = dict[tuple[str, str], Moment]
+    conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)
+    conv.register_structure_hook_func(lambda t: t == wars_type, wars_in)
+
+    conv.register_structure_hook_factory(
+        _is_command,
+        lambda kind: make_dict_structure_fn(
+            kind, conv, _cattrs_forbid_extra_keys=True, **_renames(kind)
+        ),
+    )
+    conv.register_unstructure_hook_factory(
+        _is_command,
+        lambda kind: make_dict_unstructure_fn(
+            kind, conv, _cattrs_omit_if_default=True, **_renames(kind)
+        ),
+    )
+    configure_tagged_union(Effect, conv, tag_generator=lambda cls: cls.__name__, tag_name="effect")
+    return conv
+
+
+CONVERTER = _converter()
+"""States, commands and effects to plain data and back."""
+
+
+# ---- states ---------------------------------------------------------------------------------
+
+
+def state_dict(state: GameState) -> dict[str, Any]:
+    """The complete canonical state as plain data (the caches left out)."""
+    data: dict[str, Any] = CONVERTER.unstructure(state)
+    for name in CACHES:
+        data.pop(name, None)
+    return data
+
+
+def structure_state(data: Mapping[str, Any]) -> GameState:
+    """The state `state_dict` wrote (cattrs errors propagate: the caller says where)."""
+    state: GameState = CONVERTER.structure(data, GameState)
+    return state
+
+
+# ---- effects ----------------------------------------------------------------------------------
+
+
+def effect_data(effect: Effect) -> dict[str, Any]:
+    """An effect as plain data, its class name as `effect`."""
+    data: dict[str, Any] = CONVERTER.unstructure(effect, Effect)
+    return data
+
+
+def effect_from_data(data: Mapping[str, Any]) -> Effect:
+    """The effect `effect_data` wrote (for reading a log file)."""
+    effect: Effect = CONVERTER.structure(data, typing.cast(Any, Effect))
+    return effect
+
+
+# ---- commands --------------------------------------------------------------------------------
+
+
+def fields_of(cmd: Command) -> dict[str, Any]:
+    """A command as the scenario vocabulary writes it (`command` plus its fields); optional
+    fields at their default are left out."""
+    data: dict[str, Any] = CONVERTER.unstructure(cmd)
+    return {"command": cmd.name, **data}
+
+
+def _tag(kind: Any) -> str:
+    name: str = kind.name
+    return name
+
+
+@functools.cache
+def _union(kinds: tuple[tuple[str, type[Any]], ...]) -> tuple[cattrs.Converter, Any]:
+    """A converter with the tagged union of `kinds`, once per set of kinds."""
+    conv = CONVERTER.copy()
+    classes = tuple(cls for _, cls in kinds)
+    union = Union[classes] if len(classes) > 1 else classes[0]  # noqa: UP007  (built at run time)
+    if len(classes) > 1:
+        configure_tagged_union(union, conv, tag_generator=_tag, tag_name="command")
+    return conv, union
+
+
+@per_kind
+def _required(kind: type[Any]) -> tuple[tuple[str, str, bool], ...]:
+    """(attribute, key, is a unit list) of the fields `build` checks are not empty: the
+    required texts and lists of a kind and of its nested records."""
+    hints = typing.get_type_hints(kind)
+    units = {name for name, what in field_names(kind).items() if what is Names.UNITS}
+    out = []
+    for a in attrs.fields(kind):
+        hint = hints[a.name]
+        if (hint is str or typing.get_origin(hint) is tuple) and a.default is attrs.NOTHING:
+            out.append((a.name, _key(a.name), a.name in units))
+    return tuple(out)
+
+
+def _empty(name: str, record: Any) -> None:
+    for attribute, key, _ in _required(type(record)):
+        value = getattr(record, attribute)
+        if isinstance(value, str) and not value.strip():
+            raise CommandError(f"{name}: field {key!r} must be a non-empty string")
+        if isinstance(value, tuple):
+            if not value:
+                raise CommandError(f"{name}: field {key!r} must be a non-empty list")
+            for item in value:
+                if attrs.has(type(item)):
+                    _empty(name, item)
+
+
+def build(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
+    """The command `name` of `kinds` from its fields in the scenario vocabulary.
+
+    Raises:
+        CommandError: unknown command, unknown or missing field, or a value of the wrong type
+            (named with its path: `units.0.kind`).
+    """
+    cls = kinds.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise CommandError(f"unknown command {name!r}; commands are {', '.join(sorted(kinds))}")
+    data = dict(fields)
+    for _, key, units in _required(cls):
+        if units and isinstance(data.get(key), str):
+            data[key] = [data[key]]  # one unit id for a list of one
+    conv, union = _union(tuple(kinds.items()))
+    try:
+        built = conv.structure({**data, "command": name}, union)
+    except (cattrs.BaseValidationError, CommandError, KeyError, TypeError, ValueError) as exc:
+        where, problem, _ = convert.first_problem(exc)
+        known = ", ".join(_key(a.name) for a in attrs.fields(cls))
+        if problem == "required field is missing":
+            raise CommandError(f"{name}: missing field {where!r}") from None
+        if problem.startswith("unknown field"):
+            raise CommandError(f"{name}: {problem} (fields: {known})") from None
+        raise CommandError(f"{name}: field {where!r}: {problem}") from None
+    _empty(name, built)
+    return built

@@ -1,0 +1,108 @@
+"""The one definition of how domain values cross into and out of plain data, for cattrs.
+
+`converter()` gives a converter that structures without coercion (`'5'` is not 5, `5` is not
+`'5'`; enums by value, naming their members on a miss), writes moments as text and
+diplomatic levels by name. The tables' loader and the kernel (states, commands, effects)
+each build theirs from it and add only what is theirs. `first_problem` turns what cattrs
+collected into the first (where, problem, fix).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+
+from ..errors import FieldError, MomentError
+from . import DiplomaticLevel
+from .clock import Moment
+
+__all__ = ["converter", "first_problem", "level"]
+
+_ARTICLE: dict[type[Any], str] = {int: "a whole number", str: "a string", bool: "true or false"}
+
+
+def _strict(kind: type[Any]) -> Any:
+    """Structure `kind` without coercion; its enum subclasses by value."""
+
+    def hook(value: Any, target: type[Any]) -> Any:
+        if target is kind:
+            if type(value) is not kind:
+                raise FieldError(
+                    "", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
+                )
+            return value
+        try:
+            return target(value)
+        except (ValueError, TypeError):
+            members = ", ".join(repr(m.value) for m in target)
+            raise FieldError(
+                "", f"{value!r} is not one of {members}", f"use one of {members}"
+            ) from None
+
+    return hook
+
+
+def level(value: Any, _: Any = None) -> DiplomaticLevel:
+    """A diplomatic level from its name (`association`)."""
+    if isinstance(value, DiplomaticLevel):
+        return value
+    if isinstance(value, str) and value.upper() in DiplomaticLevel.__members__:
+        return DiplomaticLevel[value.upper()]
+    raise FieldError(
+        "",
+        f"{value!r} is not a diplomatic level",
+        f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}",
+    )
+
+
+def _moment(value: Any, _: Any) -> Moment:
+    try:
+        return Moment.parse(value)
+    except MomentError as exc:
+        raise FieldError("", str(exc), "write YEAR-SEASON/SIDE/PHASE") from None
+
+
+def converter() -> cattrs.Converter:
+    """A converter for records of domain values: strict scalars, moments, levels."""
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    for kind in (int, str, bool):
+        # a class hook also receives the StrEnum and IntEnum subclasses: _strict serves both
+        conv.register_structure_hook(kind, _strict(kind))
+    # a StrEnum member is a str, which cattrs passes through: write its plain value
+    conv.register_unstructure_hook(StrEnum, lambda member: member.value)
+    conv.register_structure_hook(DiplomaticLevel, level)
+    conv.register_unstructure_hook(DiplomaticLevel, lambda value: value.name.lower())
+    conv.register_structure_hook(Moment, _moment)
+    conv.register_unstructure_hook(Moment, str)
+    return conv
+
+
+def first_problem(exc: BaseException) -> tuple[str, str, str]:
+    """(where, problem, fix) of the first error cattrs collected: `where` is the field's
+    path (`units.0.kind`); a missing key is named as written (`in`, not `in_`)."""
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        with_notes, others = exc.group_exceptions()
+        for sub, note in with_notes:
+            field, problem, fix = first_problem(sub)
+            if isinstance(sub, KeyError):
+                return field, problem, fix
+            name = str(getattr(note, "name", getattr(note, "index", "")))
+            nested = isinstance(sub, ClassValidationError | IterableValidationError)
+            return (f"{name}.{field}" if nested and field else name), problem, fix
+        if others:
+            return first_problem(others[0])
+    if isinstance(exc, cattrs.BaseValidationError) and exc.exceptions:
+        return first_problem(exc.exceptions[0])
+    if isinstance(exc, ForbiddenExtraKeysError):
+        extra = sorted(exc.extra_fields)
+        known = ", ".join(a.alias or a.name for a in attrs.fields(exc.cl))
+        return extra[0], f"unknown field {extra[0]!r}", f"remove it; known fields: {known}"
+    if isinstance(exc, FieldError):
+        return exc.field, exc.problem, exc.fix
+    if isinstance(exc, KeyError):
+        return str(exc.args[0]), "required field is missing", "add it"
+    return "", str(exc), ""
