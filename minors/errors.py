@@ -7,7 +7,7 @@ the builtin it resembles. Malformed input (a file, a table, a command, a name) i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import field, frozen
@@ -49,7 +49,11 @@ class MinorsError(Exception):
 
 
 class TableError(MinorsError, ValueError):
-    """A rule table or overlay is malformed: names the file, the entry, the field and the fix."""
+    """A rule table or overlay is malformed: names the file, the entry, the field and the fix.
+
+    When several problems are found at once, `.problems` lists them all (each a
+    `TableError`), the message has a line for each, and the attributes are the first's.
+    """
 
     def __init__(
         self,
@@ -65,7 +69,22 @@ class TableError(MinorsError, ValueError):
         self.entry = entry
         self.field = field
         self.fix = fix
+        self.problems: list[TableError] = [self]
         super().__init__(self._render())
+
+    @classmethod
+    def of(cls, problems: Sequence[TableError]) -> TableError:
+        """One error for every problem found: the problem itself when there is one."""
+        if len(problems) == 1:
+            return problems[0]
+        first = problems[0]
+        error = cls(
+            first.problem, file=first.file, entry=first.entry, field=first.field, fix=first.fix
+        )
+        error.problems = list(problems)
+        lines = "\n".join(f"  - {p}" for p in problems)
+        error.args = (f"{len(problems)} problems in the tables:\n{lines}",)
+        return error
 
     def _render(self) -> str:
         where = ", ".join(

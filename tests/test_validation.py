@@ -147,3 +147,38 @@ def test_a_malformed_builtin_table_names_its_file(
     with pytest.raises(TableError) as info:
         build()
     assert str(info.value).startswith("tables/forces.toml, entry 'forces.Sweden', field 'army_2_3'")
+
+
+def test_three_bad_entries_are_reported_at_once(tmp_path: Path) -> None:
+    """A table with three malformed entries names all three in one error, each with its
+    file, entry, field and fix."""
+    error = reject(
+        tmp_path,
+        "[minors.Sweden]\nbrps = 'many'\n"
+        "[minors.Norway]\ncolour = 'blue'\n"
+        "[diplomatic_results.\"7\"]\neffect = 'sett'\n",
+    )
+    where = [(p.entry, p.field) for p in error.problems]
+    assert sorted(where) == [
+        ("diplomatic_results.7", "effect"),
+        ("minors.Norway", "colour"),
+        ("minors.Sweden", "brps"),
+    ]
+    assert str(error).startswith("3 problems in the tables:")
+    assert all(p.fix for p in error.problems)
+    assert (error.entry, error.field) == where[0]  # the first one's, in table order
+
+
+def test_every_broken_reference_is_reported_at_once(tmp_path: Path) -> None:
+    """References that do not hold (an unknown major, an unknown clause, a colony with an
+    army) are all named in one error."""
+    error = reject(
+        tmp_path,
+        "[minors.Sweden]\nstart_at_war_with = ['Prussia']\nclauses = ['82.99']\n"
+        "[border_wars.Norway]\nattacker = 'Sweden'\n",
+    )
+    problems = [str(p) for p in error.problems]
+    assert len(problems) == 3, problems
+    assert any("'Prussia' is not a major power" in p for p in problems)
+    assert any("clause '82.99' is not in the registry" in p for p in problems)
+    assert any("'Sweden' is not a major power" in p and "border_wars.Norway" in p for p in problems)

@@ -310,35 +310,53 @@ def _key_value(section: str, key: str, name: str) -> Any:
     return key
 
 
-def _section(section: str, entries: Mapping[str, Any], origins: Origins) -> dict[Any, Any]:
-    """The records of one table, naming file, entry and field on error."""
+def _section(
+    section: str, entries: Mapping[str, Any], origins: Origins, found: list[TableError]
+) -> dict[Any, Any]:
+    """The records of one table; each entry that cannot be read is recorded in `found`,
+    naming file, entry, field and fix, and left out."""
     cls, key_field = SECTIONS[section]
     records: dict[Any, Any] = {}
     for key, entry in entries.items():
         name = origins.get((section, key), "tables")
         entry_id = f"{section}.{key}"
         if key_field in entry:
-            raise TableError(
-                f"the key already gives {key_field}",
-                file=name,
-                entry=entry_id,
-                field=key_field,
-                fix=f"remove {key_field} from the entry",
+            found.append(
+                TableError(
+                    f"the key already gives {key_field}",
+                    file=name,
+                    entry=entry_id,
+                    field=key_field,
+                    fix=f"remove {key_field} from the entry",
+                )
             )
-        data = {**entry, key_field: _key_value(section, key, name)}
+            continue
         try:
+            data = {**entry, key_field: _key_value(section, key, name)}
             record = CONVERTER.structure(data, cls)
+        except TableError as exc:
+            found.append(exc)
+            continue
         except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
             field, problem, fix = convert.first_problem(exc)
             field = r.RENAMED.get(cls, {}).get(field, field)
-            raise TableError(problem, file=name, entry=entry_id, field=field, fix=fix) from None
+            found.append(TableError(problem, file=name, entry=entry_id, field=field, fix=fix))
+            continue
         records[getattr(record, key_field)] = record
     return records
 
 
 def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
-    """Turn every merged entry into its frozen record, naming file, entry and field on error."""
-    return {section: _section(section, raw.get(section, {}), origins) for section in SECTIONS}
+    """Turn every merged entry into its frozen record.
+
+    Raises:
+        TableError: every entry that cannot be read, each naming file, entry, field and fix.
+    """
+    found: list[TableError] = []
+    out = {section: _section(section, raw.get(section, {}), origins, found) for section in SECTIONS}
+    if found:
+        raise TableError.of(found)
+    return out
 
 
 def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
@@ -357,9 +375,12 @@ def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
             fix="move the other tables to an overlay",
         )
     entries = document.get("clauses", {})
+    found: list[TableError] = []
     records: dict[str, r.Clause] = _section(
-        "clauses", entries, {("clauses", key): name for key in entries}
+        "clauses", entries, {("clauses", key): name for key in entries}, found
     )
+    if found:
+        raise TableError.of(found)
     for clause in records.values():
         if clause.parent and clause.parent not in records:
             raise TableError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -160,17 +161,27 @@ class Ruleset:
 # ---- building and validating ---------------------------------------------------------
 
 
+_FOUND: ContextVar[list[TableError] | None] = ContextVar("found", default=None)
+"""The problems the cross-checks of one `build` found so far (None: raise at once)."""
+
+
 def _check(
     ok: bool, problem: str, origins: loader.Origins, section: str, key: Any, field: str, fix: str
-) -> None:
+) -> bool:
+    """Record a problem when `ok` is false (or raise it, outside a build); whether it held."""
     if not ok:
-        raise TableError(
+        error = TableError(
             problem,
             file=origins.get((section, str(key)), "tables"),
             entry=f"{section}.{key}",
             field=field,
             fix=fix,
         )
+        found = _FOUND.get()
+        if found is None:
+            raise error
+        found.append(error)
+    return ok
 
 
 def _cited(
@@ -201,8 +212,8 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     def clause_ok(section: str, key: Any, field: str, ids: Iterable[str]) -> None:
         _cited(clauses, origins, section, key, field, ids)
 
-    def major_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
-        for name in names:
+    def major_ok(section: str, key: Any, field: str, names: Iterable[str]) -> bool:
+        checked = [  # every name checked, so that every problem is recorded
             _check(
                 name in majors,
                 f"{name!r} is not a major power",
@@ -212,9 +223,12 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                 field,
                 f"use one of {', '.join(majors)}",
             )
+            for name in names
+        ]
+        return all(checked)
 
-    def minor_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
-        for name in names:
+    def minor_ok(section: str, key: Any, field: str, names: Iterable[str]) -> bool:
+        checked = [  # every name checked, so that every problem is recorded
             _check(
                 name in minors,
                 f"{name!r} is not a minor country",
@@ -224,6 +238,9 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                 field,
                 "use a name of tables/minors.toml",
             )
+            for name in names
+        ]
+        return all(checked)
 
     for key, clause in clauses.items():
         if clause.parent:
@@ -337,7 +354,8 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         )
 
     for key, row in t["forces"].items():
-        minor_ok("forces", key, "minor", [key])
+        if not minor_ok("forces", key, "minor", [key]):
+            continue
         _check(
             minors[key].theater is row.theater,
             f"{key} is a {minors[key].theater.value} minor",
@@ -401,7 +419,8 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key in t["commonwealth_layout"]:
         minor_ok("commonwealth_layout", key, "country", [key])
     for key, arrival in t["commonwealth"].items():
-        minor_ok("commonwealth", key, "country", [arrival.country])
+        if not minor_ok("commonwealth", key, "country", [arrival.country]):
+            continue
         _check(
             minors[arrival.country].start_status is Status.COMMONWEALTH,
             f"{arrival.country} is not a Commonwealth country",
@@ -412,7 +431,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
             "use Canada, South Africa, Australia or India",
         )
         layout = t["commonwealth_layout"].get(arrival.country)
-        _check(
+        if not _check(
             layout is not None,
             f"{arrival.country} has no column layout",
             origins,
@@ -420,7 +439,8 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
             key,
             "country",
             "add a commonwealth_layout entry",
-        )
+        ):
+            continue
         assert layout is not None
         for column in r.COMMONWEALTH_COLUMNS:
             _check(
@@ -461,6 +481,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
                 "",
                 "add a force_units entry for it",
             )
+    present = True
     for section, required in (
         ("deployment", ("stacking",)),
         ("costs", ("declare_war_minor", "declare_war_major")),
@@ -468,7 +489,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         ("limits", ("default",)),
     ):
         for name in required:
-            _check(
+            present &= _check(
                 name in t[section],
                 f"required entry {name!r} is missing",
                 origins,
@@ -480,7 +501,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key, cost in t["costs"].items():
         clause_ok("costs", key, "clause", [cost.clause] if cost.clause else [])
     _check(
-        t["brp_rules"]["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
+        not present or t["brp_rules"]["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
         "the partial grant must be fixed or fraction",
         origins,
         "brp_rules",
@@ -489,7 +510,7 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         "use fixed or fraction",
     )
     _check(
-        t["brp_rules"]["proration"].kind is BrpRuleKind.PRORATION,
+        not present or t["brp_rules"]["proration"].kind is BrpRuleKind.PRORATION,
         "must be a proration",
         origins,
         "brp_rules",
@@ -600,9 +621,9 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
     lineages: dict[str, list[str]] = {}
     for key in nations:
         chain = [key]
-        while nations[chain[-1]].parent:
+        while nations[chain[-1]].parent in nations:
             parent = nations[chain[-1]].parent
-            _check(
+            if not _check(
                 parent not in chain,
                 f"the parents of {key!r} form a cycle through {parent!r}",
                 origins,
@@ -610,7 +631,8 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
                 key,
                 "parent",
                 "make the tree a tree",
-            )
+            ):
+                break
             chain.append(parent)
         lineages[key] = chain
         start = next((nations[n].from_ for n in chain if nations[n].from_), None)
@@ -647,7 +669,7 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
             if is_rating(selector):
                 for name in row.nationalities:
                     _check(
-                        not every and selector in ratings[name],
+                        not every and selector in ratings.get(name, ()),
                         f"{name} has no {selector!r} counter",
                         origins,
                         "nationality_traits",
@@ -688,7 +710,14 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     raw, origins = loader.load_raw()
     raw, origins = loader.merge(raw, origins, files)
     tables = loader.structure(raw, origins)
-    _cross_check(tables, origins)
+    found: list[TableError] = []
+    token = _FOUND.set(found)
+    try:
+        _cross_check(tables, origins)
+    finally:
+        _FOUND.reset(token)
+    if found:
+        raise TableError.of(found)
     return Ruleset(
         **{section: _view(entries) for section, entries in tables.items()},
         digest=loader.digest(tables),
