@@ -10,7 +10,7 @@ from typing import Any
 
 from attrs import frozen
 
-from ._kernel.convert import build
+from ._kernel.convert import build_command
 from ._kernel.kind import Command
 from ._kernel.rulebook import Rulebook, RuleViolation
 from .domain.clock import Moment, MomentError
@@ -104,7 +104,7 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
             raise ScenarioError(f"{where}: missing field 'command'")
         try:
             moment = Moment.parse(at)
-            built = build(KINDS if kinds is None else kinds, kind, fields)
+            built = build_command(KINDS if kinds is None else kinds, kind, fields)
         except (MomentError, CommandError) as exc:
             raise ScenarioError(f"{where} ({kind}): {exc}") from None
         if previous is not None and moment < previous:

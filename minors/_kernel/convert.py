@@ -25,12 +25,12 @@ from ..domain.clock import Moment
 from ..errors import CommandError
 from .chain import Chain
 from .effects import Effect
-from .kind import Command, Names, field_names, per_kind
+from .kind import Command, Names, field_names, per_kind, vocabulary_key
 from .state import CACHES, GameState, LedgerEntry
 
 __all__ = [
     "CONVERTER",
-    "build",
+    "build_command",
     "effect_data",
     "effect_from_data",
     "fields_of",
@@ -39,19 +39,13 @@ __all__ = [
 ]
 
 
-def _key(attribute: str) -> str:
-    """The scenario vocabulary's word for a field (`in_` is `in`)."""
-    return attribute.removesuffix("_")
-
-
 def _is_command(kind: Any) -> bool:
     return isinstance(kind, type) and issubclass(kind, Command) and attrs.has(kind)
 
 
 def _renames(kind: type[Any]) -> dict[str, Any]:
-    return {
-        a.name: override(rename=_key(a.name)) for a in attrs.fields(kind) if a.name.endswith("_")
-    }
+    trailing = [a.name for a in attrs.fields(kind) if a.name.endswith("_")]
+    return {name: override(rename=vocabulary_key(name)) for name in trailing}
 
 
 def _converter() -> cattrs.Converter:
@@ -165,7 +159,7 @@ def _required(kind: type[Any]) -> tuple[tuple[str, str, bool], ...]:
     for a in attrs.fields(kind):
         hint = hints[a.name]
         if (hint is str or typing.get_origin(hint) is tuple) and a.default is attrs.NOTHING:
-            out.append((a.name, _key(a.name), a.name in units))
+            out.append((a.name, vocabulary_key(a.name), a.name in units))
     return tuple(out)
 
 
@@ -182,7 +176,7 @@ def _empty(name: str, record: Any) -> None:
                     _empty(name, item)
 
 
-def build(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
+def build_command(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
     """The command `name` of `kinds` from its fields in the scenario vocabulary.
 
     Raises:
@@ -201,7 +195,7 @@ def build(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) 
         built = conv.structure({**data, "command": name}, union)
     except (cattrs.BaseValidationError, CommandError, KeyError, TypeError, ValueError) as exc:
         where, problem, _ = convert.first_problem(exc)
-        known = ", ".join(_key(a.name) for a in attrs.fields(cls))
+        known = ", ".join(vocabulary_key(a.name) for a in attrs.fields(cls))
         if problem == "required field is missing":
             raise CommandError(f"{name}: missing field {where!r}") from None
         if problem.startswith("unknown field"):

@@ -14,9 +14,9 @@ from ..domain.clock import Moment
 from ..domain.units import Unit
 from ..errors import ClockError, CommandError, StateError, UnknownNameError
 from ..ruleset.tables import Ruleset, load_ruleset
-from .convert import build, fields_of, state_dict, structure_state
+from .convert import build_command, fields_of, state_dict, structure_state
 from .effects import Effect, PhaseEnded
-from .kind import Command, resolve
+from .kind import Command, canonical_names
 from .log import Log, LogEntry
 from .rulebook import Rulebook, RuleViolation, Violation
 from .state import GameState, MinorState, Pending, evolve
@@ -311,13 +311,13 @@ class BaseGame:
             CommandError: unknown command, unknown or missing field, wrong value type, or an
                 unknown name.
         """
-        return self.resolve(build(self._book.kinds, name, fields))
+        return self.resolve(build_command(self._book.kinds, name, fields))
 
     def resolve(self, cmd: Command) -> Command:
         """The command with every name in canonical spelling; `CommandError` if a name is
         unknown or of the wrong kind (a minor where a major belongs ...), or if the
         rulebook has no such kind."""
-        resolved: Command = resolve(self._rs, cmd)
+        resolved: Command = canonical_names(self._rs, cmd)
         if type(resolved) not in self._active.handlers:
             raise CommandError(
                 f"{resolved.name}: not a command of rulebook {self._book.name!r} "

@@ -34,9 +34,10 @@ __all__ = [
     "MinorName",
     "Names",
     "UnitIds",
+    "canonical_names",
     "field_names",
     "per_kind",
-    "resolve",
+    "vocabulary_key",
 ]
 
 
@@ -104,7 +105,7 @@ def field_names(kind: type[Any]) -> dict[str, Names]:
     return {name: what for name, what in found.items() if what is not None}
 
 
-def _key(attribute: str) -> str:
+def vocabulary_key(attribute: str) -> str:
     """The scenario vocabulary's word for a field (`in_` is `in`)."""
     return attribute.removesuffix("_")
 
@@ -129,13 +130,13 @@ def _plan(kind: type[Any]) -> tuple[Step, ...]:
         what = named.get(a.name)
         if what in _CODES:
             assert what is not None
-            plan.append((a.name, _key(a.name), _CODES[what], what, None))
+            plan.append((a.name, vocabulary_key(a.name), _CODES[what], what, None))
             continue
         hint = hints[a.name]
         if typing.get_origin(hint) is tuple:
             item = typing.get_args(hint)[0]
             if isinstance(item, type) and attrs.has(item):
-                plan.append((a.name, _key(a.name), 4, None, item))
+                plan.append((a.name, vocabulary_key(a.name), 4, None, item))
     return tuple(plan)
 
 
@@ -179,7 +180,7 @@ def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
     return attrs.evolve(record, **changes) if changes else record
 
 
-def resolve(rs: Ruleset, cmd: Any) -> Any:
+def canonical_names(rs: Ruleset, cmd: Any) -> Any:
     """The command with every name in canonical spelling (the command itself when they all
     are: the hot path of engines).
 

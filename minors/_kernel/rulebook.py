@@ -122,7 +122,7 @@ def _mark(fn: Any, mark: Mark) -> None:
     setattr(fn, MARKS, (*getattr(fn, MARKS, ()), mark))
 
 
-def _key(fn: Any) -> str:
+def _rule_key(fn: Any) -> str:
     spec: EffectSpec | None = getattr(fn, EFFECT, None)
     if spec is not None:
         return spec.key
@@ -412,8 +412,8 @@ class Rulebook:
         problems: list[str],
     ) -> list[Entry]:
         keys = {e.key for e in entries}
-        wanted = {(k if isinstance(k, str) else _key(k)): v for k, v in replace.items()}
-        dropped = {k if isinstance(k, str) else _key(k) for k in remove}
+        wanted = {(k if isinstance(k, str) else _rule_key(k)): v for k, v in replace.items()}
+        dropped = {k if isinstance(k, str) else _rule_key(k) for k in remove}
         for key in [*wanted, *dropped]:
             if key not in keys:
                 problems.append(
@@ -655,7 +655,7 @@ def _removed(tx: Tx, *args: Any, **kwargs: Any) -> None:
 def _entries(value: Any) -> Iterator[Entry]:
     """The entries of one marked function."""
     spec: EffectSpec | None = getattr(value, EFFECT, None)
-    key = _key(value)
+    key = _rule_key(value)
     for m in getattr(value, MARKS, ()):
         if m.role is Role.EFFECT:
             assert spec is not None

@@ -32,7 +32,7 @@ from ..domain.a25 import (
 from ..errors import TableError
 from ..ruleset.records import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
-from .traits import Condition, Context, Projection, Trait
+from .traits import Projection, QueryContext, Trait, TraitCondition
 
 __all__ = ["EVERY", "Index", "Key", "Row", "index_of", "merge", "project", "resolve_rows", "trait"]
 
@@ -144,7 +144,7 @@ def index_of(rs: Ruleset) -> Index:
 _NO, _YES, _OPEN = 0, 1, 2
 
 
-def _status(r: Row, ctx: Context, cls: UnitClass | None, closed: bool) -> int:
+def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> int:
     row = r.row
     if (row.from_ and ctx.date < row.from_) or (row.until and ctx.date > row.until):
         return _NO
@@ -175,7 +175,7 @@ def _status(r: Row, ctx: Context, cls: UnitClass | None, closed: bool) -> int:
     return status
 
 
-def _covers(t: Row, r: Row, ctx: Context) -> bool:
+def _covers(t: Row, r: Row, ctx: QueryContext) -> bool:
     """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
     does, for what the query leaves open."""
     if t.row.situation and t.row.situation != r.row.situation:
@@ -191,7 +191,7 @@ def _covers(t: Row, r: Row, ctx: Context) -> bool:
 
 
 def resolve_rows(
-    index: Index, nationality: str, ctx: Context, cls: UnitClass | None, closed: bool
+    index: Index, nationality: str, ctx: QueryContext, cls: UnitClass | None, closed: bool
 ) -> list[Row]:
     nodes = (*index.lineage[nationality], EVERY)
     out: list[Row] = []
@@ -217,7 +217,7 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
         kind=row.kind,
         value=row.value,
         clause=row.clause or row.reference,
-        condition=Condition(
+        condition=TraitCondition(
             from_=row.from_,
             until=row.until,
             classes=classes,

@@ -287,12 +287,12 @@ class HexGrain:
         cells = [Hex.parse(h) for h in hexes]
         goal = Hex.parse(target)
         if goal not in cells:
-            raise HexError(f"the target {goal} is not one of the grain's hexes {_names(cells)}")
+            raise HexError(f"the target {goal} is not one of the grain's hexes {_joined(cells)}")
         steps: list[Hexside] = []
         for here, there in pairwise(cells):
             side = here.side_towards(there)
             if side is None:
-                raise HexError(f"{here} and {there} are not adjacent: {_names(cells)} is no grain")
+                raise HexError(f"{here} and {there} are not adjacent: {_joined(cells)} is no grain")
             steps.append(side)
         if not steps:
             raise HexError("a hex grain needs at least two hexes")
@@ -303,7 +303,7 @@ class HexGrain:
         pair = (first, steps[1])
         if not first.is_beside(steps[1]) or any(s != pair[i % 2] for i, s in enumerate(steps)):
             raise HexError(
-                f"{_names(cells)} is no hex grain: its steps cross hexsides "
+                f"{_joined(cells)} is no hex grain: its steps cross hexsides "
                 f"{[s.value for s in steps]}, neither one repeated nor two that meet alternated"
             )
         # The step out of the target is steps[at]; past the last hex, the pattern goes on.
@@ -316,7 +316,7 @@ class HexGrain:
         return f"{kind} {'-'.join(map(str, hexes))}..."
 
 
-def _names(cells: Sequence[Hex]) -> str:
+def _joined(cells: Sequence[Hex]) -> str:
     return "-".join(map(str, cells))
 
 

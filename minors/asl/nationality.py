@@ -41,29 +41,25 @@ from ..errors import NoNationalityError, ProfileError, UnknownNameError
 from ..ruleset.records import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
-from .traits import Condition, Context, Profile, Projection, Trait, Unit
+from .traits import Profile, Projection, QueryContext, QueryUnit, Trait, TraitCondition
 
 __all__ = [
     "EVERY",
-    "Condition",
-    "Context",
     "CountryMapping",
     "NoNationalityError",
     "Profile",
     "ProfileError",
     "Projection",
+    "QueryContext",
+    "QueryUnit",
     "Trait",
-    "Unit",
+    "TraitCondition",
     "country_nationality",
     "lineage",
     "profile",
     "resolve",
     "thresholds",
 ]
-
-
-def _names(values: Iterable[str]) -> str:
-    return ", ".join(values)
 
 
 # ---- names and countries -----------------------------------------------------------------
@@ -193,18 +189,18 @@ def _date(
     return month
 
 
-def _unit(text: str | UnitType | None, nationality: str, index: Index) -> Unit | None:
+def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryUnit | None:
     if text is None:
         return None
     raw = str(text).strip()
     if is_rating(raw):
         found = index.catalogue[nationality].get(raw)
         if found is None:
-            known = _names(index.catalogue[nationality]) or "none"
+            known = ", ".join(index.catalogue[nationality]) or "none"
             raise UnknownNameError(
                 f"counter of {nationality} troops (A25 names {known}; or give a unit type)", raw
             )
-        return Unit(found.type, found.rating, found.unit_class, found.clause)
+        return QueryUnit(found.type, found.rating, found.unit_class, found.clause)
     key = name_key(raw).replace(" ", "_")
     try:
         kind = UnitType(key)
@@ -213,11 +209,11 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> Unit |
         raise UnknownNameError("unit type", raw, tuple(close)) from None
     if kind is UnitType.COMMISSAR and nationality not in index.commissars:
         raise ProfileError(f"{nationality} troops have no Commissars (A25.22, A25.24)")
-    return Unit(kind)
+    return QueryUnit(kind)
 
 
 def _classes(
-    selector: str | None, unit: Unit | None, nationality: str, index: Index
+    selector: str | None, unit: QueryUnit | None, nationality: str, index: Index
 ) -> tuple[UnitClass | None, ...]:
     allowed = index.classes[nationality]
     where = index.class_clause[nationality]
@@ -252,7 +248,7 @@ def _classes(
     if not chosen:
         raise ProfileError(
             f"{nationality} units are never {selector}: their classes are"
-            f" {_names(allowed)} ({where})"
+            f" {', '.join(allowed)} ({where})"
         )
     return chosen
 
@@ -341,7 +337,7 @@ def profile(
     selector = str(unit_class) if unit_class is not None else None
     passes = _classes(selector, the_unit, name, index)
     opponent, opponent_line = _vs(vs, name, index, rs)
-    ctx = Context(
+    ctx = QueryContext(
         date=month,
         classes=passes,
         unit_class=selector,
@@ -370,8 +366,8 @@ def profile(
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
 
-    reference_unit = the_unit or Unit(UnitType.SQUAD)
-    closed_ctx = Context(
+    reference_unit = the_unit or QueryUnit(UnitType.SQUAD)
+    closed_ctx = QueryContext(
         date=ctx.date,
         classes=ctx.classes,
         unit_class=ctx.unit_class,
@@ -410,14 +406,14 @@ def _tree_trait(rs: Ruleset, name: str, index: Index | None) -> Trait:
         kind=TraitKind.NATIONALITY,
         value=name,
         clause=record.clause,
-        condition=Condition(from_=start, until=end),
+        condition=TraitCondition(from_=start, until=end),
         nationality=name,
         note=record.note,
     )
 
 
 def _chart_traits(
-    rs: Ruleset, name: str, index: Index, unit: Unit | None
+    rs: Ruleset, name: str, index: Index, unit: QueryUnit | None
 ) -> list[tuple[Trait, int]]:
     """A25.72: the replacement chart of the nearest nationality that has one, and its
     reverse, the order of Battle Hardening (MMC only)."""
@@ -429,7 +425,7 @@ def _chart_traits(
     if chart is None:
         return []
     basis = Basis.ILLUSTRATIVE if chart.illustrative else Basis.RULE
-    when = Condition(units=("mmc",))
+    when = TraitCondition(units=("mmc",))
     order = len(rs.nationality_traits)
     return [
         (

@@ -6,7 +6,7 @@ and circumstances asked about, the projections most queries want, and the profil
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -27,15 +27,11 @@ from ..domain.a25 import (
     YearMonth,
 )
 
-__all__ = ["Condition", "Context", "Profile", "Projection", "Trait", "Unit"]
-
-
-def _names(values: Iterable[str]) -> str:
-    return ", ".join(values)
+__all__ = ["Profile", "Projection", "QueryContext", "QueryUnit", "Trait", "TraitCondition"]
 
 
 @frozen
-class Condition:
+class TraitCondition:
     """When a trait holds: its row's conditions, with the classes narrowed to the one a
     class-dependent trait was resolved for."""
 
@@ -60,13 +56,13 @@ class Condition:
         elif self.until:
             parts.append(f"until {self.until}")
         if self.classes:
-            parts.append(_names(self.classes))
+            parts.append(", ".join(self.classes))
         if self.units:
-            parts.append(_names(self.units))
+            parts.append(", ".join(self.units))
         if self.vs:
-            parts.append(f"vs {_names(self.vs)}")
+            parts.append(f"vs {', '.join(self.vs)}")
         if self.not_vs:
-            parts.append(f"not vs {_names(self.not_vs)}")
+            parts.append(f"not vs {', '.join(self.not_vs)}")
         if self.home is not None:
             parts.append("at home" if self.home else "abroad")
         if self.ssr:
@@ -74,7 +70,7 @@ class Condition:
         if self.unless_ssr:
             parts.append(f"unless SSR {self.unless_ssr.value}")
         if self.scenario_kinds:
-            parts.append(f"{_names(self.scenario_kinds)} scenarios")
+            parts.append(f"{', '.join(self.scenario_kinds)} scenarios")
         if self.situation:
             parts.append(self.situation)
         return "; ".join(parts) or "always"
@@ -122,7 +118,7 @@ class Trait:
     kind: TraitKind
     value: TraitValue
     clause: str
-    condition: Condition = Condition()
+    condition: TraitCondition = TraitCondition()
     aspect: str = ""
     basis: Basis = Basis.RULE
     reference: str = ""
@@ -160,7 +156,7 @@ class Trait:
 
 
 @frozen
-class Unit:
+class QueryUnit:
     """The unit a query is about: its type and, for a counter A25 names, rating and class."""
 
     type: UnitType
@@ -180,7 +176,7 @@ class Unit:
 
 
 @frozen
-class Context:
+class QueryContext:
     """The circumstances of a query, checked and resolved."""
 
     date: YearMonth
@@ -188,7 +184,7 @@ class Context:
     """The classes resolved one by one (None: a unit without class)."""
     unit_class: str | None
     """The class as asked (a class, `inexperienced`, `non_elite`, or None)."""
-    unit: Unit | None
+    unit: QueryUnit | None
     vs: str | None
     vs_lineage: frozenset[str]
     home: bool
@@ -264,7 +260,7 @@ class Profile:
 
     nationality: str
     lineage: tuple[str, ...]
-    context: Context
+    context: QueryContext
     traits: tuple[Trait, ...]
     projection: Projection
     by_class: Mapping[UnitClass, Projection]

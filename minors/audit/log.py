@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from attrs import frozen
 
-from .._kernel.convert import build, effect_data, state_dict
+from .._kernel.convert import build_command, effect_data, effect_from_data, state_dict
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
 from .._kernel.state import GameState
@@ -40,6 +40,7 @@ __all__ = [
     "Verdict",
     "open",
     "open_log",
+    "read_entries",
     "replay",
     "verify",
 ]
@@ -344,7 +345,7 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> None:
         if kind == "advance":
             effects = game.advance_to(fields["to"])
         else:
-            effects = game.apply(build(game.rulebook.kinds, str(kind), fields))
+            effects = game.apply(build_command(game.rulebook.kinds, str(kind), fields))
     except RuleViolation as exc:
         raise _Bad(
             number, f"on replay the command breaks rule {exc.rule}: {exc.message}", seq
@@ -427,6 +428,33 @@ def verify(
     except _Bad as bad:
         return Verdict(False, head, entries, bad.problem, bad.line, bad.seq)
     return Verdict(True, head, entries)
+
+
+def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
+    """The entries of a log, its chain checked but its rules not replayed (`verify` does
+    that), and its head hash.
+
+    Raises:
+        LogUnavailable: the file cannot be read, or a line is not what the chain says.
+    """
+    entries: list[LogEntry] = []
+    head = ""
+    try:
+        for _, record in _records(_lines(path)):
+            head = record["hash"]
+            if record.get("kind") != "entry":
+                continue
+            entries.append(
+                LogEntry(
+                    record["seq"],
+                    Moment.parse(record["at"]),
+                    record["command"],
+                    tuple(effect_from_data(e) for e in record["effects"]),
+                )
+            )
+    except _Bad as bad:
+        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    return entries, head
 
 
 def _last_snapshot(lines: list[bytes], stop: Moment | None) -> int:

@@ -77,7 +77,7 @@ def _command(entry: LogEntry) -> str:
     return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
 
 
-def _lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
+def _entry_lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
     """(moment, sentence) for each effect of an entry; an advance's effects are placed at
     the phase they happened in (at its end or its start), and a run of shared wars is
     folded into one line."""
@@ -115,7 +115,7 @@ def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
     for entry in entries:
         if entry.command["command"] != "advance":
             rows.append((str(entry.moment), "» " + _command(entry)))
-        rows.extend((m, "    " + text) for m, text in _lines(entry))
+        rows.extend((m, "    " + text) for m, text in _entry_lines(entry))
 
     def turn_of(row: tuple[str, str]) -> str:
         year, rest = row[0].split("-", 1)
@@ -173,27 +173,9 @@ def show_log(
     """A log file, turn by turn (`minors log show`): every entry after `since`, of `turn`
     (like `1940-spring`), or touching `minor`. The chain is checked; the rules are not
     replayed (`minors log verify` does that)."""
-    from .._kernel.convert import effect_from_data
-    from ..domain.clock import Moment
-    from .log import LogUnavailable, _Bad, _lines, _records
+    from .log import read_entries
 
-    entries: list[LogEntry] = []
-    head = ""
-    try:
-        for _, record in _records(_lines(path)):
-            head = record["hash"]
-            if record.get("kind") != "entry":
-                continue
-            entries.append(
-                LogEntry(
-                    record["seq"],
-                    Moment.parse(record["at"]),
-                    record["command"],
-                    tuple(effect_from_data(e) for e in record["effects"]),
-                )
-            )
-    except _Bad as bad:
-        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    entries, head = read_entries(path)
     if since is not None:
         entries = [e for e in entries if e.seq > since]
     if turn is not None:

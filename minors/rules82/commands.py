@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._kernel.convert import build, fields_of
+from .._kernel.convert import build_command, fields_of
 from .._kernel.kind import Command
 from ..errors import CommandError
 from . import RULEBOOK
@@ -57,5 +57,5 @@ def command(name: str, /, **fields: Any) -> Command:
     Raises:
         CommandError: unknown command, unknown or missing field, or a value of the wrong type.
     """
-    built: Command = build(KINDS, name, fields)
+    built: Command = build_command(KINDS, name, fields)
     return built

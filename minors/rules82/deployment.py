@@ -43,7 +43,7 @@ __all__ = [
     "default_set_up",
     "deploy_now",
     "deploy_share",
-    "force_pool",
+    "force_specs",
     "schedule",
 ]
 
@@ -75,10 +75,10 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def force_pool(tx: Tx, minor: str) -> list[Spec]:
+def force_specs(tx: Tx, minor: str) -> list[Spec]:
     """The units the 82.61 table gives a minor on deployment (partisans are built later),
     with the `§` footnote's named ships in place of the marked cell's."""
-    key = ("force_pool", minor)
+    key = ("force_specs", minor)
     if key not in tx.rs.cache:
         tx.rs.cache[key] = tuple(_pool(tx, minor))
     cached: tuple[Spec, ...] = tx.rs.cache[key]  # type: ignore[assignment]
@@ -132,7 +132,7 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
     record = tx.rs.minors[minor]
     if record.theater is not Theater.EUROPE or not record.armed_forces:
         return None
-    if not force_pool(tx, minor):
+    if not force_specs(tx, minor):
         return None
     on_map = bool(tx.units_of(minor))
     if on_map:
@@ -173,7 +173,7 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
             (u.id, u.kind.value, u.factors) for u in tx.units.values() if u.owner == cmd.minor
         )
     else:
-        wanted = sorted(force_pool(tx, cmd.minor))
+        wanted = sorted(force_specs(tx, cmd.minor))
     given = sorted((p.id, p.kind.value, p.factors) for p in cmd.placements)
     if sorted(w[1:] for w in wanted) != sorted(g[1:] for g in given):
         yield Violation(
@@ -244,7 +244,7 @@ def _default_set_ups(tx: Tx, gated: bool) -> Iterator[Deploy]:
     for name in tx.rs.minors:
         due = tx.minors[name].deployment
         if due is not None and due.due == tx.clock and not due.redeploy:
-            placed, _ = default_set_up(tx, name, force_pool(tx, name))
+            placed, _ = default_set_up(tx, name, force_specs(tx, name))
             yield Deploy(name, tuple(Placement(i, UnitKind(k), f, h) for (i, k, f), h in placed))
 
 
@@ -318,7 +318,7 @@ def _set_up(
         placed = [((i, k, f), h) for i, k, f, h in chosen]
         lost: list[Spec] = []
     else:
-        placed, lost = default_set_up(tx, minor, force_pool(tx, minor))
+        placed, lost = default_set_up(tx, minor, force_specs(tx, minor))
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
         tx.effects.append(UnitPlaced(unit_id, minor, rule))
@@ -427,7 +427,7 @@ def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
 
 def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
     """82.63: deploy `share` of the minor's forces (rounded down) by the default set-up."""
-    specs = force_pool(tx, minor)
+    specs = force_specs(tx, minor)
     specs = specs[: int(len(specs) * share)]
     placed, lost = default_set_up(tx, minor, specs)
     for (unit_id, kind, factors), hex_label in placed:

@@ -8,8 +8,9 @@ from attrs import frozen
 
 from .._kernel.game import BaseGame
 from .._kernel.tx import Tx
-from ..domain import DiplomaticLevel, Status, Theater
+from ..domain import DiplomaticLevel, FootnoteKind, Status, Theater
 from ..domain.units import UnitKind
+from .deployment import force_specs
 
 __all__ = [
     "Answer",
@@ -258,8 +259,6 @@ class ForcePool:
 def force_pool(game: BaseGame, minor: str) -> ForcePool:
     """82.61-82.63: the minor's forces from the tables — none without armed forces (82.62),
     the `†` share for the current result (Ireland, Ukraine, 82.63), the `**` partisans."""
-    from .deployment import _pool
-
     rs = game.ruleset
     name = rs.minor(minor).name
     tx = Tx(game.raw_state, rs, frozenset(), game.rulebook)
@@ -267,13 +266,13 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
     if row is None:
         return ForcePool(name, (), (), "82.62", f"{name} has no armed forces")
     standing = game.raw_state.minors[name].standing
-    dagger = {m for m, n in rs.force_footnotes.items() if n.kind.value == "depends_on_result"}
+    dagger = {m for m, n in rs.force_footnotes.items() if n.kind is FootnoteKind.DEPENDS_ON_RESULT}
     share = None
     if dagger & set(row.row_marks) or dagger & set(row.marks.values()):
         result = standing.result if standing is not None else None
         share = rs.forces_by_result[name].share(result) if name in rs.forces_by_result else 0
     units = (
-        [(kind, factors) for _, kind, factors in _pool(tx, name)]
+        [(kind, factors) for _, kind, factors in force_specs(tx, name)]
         if rs.minors[name].armed_forces
         else []
     )
@@ -287,7 +286,7 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
             auto, most = int(auto * share), int(most * share)
         for note in rs.force_footnotes.values():
             if (
-                note.kind.value == "annual_partisans"
+                note.kind is FootnoteKind.ANNUAL_PARTISANS
                 and note.minor == name
                 and note.column == column
             ):

@@ -29,7 +29,7 @@ from ..errors import TableError
 from . import records as r
 from .records import FieldError
 
-__all__ = ["SECTIONS", "builtin_tables", "load_raw", "merge", "structure"]
+__all__ = ["SECTIONS", "builtin_tables", "load_raw", "merge_overlays", "structure", "tables_digest"]
 
 # section -> (record class, the field its entry key fills)
 SECTIONS: dict[str, tuple[type[Any], str]] = {
@@ -42,7 +42,7 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "forces_by_result": (r.ResultForces, "minor"),
     "commonwealth": (r.ArrivalRow, "key"),
     "commonwealth_layout": (r.CommonwealthLayout, "country"),
-    "commonwealth_notes": (r.Note, "key"),
+    "commonwealth_notes": (r.CommonwealthNote, "key"),
     "association": (r.Association, "faction"),
     "border_wars": (r.BorderWarRule, "minor"),
     "alignments": (r.Alignment, "minor"),
@@ -157,7 +157,9 @@ def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
     return out
 
 
-def merge(raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]) -> tuple[Raw, Origins]:
+def merge_overlays(
+    raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]
+) -> tuple[Raw, Origins]:
     """Merge overlays over the tables, in order (see the module docstring)."""
     merged: Raw = {
         section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
@@ -398,7 +400,7 @@ def builtin_clauses() -> dict[str, r.Clause]:
     return clause_table("tables/clauses.toml", (builtin_tables() / "clauses.toml").read_bytes())
 
 
-def digest(records: Mapping[str, Mapping[Any, Any]]) -> str:
+def tables_digest(records: Mapping[str, Mapping[Any, Any]]) -> str:
     """SHA-256 of the canonical JSON of the merged records: names the rules in force."""
     document = {
         section: {str(key): CONVERTER.unstructure(value) for key, value in entries.items()}

@@ -46,6 +46,7 @@ __all__ = [
     "BrpRule",
     "CatalogueUnit",
     "Clause",
+    "CommonwealthNote",
     "CommonwealthZone",
     "Cost",
     "Count",
@@ -62,7 +63,6 @@ __all__ = [
     "Major",
     "Minor",
     "Nationality",
-    "Note",
     "Partisans",
     "Provenance",
     "ReplacementChart",
@@ -424,7 +424,7 @@ class CommonwealthLayout:
 
 
 @frozen
-class Note:
+class CommonwealthNote:
     """A note or option printed under a table (the Commonwealth's extra infantry, India's
     partisans)."""
 

@@ -58,7 +58,7 @@ class Ruleset:
     forces_by_result: Mapping[str, r.ResultForces]
     commonwealth: Mapping[str, r.ArrivalRow]
     commonwealth_layout: Mapping[str, r.CommonwealthLayout]
-    commonwealth_notes: Mapping[str, r.Note]
+    commonwealth_notes: Mapping[str, r.CommonwealthNote]
     association: Mapping[Faction, r.Association]
     border_wars: Mapping[str, r.BorderWarRule]
     alignments: Mapping[str, r.Alignment]
@@ -695,7 +695,7 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
         clause_ok("country_nationality", key, "clause", row.clause)
 
 
-def _names(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
+def _spellings(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
     names: dict[str, str] = {}
     for table in (t["majors"], t["minors"]):
         for key, entry in table.items():
@@ -708,7 +708,7 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     """Load the built-in tables, merge `overlays` over them, validate, and digest."""
     files = loader.read_overlays(overlays)
     raw, origins = loader.load_raw()
-    raw, origins = loader.merge(raw, origins, files)
+    raw, origins = loader.merge_overlays(raw, origins, files)
     tables = loader.structure(raw, origins)
     found: list[TableError] = []
     token = _FOUND.set(found)
@@ -720,10 +720,10 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
         raise TableError.of(found)
     return Ruleset(
         **{section: _view(entries) for section, entries in tables.items()},
-        digest=loader.digest(tables),
+        digest=loader.tables_digest(tables),
         sources=tuple(name for name, _ in files),
         overlay_files=tuple((name, data.decode("utf-8", "replace")) for name, data in files),
-        names=_view(_names(tables)),
+        names=_view(_spellings(tables)),
     )
 
 

@@ -190,7 +190,7 @@ _BY_NAME = {
 not say it (`minors.kind.MinorName` and the like do)."""
 
 
-def _names(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
+def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
     if what is Names.MINOR:
         return minors(rs)
     if what is Names.MAJOR:
@@ -210,9 +210,9 @@ def _field(
     name = attribute.name
     what = field_names(owner).get(name) or _BY_NAME.get(name)
     if hint is str:
-        return _names(rs, what)
+        return _naming(rs, what)
     if hint == (str | None):
-        found = _names(rs, what)
+        found = _naming(rs, what)
         return None if found is None else st.none() | found
     if hint is int and name == "result":
         return st.integers(-5, 12)
