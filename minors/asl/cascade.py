@@ -30,7 +30,7 @@ from ..domain.a25 import (
     name_key,
 )
 from ..errors import TableError
-from ..ruleset.records import CatalogueUnit, TraitRow
+from ..ruleset.a25 import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
 from .traits import Projection, QueryContext, Trait, TraitCondition
 

@@ -38,7 +38,7 @@ from ..domain.a25 import (
     name_key,
 )
 from ..errors import NoNationalityError, ProfileError, UnknownNameError
-from ..ruleset.records import is_rating
+from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
 from .traits import Profile, Projection, QueryContext, QueryUnit, Trait, TraitCondition

@@ -26,6 +26,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from ..domain import convert
 from ..domain.a25 import TraitValue, YearMonth, YearMonthError
 from ..errors import TableError
+from . import a25
 from . import records as r
 from .records import FieldError
 
@@ -57,10 +58,10 @@ SECTIONS: dict[str, tuple[type[Any], str]] = {
     "force_units": (r.ForceUnit, "column"),
     "deployment": (r.DeploymentRule, "key"),
     "commonwealth_zones": (r.CommonwealthZone, "country"),
-    "nationalities": (r.Nationality, "name"),
-    "nationality_traits": (r.TraitRow, "key"),
-    "replacement_charts": (r.ReplacementChart, "nationality"),
-    "country_nationality": (r.CountryNationality, "country"),
+    "nationalities": (a25.Nationality, "name"),
+    "nationality_traits": (a25.TraitRow, "key"),
+    "replacement_charts": (a25.ReplacementChart, "nationality"),
+    "country_nationality": (a25.CountryNationality, "country"),
 }
 
 Raw = dict[str, dict[str, dict[str, Any]]]
@@ -256,7 +257,7 @@ def _trait_value(value: Any, _: Any) -> TraitValue:
 
 def _renamed(converter: cattrs.Converter) -> None:
     """Hooks for records with a field whose table key is a Python keyword (`from`)."""
-    for cls, names in r.RENAMED.items():
+    for cls, names in a25.RENAMED.items():
         renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
         converter.register_structure_hook(
             cls,
@@ -341,7 +342,7 @@ def _section(
             continue
         except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
             field, problem, fix = convert.first_problem(exc)
-            field = r.RENAMED.get(cls, {}).get(field, field)
+            field = a25.RENAMED.get(cls, {}).get(field, field)
             found.append(TableError(problem, file=name, entry=entry_id, field=field, fix=fix))
             continue
         records[getattr(record, key_field)] = record

@@ -26,9 +26,9 @@ from ..domain import (
 from ..domain.a25 import TraitKind, name_key
 from ..domain.clock import Moment
 from ..errors import MinorsError, TableError, UnknownNameError
-from . import loader
+from . import a25, loader
 from . import records as r
-from .records import is_rating
+from .a25 import is_rating
 
 __all__ = ["Ruleset", "load_ruleset"]
 
@@ -73,10 +73,10 @@ class Ruleset:
     force_units: Mapping[str, r.ForceUnit]
     deployment: Mapping[str, r.DeploymentRule]
     commonwealth_zones: Mapping[str, r.CommonwealthZone]
-    nationalities: Mapping[str, r.Nationality]
-    nationality_traits: Mapping[str, r.TraitRow]
-    replacement_charts: Mapping[str, r.ReplacementChart]
-    country_nationality: Mapping[str, r.CountryNationality]
+    nationalities: Mapping[str, a25.Nationality]
+    nationality_traits: Mapping[str, a25.TraitRow]
+    replacement_charts: Mapping[str, a25.ReplacementChart]
+    country_nationality: Mapping[str, a25.CountryNationality]
     digest: str
     sources: tuple[str, ...]
     overlay_files: tuple[tuple[str, str], ...]
