@@ -45,8 +45,9 @@ V = typing.TypeVar("V")
 
 
 def per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
-    """`functools.cache` for a function of a class, typed so: mypy takes class objects for
-    unhashable (their `__hash__` is read as the instances')."""
+    """`functools.cache` for a function of a class (a command kind, a record type), typed
+    so: mypy takes class objects for unhashable (their `__hash__` is read as the
+    instances')."""
     return functools.cache(fn)  # type: ignore[return-value]
 
 

@@ -15,6 +15,7 @@ from ..domain import DiplomaticLevel, LedgerKind, Side, Status
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from .chain import Chain
+from .kind import per_kind
 
 T = TypeVar("T")
 
@@ -153,9 +154,7 @@ class GameState:
 CACHES = ("where", "owned", "grants")
 
 
-_REPLACERS: dict[type[Any], Any] = {}
-
-
+@per_kind
 def _replacer(cls: type[Any]) -> Any:
     """A function building `cls` from an instance and changes, generated once per class:
     `attrs.evolve` is generic and costs several times more on the hot path."""
@@ -175,9 +174,5 @@ def _replacer(cls: type[Any]) -> Any:
 
 def evolve(instance: T, **changes: Any) -> T:
     """`attrs.evolve` for the state records, generated per class for speed."""
-    cls = type(instance)
-    replace = _REPLACERS.get(cls)
-    if replace is None:
-        replace = _REPLACERS[cls] = _replacer(cls)
-    new: T = replace(instance, changes)
+    new: T = _replacer(type(instance))(instance, changes)
     return new

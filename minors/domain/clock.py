@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
@@ -111,15 +112,15 @@ class Moment:
         return f"Moment({str(self)!r})"
 
     def __str__(self) -> str:
-        text = _TEXT.get(self.index)
-        if text is None:  # messages and log entries name moments often: spelled out once
-            text = _TEXT[self.index] = (
-                f"{self.year}-{self.season.value}/{self.side.value}/{self.phase.value}"
-            )
-        return text
+        return _spelled(self.index)
 
 
-_TEXT: dict[int, str] = {}
+@functools.cache
+def _spelled(index: int) -> str:
+    """A moment as text: messages and log entries name moments often, so each is spelled
+    out once."""
+    moment = Moment(index)
+    return f"{moment.year}-{moment.season.value}/{moment.side.value}/{moment.phase.value}"
 
 
 START = Moment.of(1939, Season.FALL, Side.AXIS, Phase.DIPLOMACY)

@@ -11,6 +11,7 @@ both agree for every status, trigger and context.
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
 
@@ -183,9 +184,6 @@ def _route(status: Status, trigger: Trigger, context: Context) -> Status | None:
     return None
 
 
-_FIRED: dict[tuple[Status, Trigger, Context], Status | None] = {}
-
-
 def fire(status: Status, trigger: Trigger, context: Context = Context()) -> Status | None:
     """The status `trigger` leads to from `status` in `context`; None if it cannot fire.
     (Each answer is worked out from the table once: there are few statuses and contexts.)
@@ -193,18 +191,17 @@ def fire(status: Status, trigger: Trigger, context: Context = Context()) -> Stat
     Raises:
         UnknownNameError: `trigger` is not a `Trigger` (a misspelt one names the closest).
     """
-    key = (status, trigger, context)
-    try:
-        return _FIRED[key]
-    except KeyError:
-        pass
+    return _fired(status, trigger, context)
+
+
+@functools.cache
+def _fired(status: Status, trigger: Trigger, context: Context) -> Status | None:
     try:
         known = Trigger(trigger)
     except ValueError:
         close = tuple(difflib.get_close_matches(str(trigger), [t.value for t in Trigger], n=2))
         raise UnknownNameError("trigger", str(trigger), close) from None
-    dest = _FIRED[key] = _route(Status(status), known, context)
-    return dest
+    return _route(Status(status), known, context)
 
 
 # ---- the diagram -------------------------------------------------------------------------
