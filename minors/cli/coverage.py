@@ -210,7 +210,7 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         "checkout; do not edit by hand. Each clause of the registry (`tables/clauses.toml`) "
         "with the tests that cite it (`@pytest.mark.rule` markers and the `clauses` of "
         "`tests/data/scenarios/*.json`) and the code registered under it "
-        "(what `minors.rule82.RULEBOOK.registered()` holds under it)."
+        "(what `minors.rules82.RULEBOOK.registered()` holds under it)."
     )
     yield ""
     yield f"{cited} of {len(report)} clauses are cited by a test."

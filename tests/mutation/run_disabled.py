@@ -1,6 +1,6 @@
 """Mutation run: does some test notice when a clause's code is switched off?
 
-For each clause rule 82's rulebook holds code under (`minors.rule82.RULEBOOK.registered()`:
+For each clause rule 82's rulebook holds code under (`minors.rules82.RULEBOOK.registered()`:
 rule 82, A25 and the K ids), run the test suite with `MINORS_DISABLE=<clause>`:
 `tests/conftest.py` then builds every `Game` with that clause disabled, as
 `Game.new(disabled={clause})` does, so the rulebook situations (tests/data/scenarios, played
