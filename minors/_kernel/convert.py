@@ -130,7 +130,7 @@ def fields_of(cmd: Command) -> dict[str, Any]:
     """A command as the scenario vocabulary writes it (`command` plus its fields); optional
     fields at their default are left out."""
     data: dict[str, Any] = CONVERTER.unstructure(cmd)
-    return {"command": cmd.name, **data}
+    return {"command": str(cmd.name), **data}
 
 
 def _tag(kind: Any) -> str:

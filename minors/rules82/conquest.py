@@ -11,7 +11,7 @@ from .._kernel.effects import UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
 from .._kernel.state import evolve
-from ..domain import Side, Status
+from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .diplomacy import deduct_all
@@ -37,7 +37,7 @@ __all__ = [
 class Conquer(Command):
     """`by` has conquered `minor`."""
 
-    name: ClassVar[str] = "conquer"
+    name: ClassVar[str] = CommandKind.CONQUER
     minor: MinorName
     by: MajorName
 

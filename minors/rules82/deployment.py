@@ -29,7 +29,7 @@ from .._kernel.rulebook import (
     handles,
 )
 from .._kernel.state import Deployment, evolve
-from ..domain import FootnoteKind, Side, Status, Theater
+from ..domain import CommandKind, FootnoteKind, Side, Status, Theater
 from ..domain.clock import Phase
 from ..domain.units import GROUND, Unit, UnitKind
 from ..ruleset.records import COLUMNS, COMMONWEALTH_COLUMNS
@@ -62,7 +62,7 @@ class Placement:
 class Deploy(Command):
     """The deploying power's own set-up of an attacked minor's forces (82.5)."""
 
-    name: ClassVar[str] = "deploy"
+    name: ClassVar[str] = CommandKind.DEPLOY
     minor: MinorName
     placements: tuple[Placement, ...]
 

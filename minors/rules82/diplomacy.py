@@ -12,7 +12,7 @@ from .._kernel.effects import BrpChange, DeadlineSet, Note, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
 from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
-from ..domain import DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
+from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
@@ -44,7 +44,7 @@ __all__ = [
 class DiplomaticResult(Command):
     """The modified diplomatic result of `major`'s roll on `minor` (82.21, 82.31)."""
 
-    name: ClassVar[str] = "diplomatic_result"
+    name: ClassVar[str] = CommandKind.DIPLOMATIC_RESULT
     minor: MinorName
     major: MajorName
     result: int

@@ -11,7 +11,7 @@ from attrs import frozen
 from .._kernel.effects import Note, UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
 from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
-from ..domain import DiplomaticLevel, Side, Status
+from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
@@ -39,7 +39,7 @@ ENFORCED_AT = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
 class TraceSupply(Command):
     """82.32B: `units` trace supply through the minor `through` this phase."""
 
-    name: ClassVar[str] = "trace_supply"
+    name: ClassVar[str] = CommandKind.TRACE_SUPPLY
     units: UnitIds
     through: MinorName
 
@@ -49,7 +49,7 @@ class ChooseLosses(Command):
     """82.321B: the owner's choice of which of its units in `minor` go first when the
     foreign-factor limit is exceeded at the end of this phase."""
 
-    name: ClassVar[str] = "choose_losses"
+    name: ClassVar[str] = CommandKind.CHOOSE_LOSSES
     minor: MinorName
     units: UnitIds
 

@@ -13,7 +13,7 @@ from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
 from .._kernel.rulebook import Violation, candidates, check, handles
 from .._kernel.state import evolve
-from ..domain import DiplomaticLevel, Side, Status
+from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
 from .conquest import may_attack_without_declaration
@@ -40,7 +40,7 @@ class UnitSpec:
 class Place(Command):
     """Put new units on the map in a minor country or a major power's home country."""
 
-    name: ClassVar[str] = "place"
+    name: ClassVar[str] = CommandKind.PLACE
     units: tuple[UnitSpec, ...]
     in_: CountryName
     hex: HexLabel | None = None
@@ -50,7 +50,7 @@ class Place(Command):
 class Move(Command):
     """Move units to a country (and hex)."""
 
-    name: ClassVar[str] = "move"
+    name: ClassVar[str] = CommandKind.MOVE
     units: UnitIds
     to: CountryName
     hex: HexLabel | None = None
@@ -60,7 +60,7 @@ class Move(Command):
 class Remove(Command):
     """Take units off the map."""
 
-    name: ClassVar[str] = "remove"
+    name: ClassVar[str] = CommandKind.REMOVE
     units: UnitIds
 
 

@@ -12,7 +12,7 @@ from .._kernel.effects import BrpChange, Note, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
 from .._kernel.rulebook import Violation, candidates, check, effect, handles
 from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
-from ..domain import LedgerKind, Status
+from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .deployment import schedule
@@ -43,7 +43,7 @@ __all__ = [
 class DeclareWar(Command):
     """`attacker` declares war on `target`, a minor country or a major power (82.41)."""
 
-    name: ClassVar[str] = "declare_war"
+    name: ClassVar[str] = CommandKind.DECLARE_WAR
     attacker: MajorName
     target: CountryName
     displace: HexLabel | None = None
@@ -54,7 +54,7 @@ class DeclareWar(Command):
 class BorderWar(Command):
     """Russia attacks Finland or Rumania without a declaration (82.41 exception, 66.2, 67.2)."""
 
-    name: ClassVar[str] = "border_war"
+    name: ClassVar[str] = CommandKind.BORDER_WAR
     attacker: MajorName
     target: CountryName
 
@@ -63,7 +63,7 @@ class BorderWar(Command):
 class Subvert(Command):
     """Communist subversion of a minor (82.36): legal despite a German garrison."""
 
-    name: ClassVar[str] = "subvert"
+    name: ClassVar[str] = CommandKind.SUBVERT
     major: MajorName
     minor: MinorName
 
@@ -72,7 +72,7 @@ class Subvert(Command):
 class RefuseAssociation(Command):
     """82.81D: `major` refuses the association of `minor`."""
 
-    name: ClassVar[str] = "refuse_association"
+    name: ClassVar[str] = CommandKind.REFUSE_ASSOCIATION
     major: MajorName
     minor: MinorName
 
@@ -81,7 +81,7 @@ class RefuseAssociation(Command):
 class Surrender(Command):
     """The major power surrenders (82.81C; France's fall, 82.91F)."""
 
-    name: ClassVar[str] = "surrender"
+    name: ClassVar[str] = CommandKind.SURRENDER
     major: MajorName
 
 
@@ -89,7 +89,7 @@ class Surrender(Command):
 class ReenterWar(Command):
     """A surrendered major power re-enters the war (82.81C)."""
 
-    name: ClassVar[str] = "reenter_war"
+    name: ClassVar[str] = CommandKind.REENTER_WAR
     major: MajorName
 
 
