@@ -132,12 +132,8 @@ def _build(rs: Ruleset) -> Index:
 
 
 def index_of(rs: Ruleset) -> Index:
-    key = ("nationality-index",)
-    index = rs.cache.get(key)
-    if not isinstance(index, Index):
-        index = _build(rs)
-        rs.cache[key] = index
-    return index
+    """The A25 tables indexed for queries, built once per ruleset."""
+    return rs.derived(_build)
 
 
 # A row is excluded, holds, or holds under a condition the query leaves open.

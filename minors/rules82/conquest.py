@@ -14,6 +14,7 @@ from .._kernel.state import evolve
 from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
+from ..ruleset.tables import Ruleset
 from .diplomacy import deduct_all
 from .machine import Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
@@ -42,16 +43,24 @@ class Conquer(Command):
     by: MajorName
 
 
-def occupations(tx: Tx) -> set[tuple[str, str]]:
+def occupations(tx: Tx) -> frozenset[tuple[str, str]]:
     """(major, minor): the occupations 82.91D names (89.51), which need no war with the
     minor's owner: a Pacific alignment's partner taking the minor its row waits for."""
-    return {(row.partner, row.occupied) for row in tx.rs.alignments.values() if row.occupied}
+    return tx.rs.derived(_occupations)
 
 
-def colonies_open_to(tx: Tx) -> set[str]:
+def colonies_open_to(tx: Tx) -> frozenset[str]:
     """82.41's exception (77.61): the powers that may attack Vichy colonies without a
     declaration (the tables name them on the minor whose colonies they are)."""
-    return {major for row in tx.rs.minors.values() for major in row.colonies_open_to}
+    return tx.rs.derived(_colonies_open_to)
+
+
+def _occupations(rs: Ruleset) -> frozenset[tuple[str, str]]:
+    return frozenset((r.partner, r.occupied) for r in rs.alignments.values() if r.occupied)
+
+
+def _colonies_open_to(rs: Ruleset) -> frozenset[str]:
+    return frozenset(m for r in rs.minors.values() for m in r.colonies_open_to)
 
 
 def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None:

@@ -33,6 +33,7 @@ from ..domain import CommandKind, FootnoteKind, Side, Status, Theater
 from ..domain.clock import Phase
 from ..domain.units import GROUND, Unit, UnitKind
 from ..ruleset.records import COLUMNS, COMMONWEALTH_COLUMNS
+from ..ruleset.tables import Ruleset
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
@@ -78,18 +79,13 @@ def _slug(name: str) -> str:
 def force_specs(tx: Tx, minor: str) -> list[Spec]:
     """The units the 82.61 table gives a minor on deployment (partisans are built later),
     with the `§` footnote's named ships in place of the marked cell's."""
-    key = ("force_specs", minor)
-    if key not in tx.rs.cache:
-        tx.rs.cache[key] = tuple(_pool(tx, minor))
-    cached: tuple[Spec, ...] = tx.rs.cache[key]  # type: ignore[assignment]
-    return list(cached)
+    return list(tx.rs.derived(_pool, minor))
 
 
-def _pool(tx: Tx, minor: str) -> list[Spec]:
-    rs = tx.rs
+def _pool(rs: Ruleset, minor: str) -> tuple[Spec, ...]:
     row = rs.forces.get(minor)  # a `*` row stands for partisans only: nothing deploys
     if row is None or not rs.minors[minor].armed_forces:
-        return []
+        return ()
     specs: list[Spec] = []
     slug = _slug(minor)
     for column in COLUMNS[row.theater]:
@@ -112,7 +108,7 @@ def _pool(tx: Tx, minor: str) -> list[Spec]:
             continue
         for _ in range(count):
             specs.append((f"{slug}-{len(specs) + 1}", unit.kind, unit.factors))
-    return specs
+    return tuple(specs)
 
 
 def deploying_power(tx: Tx, attacker: str) -> str:

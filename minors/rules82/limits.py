@@ -15,6 +15,7 @@ from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
+from ..ruleset.tables import Ruleset
 from .conquest import colonies_open_to, vichy_colony
 from .sequence import in_phase
 
@@ -57,10 +58,12 @@ class ChooseLosses(Command):
 @effect("82.32C", otherwise=None)
 def _grouped(tx: Tx, minor: str) -> tuple[str, ...] | None:
     """82.32C: Belgium and Luxembourg count as a single minor for the limit."""
-    for group in tx.rs.limit_groups.values():
-        if minor in group.minors:
-            return group.minors
-    return None
+    return tx.rs.derived(_groups).get(minor)
+
+
+def _groups(rs: Ruleset) -> dict[str, tuple[str, ...]]:
+    """Each minor of a limit group -> the group's minors."""
+    return {m: group.minors for group in rs.limit_groups.values() for m in group.minors}
 
 
 def group_of(tx: Tx, minor: str) -> tuple[str, ...]:
@@ -71,24 +74,40 @@ def group_of(tx: Tx, minor: str) -> tuple[str, ...]:
 @effect("82.322", otherwise=())
 def _finland(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.322: Finland's own limit on Axis forces holds whatever Finland's status."""
-    return tuple(lim for lim in tx.rs.limits.values() if lim.always and lim.minor in group)
+    own = tx.rs.derived(_own_limits)
+    if len(group) == 1:
+        return own.get(group[0], ())
+    return tuple(lim for minor in group for lim in own.get(minor, ()))
+
+
+def _own_limits(rs: Ruleset) -> dict[str, tuple[Limit, ...]]:
+    """Each minor with limits of its own that hold whatever its status -> those limits."""
+    found: dict[str, list[Limit]] = {}
+    for lim in rs.limits.values():
+        if lim.always:
+            found.setdefault(lim.minor, []).append(lim)
+    return {minor: tuple(limits) for minor, limits in found.items()}
 
 
 @effect("82.32", otherwise=())
 def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.32: after an 8 / −1, at most ten foreign factors while the power controls it."""
-    controlled = any(
-        tx.minors[m].status is Status.HEXES_CONTROLLED
-        and tx.minors[m].standing is not None
-        and tx.minors[m].standing.level >= DiplomaticLevel.CONTROL  # type: ignore[union-attr]
-        for m in group
-    )
-    return (tx.rs.limits["default"],) if controlled else ()
+    for m in group:
+        state = tx.minors[m]
+        standing = state.standing
+        if (
+            state.status is Status.HEXES_CONTROLLED
+            and standing is not None
+            and standing.level >= DiplomaticLevel.CONTROL
+        ):
+            return (tx.rs.limits["default"],)
+    return ()
 
 
 def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
     """The limits in force on a group of minors now."""
-    return [*_finland(tx, group), *_control(tx, group)]
+    own, control = _finland(tx, group), _control(tx, group)
+    return [*own, *control] if own or control else []
 
 
 @effect("82.321C", otherwise=())

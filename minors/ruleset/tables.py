@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import attrs
 from attrs import frozen
@@ -33,6 +33,9 @@ from .a25 import is_rating
 __all__ = ["Ruleset", "load_ruleset"]
 
 _View = Mapping[Any, Any]
+
+
+T = TypeVar("T")
 
 
 def _view(mapping: dict[Any, Any]) -> _View:
@@ -105,6 +108,16 @@ class Ruleset:
         come from the cache) and checks the digest, so a game can cross processes."""
         overlays = tuple((name, text.encode("utf-8")) for name, text in self.overlay_files)
         return _restore, (overlays, self.digest)
+
+    def derived(self, compute: Callable[..., T], *args: Hashable) -> T:
+        """`compute(self, *args)`, a value the rules work out from the tables (a force
+        pool, a set of powers), worked out once: the tables never change."""
+        key = (compute, *args) if args else compute
+        try:
+            return cast(T, self.cache[key])
+        except KeyError:
+            value = self.cache[key] = compute(self, *args)
+            return value
 
     # ---- lookups -----------------------------------------------------------------
 
