@@ -4,7 +4,7 @@ rules it runs (it has none of its own). `minors.Game` is this with rule 82 by de
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, Self
 
@@ -59,6 +59,13 @@ def position(rs: Ruleset, start: str) -> GameState:
     return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
+def _fails(fn: Callable[..., Iterable[Violation]], tx: Tx, cmd: Command) -> bool:
+    """Whether check `fn` refuses `cmd`: it stops at the first violation."""
+    for _ in fn(tx, cmd):
+        return True
+    return False
+
+
 def _unpickle(
     cls: type[BaseGame],
     state: GameState,
@@ -68,10 +75,12 @@ def _unpickle(
     log: Log,
     start: str,
     base_seq: int,
+    logging: bool = True,
 ) -> BaseGame:
     return cls(
-        state, rs, disabled=disabled, rulebook=rulebook, log=log, start=start, base_seq=base_seq
-    )
+        state, rs, disabled=disabled, rulebook=rulebook, log=log, start=start,
+        base_seq=base_seq, logging=logging,
+    )  # fmt: skip
 
 
 class Sink(Protocol):
@@ -93,7 +102,8 @@ class BaseGame:
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
 
     __slots__ = (
-        "_active", "_base_seq", "_book", "_disabled", "_log", "_rs", "_sink", "_start", "_state",
+        "_active", "_base_seq", "_book", "_disabled", "_history", "_log", "_logging", "_rs",
+        "_seq", "_sink", "_start", "_state",
     )  # fmt: skip
 
     def __init__(
@@ -107,6 +117,7 @@ class BaseGame:
         start: str = "1939-fall",
         base_seq: int = 0,
         rulebook: Rulebook | None = None,
+        logging: bool = True,
     ) -> None:
         self._state = state
         self._rs = rs
@@ -117,6 +128,12 @@ class BaseGame:
         self._start = start
         self._base_seq = base_seq
         self._sink: Sink | None = None
+        self._logging = logging
+        """False for a game made for search (`new(log=False)`): no entry is kept."""
+        self._seq = base_seq + len(self._log)
+        """The number of the last entry made (kept or not)."""
+        self._history: list[tuple[GameState, Log, int]] = []
+        """What `pop` restores: the state, log and entry number before each step."""
 
     # ---- construction ----------------------------------------------------------------
 
@@ -140,11 +157,14 @@ class BaseGame:
         disabled: Iterable[str] = (),
         hooks: Variation | None = None,
         rulebook: Rulebook | None = None,
+        log: bool = True,
     ) -> Self:
         """The built-in campaign start (`1939-fall`), with overlay tables if given, under
         `rulebook` (rule 82 by default; `hooks` replace its named rules).
 
         `disabled` (for tests) switches off the rules registered under those clause ids.
+        `log=False` makes a game for search: no log entry is made or kept (`log` stays
+        empty; `push`, `pop` and `key` work as ever).
 
         Raises:
             UnknownNameError: a clause in `disabled` that the rulebook does not have (with the
@@ -153,7 +173,7 @@ class BaseGame:
         rs = _ruleset(ruleset)
         book = cls._rulebook(rulebook, hooks)
         off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
-        game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start)
+        game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start, logging=log)
         tx = Tx(game._state, rs, game._disabled, book)
         for fn in game._active.start:
             fn(tx)
@@ -201,11 +221,13 @@ class BaseGame:
 
     def clone(self) -> Self:
         """An independent copy; the state is immutable and the log persistent, so nothing
-        is copied. A clone writes to no file sink."""
+        is copied. A clone writes to no file sink, and `pop` on it stops where it was made
+        (as python-chess's `copy(stack=False)`)."""
         other = type(self).__new__(type(self))
         other._state, other._rs, other._disabled = self._state, self._rs, self._disabled
         other._book, other._active, other._log = self._book, self._active, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
+        other._logging, other._seq, other._history = self._logging, self._seq, []
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -214,7 +236,7 @@ class BaseGame:
         return _unpickle, (
             type(self),
             self._state, self._rs, self._disabled, self._book, self._log, self._start,
-            self._base_seq,
+            self._base_seq, self._logging,
         )  # fmt: skip
 
     def attach(self, sink: Sink | None) -> Sink | None:
@@ -231,13 +253,17 @@ class BaseGame:
     @property
     def next_seq(self) -> int:
         """The sequence number of the next log entry."""
-        return self._base_seq + len(self._log) + 1
+        return self._seq + 1
 
-    def _commit(self, state: GameState, entry: LogEntry) -> None:
-        """Write the entry to the sink (if any), then commit: a failed write changes nothing."""
-        if self._sink is not None:
+    def _commit(self, state: GameState, entry: LogEntry | None) -> None:
+        """Write the entry to the sink (if any), then commit: a failed write changes nothing.
+        The position before is kept for `pop`."""
+        if entry is not None and self._sink is not None:
             self._sink.write(entry, state)
-        self._state, self._log = state, self._log.append(entry)
+        self._history.append((self._state, self._log, self._seq))
+        self._state, self._seq = state, self._seq + 1
+        if entry is not None and self._logging:
+            self._log = self._log.append(entry)
 
     # ---- queries ---------------------------------------------------------------------
 
@@ -299,7 +325,25 @@ class BaseGame:
     def brps(self, major: str) -> int:
         """The major's BRP credits from rule 82: grants less deductions and costs."""
         name = self._rs.major(major).name
-        return sum(e.amount for e in self._state.ledger if e.major == name)
+        totals = self._state.totals
+        if totals is None:  # a state built without its caches
+            return sum(e.amount for e in self._state.ledger if e.major == name)
+        return totals.get(name, 0)
+
+    def key(self) -> int:
+        """A 64-bit key of the position: statuses, majors, wars, units with owners and
+        places, pending associations, deadlines, BRP totals, the clock; not its history
+        (no ledger numbers, no order of eliminations). Equal positions have equal keys in
+        every process and under every PYTHONHASHSEED; kept up to date by each step
+        (Zobrist hashing), so asking costs nothing."""
+        key = self._state.key
+        if key is None:
+            tx = self._tx()
+            tx.build_caches()
+            self._state = tx.commit()
+            key = self._state.key
+            assert key is not None
+        return key
 
     # ---- commands --------------------------------------------------------------------
 
@@ -355,10 +399,48 @@ class BaseGame:
         violations = self._violations(tx, cmd)
         if violations:
             raise RuleViolation(violations)
+        return self._run(tx, cmd)
+
+    def _run(self, tx: Tx, cmd: Command) -> list[Effect]:
         self._active.handlers[type(cmd)](tx, cmd)
         state = tx.commit()
-        self._commit(state, LogEntry(self.next_seq, state.clock, fields_of(cmd), tuple(tx.effects)))
-        return tx.effects
+        effects = tuple(tx.effects)
+        entry = (
+            LogEntry(self.next_seq, state.clock, fields_of(cmd), effects)
+            if self._logging or self._sink is not None
+            else None
+        )
+        self._commit(state, entry)
+        return list(effects)
+
+    def push(self, cmd: Command) -> list[Effect]:
+        """`apply`, under python-chess's name: checked, atomic, undone by `pop`."""
+        return self.apply(cmd)
+
+    def push_unchecked(self, cmd: Command) -> list[Effect]:
+        """Apply a command that `legal_actions` has just listed for this very position,
+        without resolving its names or running its checks again (a search engine's hot
+        path). Anything else is undefined: use `push`. Undone by `pop`."""
+        return self._run(self._tx(), cmd)
+
+    def pop(self) -> None:
+        """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
+        the game was made or cloned: the state, the position key and the log are exactly
+        as they were.
+
+        Raises:
+            StateError: nothing to undo, or a file log is attached (its entries are final).
+        """
+        if self._sink is not None:
+            raise StateError("pop: a file log is attached and its entries are final")
+        if not self._history:
+            raise StateError("pop: nothing to undo since the game was made or cloned")
+        self._state, self._log, self._seq = self._history.pop()
+
+    @property
+    def depth(self) -> int:
+        """How many steps `pop` can undo."""
+        return len(self._history)
 
     def advance_to(self, moment: Moment | str) -> list[Effect]:
         """Move the clock forward to `moment`, ending and starting every phase on the way
@@ -385,11 +467,14 @@ class BaseGame:
             for fn in starts.get(tx.clock.phase, ()):
                 fn(tx, tx.clock.side)
         state = tx.commit()
-        entry = LogEntry(
-            self.next_seq, target, {"command": "advance", "to": str(target)}, tuple(tx.effects)
+        effects = tuple(tx.effects)
+        entry = (
+            LogEntry(self.next_seq, target, {"command": "advance", "to": str(target)}, effects)
+            if self._logging or self._sink is not None
+            else None
         )
         self._commit(state, entry)
-        return tx.effects
+        return list(effects)
 
     def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
         """The commands legal now, of the kinds whose rules generate candidates (see
@@ -410,17 +495,24 @@ class BaseGame:
 
     def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
         """Every candidate of the wanted kinds that passes its checks; with `gate`, the
-        generators may skip what a check in force refuses anyway."""
+        generators may skip what a check in force refuses anyway. A batch's `batched` checks
+        run on its first command only; failing candidates build at most one message."""
         out: list[Command] = []
         tx = self._tx()
-        generators = self._active.candidates
+        active = self._active
         for name, kind in self._book.kinds.items():
-            generate = generators.get(kind)
+            generate = active.candidates.get(kind)
             if name not in wanted or generate is None:
                 continue
-            for cmd in generate(tx, gate):
-                if not self._violations(tx, cmd):
-                    out.append(cmd)
+            batched, single = active.batched.get(kind, ()), active.single.get(kind, ())
+            for item in generate(tx, gate):
+                batch = (item,) if isinstance(item, Command) else item
+                if not batch or any(_fails(fn, tx, batch[0]) for fn in batched):
+                    continue
+                if single:
+                    out.extend(c for c in batch if not any(_fails(fn, tx, c) for fn in single))
+                else:
+                    out.extend(batch)
         return out
 
     # ---- output ----------------------------------------------------------------------

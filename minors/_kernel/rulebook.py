@@ -24,8 +24,18 @@ import importlib
 import inspect
 import json
 import marshal
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Concatenate,
+    Generic,
+    ParamSpec,
+    TypeAlias,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from attrs import frozen
 
@@ -102,6 +112,8 @@ class Mark:
     """The command class (checks, handlers, candidates)."""
     phase: Any = None
     """The phase (phase hooks); checked when a rulebook is built."""
+    batched: bool = False
+    """A check whose verdict is the same for every command of a candidates batch."""
 
 
 @frozen
@@ -130,12 +142,17 @@ def _rule_key(fn: Any) -> str:
 
 
 def check(
-    kind: type[C], clause: str
+    kind: type[C], clause: str, *, batched: bool = False
 ) -> Callable[[Callable[[Tx, C], Iterable[Violation]]], Callable[[Tx, C], Iterable[Violation]]]:
-    """Mark a legality check of commands of `kind` under `clause`."""
+    """Mark a legality check of commands of `kind` under `clause`.
+
+    `batched`: the check gives the same verdict for every command of a batch that the
+    kind's `candidates` generator yields (it reads only what the batch's commands share),
+    so `legal_actions` runs it once per batch. A check not so marked runs on every command.
+    """
 
     def mark(fn: Callable[[Tx, C], Iterable[Violation]]) -> Callable[[Tx, C], Iterable[Violation]]:
-        _mark(fn, Mark(Role.CHECK, clause, kind))
+        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched))
         return fn
 
     return mark
@@ -151,16 +168,22 @@ def handles(kind: type[C]) -> Callable[[Callable[[Tx, C], None]], Callable[[Tx, 
     return mark
 
 
+Candidates: TypeAlias = Iterable[C | Sequence[C]]
+"""What a candidates generator yields: commands, or batches of them."""
+
+
 def candidates(
     kind: type[C],
-) -> Callable[[Callable[[Tx, bool], Iterable[C]]], Callable[[Tx, bool], Iterable[C]]]:
+) -> Callable[[Callable[[Tx, bool], Candidates[C]]], Callable[[Tx, bool], Candidates[C]]]:
     """Mark the generator of the commands of `kind` worth checking for `legal_actions`.
 
     It receives the transaction and `gated`: when true it may skip what a check in force
     would refuse anyway (the phase of the kind, K1); when false it must yield everything.
+    It yields commands, or batches of them (tuples or lists): the checks marked `batched`
+    run once on a batch's first command and their verdict stands for the whole batch.
     """
 
-    def mark(fn: Callable[[Tx, bool], Iterable[C]]) -> Callable[[Tx, bool], Iterable[C]]:
+    def mark(fn: Callable[[Tx, bool], Candidates[C]]) -> Callable[[Tx, bool], Candidates[C]]:
         _mark(fn, Mark(Role.CANDIDATES, None, kind))
         return fn
 
@@ -256,6 +279,11 @@ class Active:
     """What runs in a game: a rulebook's rules less those of the switched-off clauses."""
 
     checks: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
+    """Every check in force per kind, in clause order (`check`, `apply`)."""
+    batched: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
+    """The checks `legal_actions` runs once per candidates batch, in clause order."""
+    single: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
+    """The checks it runs on each command of a batch that passed, in clause order."""
     handlers: Mapping[type[Any], Callable[..., None]]
     candidates: Mapping[type[Any], Callable[..., Iterable[Any]]]
     effects: Mapping[str, Callable[..., Any] | None]
@@ -522,13 +550,16 @@ class Rulebook:
                     by_phase.setdefault(e.phase, []).append(_runner(e.key))
             return {phase: tuple(fns) for phase, fns in by_phase.items()}
 
+        ordered = {
+            kind: tuple(
+                e.function for e in sorted(found, key=lambda e: clause_key(cast(str, e.clause)))
+            )
+            for kind, found in checks.items()
+        }
         return Active(
-            checks={
-                kind: tuple(
-                    e.function for e in sorted(found, key=lambda e: clause_key(cast(str, e.clause)))
-                )
-                for kind, found in checks.items()
-            },
+            checks=ordered,
+            batched={k: tuple(f for f in fns if _batched(f)) for k, fns in ordered.items()},
+            single={k: tuple(f for f in fns if not _batched(f)) for k, fns in ordered.items()},
             handlers={e.kind: e.function for e in self.entries if e.role is Role.HANDLER},
             candidates={e.kind: e.function for e in self.entries if e.role is Role.CANDIDATES},
             effects=effects,
@@ -646,6 +677,11 @@ def _runner(key: str) -> Callable[..., None]:
 
     run.__qualname__ = run.__name__ = key
     return run
+
+
+def _batched(fn: Any) -> bool:
+    """Whether a check was marked `batched` (a replacement is judged by its own mark)."""
+    return any(m.role is Role.CHECK and m.batched for m in getattr(fn, MARKS, ()))
 
 
 def _removed(tx: Tx, *args: Any, **kwargs: Any) -> None:

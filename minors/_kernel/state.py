@@ -6,6 +6,9 @@ state and never changed afterwards, so clones share it safely.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+from collections.abc import Hashable, Iterable
 from typing import Any, TypeVar
 
 import attrs
@@ -149,9 +152,66 @@ class GameState:
     )
     """A cache: each minor's grants that no deduction has undone, in ledger order (derived
     from `ledger`, never serialized): a long game must not scan its whole ledger."""
+    totals: dict[str, int] | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: each major's BRP credits, the sum of its ledger entries (never serialized)."""
+    key: int | None = attrs.field(default=None, eq=False, repr=False)
+    """A cache: the position key (`position_key`), kept up to date by each transaction."""
 
 
-CACHES = ("where", "owned", "grants")
+CACHES = ("where", "owned", "grants", "totals", "key")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def record_key(record: Hashable) -> int:
+    """A 64-bit key of one frozen record, the same in every process (its `repr` hashed with
+    BLAKE2b, never Python's salted `hash`); memoized by value, as records recur."""
+    digest = hashlib.blake2b(repr(record).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def xor_keys(records: Iterable[Hashable]) -> int:
+    """The XOR of the keys of `records`: the same whatever their order (Zobrist hashing)."""
+    out = 0
+    for record in records:
+        out ^= record_key(record)
+    return out
+
+
+def wars_key(wars: dict[tuple[str, str], Moment]) -> int:
+    return xor_keys(("war", a, b, since) for (a, b), since in wars.items())
+
+
+def totals_key(totals: dict[str, int]) -> int:
+    return xor_keys(("brps", major, amount) for major, amount in totals.items() if amount)
+
+
+def rest_key(state: GameState | Any) -> int:
+    """The key of what changes seldom: surrenders, falls, eliminations (a set: their order
+    is history), and this phase's supply traces and loss choices."""
+    return record_key(
+        (
+            "rest",
+            tuple(sorted(state.surrendered.items())),
+            tuple(sorted(state.fallen.items())),
+            tuple(sorted(state.eliminated)),
+            tuple(sorted(state.traces.items())),
+            tuple(sorted(state.losses.items())),
+        )
+    )
+
+
+def position_key(state: GameState | Any, totals: dict[str, int]) -> int:
+    """The 64-bit key of a position (minors, units, wars, BRP totals, the clock and the
+    rest), not of its history: no ledger sequence numbers, no order of eliminations.
+    Computed whole here; transactions keep it up to date by XOR-ing out what they change."""
+    return (
+        xor_keys(state.minors.values())
+        ^ xor_keys(state.units.values())
+        ^ wars_key(state.wars)
+        ^ totals_key(totals)
+        ^ record_key(state.clock)
+        ^ rest_key(state)
+    )
 
 
 @per_kind

@@ -14,7 +14,16 @@ from ..domain.clock import Moment
 from ..domain.units import Unit
 from ..ruleset.tables import Ruleset
 from .effects import Effect, WarBegan
-from .state import GameState, LedgerEntry, MinorState
+from .state import (
+    GameState,
+    LedgerEntry,
+    MinorState,
+    position_key,
+    record_key,
+    rest_key,
+    totals_key,
+    wars_key,
+)
 
 if TYPE_CHECKING:
     from .rulebook import Active, Rulebook
@@ -27,8 +36,12 @@ class Tx:
 
     __slots__ = (
         "_grants",
+        "_key",
         "_owned",
         "_owned_by",
+        "_totals",
+        "_was_minors",
+        "_was_units",
         "_where",
         "added",
         "base",
@@ -79,6 +92,12 @@ class Tx:
         self._where = state.where
         self._owned_by = state.owned
         self._grants = state.grants
+        self._totals = state.totals
+        self._key = state.key
+        self._was_minors: dict[str, MinorState] = {}
+        """Each minor's record before its first change here (to update the key)."""
+        self._was_units: dict[str, Unit | None] = {}
+        """Each unit before its first change here, None if it was not on the map."""
 
     def commit(self) -> GameState:
         """The successor state (the original is untouched)."""
@@ -88,7 +107,42 @@ class Tx:
             surrendered=self.surrendered, fallen=self.fallen,
             eliminated=self.eliminated, traces=self.traces, losses=self.losses,
             where=self._where, owned=self._owned_by, grants=self._grants,
+            totals=self._totals, key=self._next_key(),
         )  # fmt: skip
+
+    def _next_key(self) -> int | None:
+        """The position key after this transaction: the base's with what changed XOR-ed out
+        and in (Zobrist hashing), None while the base has none (it is built when asked)."""
+        key, base = self._key, self.base
+        if key is None or self._totals is None:
+            return None
+        if base.key is None or base.totals is None:
+            return position_key(self, self._totals)  # built in this transaction
+        for name, old in self._was_minors.items():
+            new = self.minors[name]
+            if new is not old:
+                key ^= record_key(old) ^ record_key(new)
+        for unit_id, was in self._was_units.items():
+            now = self.units.get(unit_id)
+            if now is not was:
+                key ^= (record_key(was) if was is not None else 0) ^ (
+                    record_key(now) if now is not None else 0
+                )
+        if self.wars is not base.wars:
+            key ^= wars_key(base.wars) ^ wars_key(self.wars)
+        if self._totals is not base.totals:
+            key ^= totals_key(base.totals) ^ totals_key(self._totals)
+        if self.clock != base.clock:
+            key ^= record_key(base.clock) ^ record_key(self.clock)
+        if (
+            self.surrendered is not base.surrendered
+            or self.fallen is not base.fallen
+            or self.eliminated is not base.eliminated
+            or self.traces is not base.traces
+            or self.losses is not base.losses
+        ):
+            key ^= rest_key(base) ^ rest_key(self)
+        return key
 
     def _own(self, name: str) -> None:
         if name not in self._owned:
@@ -129,6 +183,8 @@ class Tx:
     def put(self, state: MinorState) -> None:
         """Store a minor's new record."""
         self._own("minors")
+        if state.name not in self._was_minors:
+            self._was_minors[state.name] = self.minors[state.name]
         self.minors[state.name] = state
 
     # ---- units -----------------------------------------------------------------------
@@ -147,10 +203,18 @@ class Tx:
         return self._where, self._owned_by
 
     def build_caches(self) -> None:
-        """Build the unit indexes and the active grants now, so that the committed state
-        carries them and no later command has to."""
+        """Build the unit indexes, the active grants, the BRP totals and the position key
+        now (of the state as it stands), so that the committed state carries them and no
+        later command has to."""
         self._index()
         self._active()
+        if self._totals is None:
+            totals: dict[str, int] = {}
+            for e in (*self.ledger, *self.added):
+                totals[e.major] = totals.get(e.major, 0) + e.amount
+            self._totals = totals
+            self._owned.add("_totals")
+        self._key = position_key(self, self._totals)
 
     def occupied(self, country: str) -> bool:
         """Whether any unit is in `country` (no list is made)."""
@@ -160,6 +224,14 @@ class Tx:
         """The units in `country` (a list made now: changes afterwards do not show)."""
         units = self.units
         return [units[i] for i in self._index()[0].get(country, ())]
+
+    def owners(self) -> list[str]:
+        """Every owner with units on the map (no order promised)."""
+        return [owner for owner, ids in self._index()[1].items() if ids]
+
+    def owned_by(self, owner: str) -> tuple[str, ...]:
+        """The ids of the units `owner` has on the map (no order promised)."""
+        return self._index()[1].get(owner, ())
 
     def units_of(self, owner: str) -> list[Unit]:
         """The units `owner` owns, wherever they are (a list made now)."""
@@ -182,11 +254,15 @@ class Tx:
     def put_unit(self, unit: Unit) -> None:
         self._own("units")
         old = self.units.get(unit.id)
+        if unit.id not in self._was_units:
+            self._was_units[unit.id] = old
         self.units[unit.id] = unit
         self._reindex(old, unit)
 
     def drop_unit(self, unit_id: str) -> None:
         self._own("units")
+        if unit_id not in self._was_units:
+            self._was_units[unit_id] = self.units.get(unit_id)
         self._reindex(self.units.pop(unit_id), None)
 
     def eliminate(self, unit_id: str) -> None:
@@ -208,6 +284,11 @@ class Tx:
         """Add a ledger entry; a grant joins its minor's active grants, a deduction takes
         the grant it undoes out of them."""
         self.added.append(entry)
+        if self._totals is not None:
+            if "_totals" not in self._owned:
+                self._owned.add("_totals")
+                self._totals = dict(self._totals)
+            self._totals[entry.major] = self._totals.get(entry.major, 0) + entry.amount
         if self._grants is None or entry.minor is None:
             return  # not built yet: it will be built from the ledger when asked
         if entry.kind is not LedgerKind.GRANT and entry.undoes is None:

@@ -3,6 +3,7 @@ standing, status and BRP share (82.21, 82.31; the scale itself is from public ma
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
@@ -117,13 +118,13 @@ TRIGGERS = {
 }
 
 
-@check(DiplomaticResult, "K1")
+@check(DiplomaticResult, "K1", batched=True)
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     what = f"{cmd.major}'s diplomatic results belong"
     yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, what)
 
 
-@check(DiplomaticResult, "K2")
+@check(DiplomaticResult, "K2", batched=True)
 def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.major in tx.surrendered:
         yield Violation(
@@ -131,7 +132,7 @@ def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
-@check(DiplomaticResult, "K4")
+@check(DiplomaticResult, "K4", batched=True)
 def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
         total = cmd.roll + sum(cmd.modifiers)
@@ -143,7 +144,7 @@ def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
-@check(DiplomaticResult, "K7")
+@check(DiplomaticResult, "K7", batched=True)
 def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     state = tx.minor(cmd.minor)
     if not state.active:
@@ -258,16 +259,23 @@ def _rule_of(status: Status) -> str:
     return _RULE_OF.get(status, "82.21")
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _scale(minor: str, major: str, low: int, high: int) -> tuple[DiplomaticResult, ...]:
+    """Every result of the scale for one (minor, major), built once: commands are immutable."""
+    return tuple(DiplomaticResult(minor, major, result) for result in range(low, high + 1))
+
+
 @candidates(DiplomaticResult)
-def _results(tx: Tx, gated: bool) -> Iterator[DiplomaticResult]:
-    """Every result of the scale by each major of the player turn on each minor in play."""
+def _results(tx: Tx, gated: bool) -> Iterator[tuple[DiplomaticResult, ...]]:
+    """Every result of the scale by each major of the player turn on each minor in play, a
+    batch per (minor, major): no batched check reads the result (K4 reads it only beside a
+    roll, which candidates have not)."""
     if in_phase(tx, gated, Phase.DIPLOMACY):
         low, high = min(tx.rs.diplomatic_results), max(tx.rs.diplomatic_results)
         targets = minors_in_play(tx)
         for roller in majors_in_turn(tx):
             for target in targets:
-                for result in range(low, high + 1):
-                    yield DiplomaticResult(target, roller, result)
+                yield _scale(target, roller, low, high)
 
 
 @effect("82.22")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
@@ -201,13 +202,13 @@ def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check(Move, "K3")
+@check(Move, "K3", batched=True)
 def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
     yield from _unknown(tx, cmd.units)
     yield from _hex(tx, cmd.to, cmd.hex)
 
 
-@check(Move, "K1")
+@check(Move, "K1", batched=True)
 def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
         side = tx.owner_side(unit) or potential_side(tx, unit)
@@ -225,7 +226,7 @@ def potential_side(tx: Tx, unit: Unit) -> Side | None:
     return tx.side(major) if major is not None else None
 
 
-@check(Move, "82.83A")
+@check(Move, "82.83A", batched=True)
 def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.83A: an independent minor moves only in the movement and combat phases of its
     potential ally's player turn (Vichy France may also redeploy)."""
@@ -245,7 +246,7 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
             )
 
 
-@check(Move, "82.13A")
+@check(Move, "82.13A", batched=True)
 def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.13A: South African, Australian and Indian units keep to their zones (a table)."""
     for unit in (tx.units[u] for u in cmd.units if u in tx.units):
@@ -262,7 +263,7 @@ def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
         )
 
 
-@check(Move, "82.41")
+@check(Move, "82.41", batched=True)
 def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
     for owner in sorted({tx.units[u].owner for u in cmd.units if u in tx.units}):
         violation = entry_violation(tx, owner, cmd.to)
@@ -277,11 +278,6 @@ def _move(tx: Tx, cmd: Move) -> None:
         tx.effects.append(UnitMoved(unit_id, cmd.to, "K3"))
 
 
-@check(Remove, "K3")
-def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
-    yield from _unknown(tx, cmd.units)
-
-
 @handles(Remove)
 def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
@@ -289,27 +285,42 @@ def _remove(tx: Tx, cmd: Remove) -> None:
         tx.effects.append(UnitRemoved(unit_id, "K3"))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _move_of(unit_id: str, country: str) -> Move:
+    """One move command per (unit, destination), reused: commands are immutable."""
+    return Move((unit_id,), country)
+
+
 @candidates(Move)
-def _moves(tx: Tx, gated: bool) -> Iterator[Move]:
-    """Each unit on the map to each other country, without a hex. Gated, units that could
-    not move now are skipped: K1 refuses a move outside its side's moving phases, and 82.83C
-    (given by the 82.41 check) every move of a minor's unit with no major."""
+def _moves(tx: Tx, gated: bool) -> Iterator[tuple[Move, ...]]:
+    """Each unit on the map to each other country, without a hex, in batches of one owner's
+    units to one country (every batched Move check reads only the owner and the
+    destination). Gated, units that could not move now are skipped: K1 refuses a move
+    outside its side's moving phases, and 82.83C (given by the 82.41 check) every move of a
+    minor's unit with no major but the move home."""
     open_ = not gated or "K1" in tx.disabled
     stay_home = gated and "82.41" not in tx.disabled
     phase, side = tx.clock.phase, tx.clock.side
     countries = (*minors_in_play(tx), *tx.rs.majors)
-    for unit_id in sorted(tx.units):
-        unit = tx.units[unit_id]
-        own = tx.owner_side(unit) or potential_side(tx, unit)
-        if own is None and stay_home:
-            continue  # 82.83C: a minor with no major fights only at home
+    units = tx.units
+    for owner in sorted(tx.owners()):
+        ids = sorted(tx.owned_by(owner))
+        own = tx.owner_side(units[ids[0]]) or potential_side(tx, units[ids[0]])
         if not open_ and own is not None and (phase not in MOVING or own is not side):
             continue  # K1: it moves only in its side's moving phases
-        for country in countries:
-            if country != unit.country:
-                yield Move((unit_id,), country)
+        home_only = own is None and stay_home  # 82.83C: no major, it fights only at home
+        for country in (owner,) if home_only else countries:
+            batch = tuple(_move_of(u, country) for u in ids if units[u].country != country)
+            if batch:
+                yield batch
+
+
+@check(Remove, "K3", batched=True)
+def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
+    yield from _unknown(tx, cmd.units)
 
 
 @candidates(Remove)
-def _removals(tx: Tx, gated: bool) -> Iterator[Remove]:
-    yield from (Remove((u,)) for u in sorted(tx.units))
+def _removals(tx: Tx, gated: bool) -> Iterator[tuple[Remove, ...]]:
+    """Each unit on the map, as one batch (every unit there may be taken off)."""
+    yield tuple(Remove((u,)) for u in sorted(tx.units))

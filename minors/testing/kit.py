@@ -506,10 +506,10 @@ def ledger_problems(game: Game) -> list[str]:
 
 def stale_caches(game: Game) -> list[str]:
     """The state's derived caches (unit ids by country and by owner, each minor's active
-    grants), kept up to date command by command, agree with caches built afresh from the
-    units and the ledger."""
+    grants, the BRP totals, the position key), kept up to date command by command, agree
+    with caches built afresh from the units, the ledger and the position."""
     state, problems = game.raw_state, []
-    blank = evolve(state, where=None, owned=None, grants=None)
+    blank = evolve(state, where=None, owned=None, grants=None, totals=None, key=None)
     tx = Tx(blank, game.ruleset, frozenset(), game.rulebook)
     tx.build_caches()
     fresh = tx.commit()
@@ -524,6 +524,12 @@ def stale_caches(game: Game) -> list[str]:
         built_grants = {k: tuple(e.seq for e in v) for k, v in (fresh.grants or {}).items() if v}
         if kept_grants != built_grants:
             problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
+    kept_totals = {k: v for k, v in (state.totals or {}).items() if v}
+    built_totals = {k: v for k, v in (fresh.totals or {}).items() if v}
+    if state.totals is not None and kept_totals != built_totals:
+        problems.append(f"BRP totals {kept_totals} disagree with the ledger {built_totals}")
+    if state.key is not None and state.key != fresh.key:
+        problems.append(f"the position key {state.key:#x} is not the position's {fresh.key:#x}")
     return problems
 
 
