@@ -1,0 +1,242 @@
+"""The engine core (docs/embedding.md): push / pop at any depth, the position key, games
+without a log, and `legal_actions` by batches against the brute-force reference."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minors
+import minors.auditlog
+from minors.examples.winter_truce import RULEBOOK as WINTER_TRUCE
+from minors.testing import stale_caches
+
+MOMENTS = [
+    "1939-fall/axis/diplomacy",
+    "1940-spring/axis/declarations",
+    "1940-spring/axis/movement",
+    "1940-summer/axis/combat",
+    "1940-fall/allies/redeployment",
+]
+
+
+def random_play(game: minors.Game, rng: random.Random, steps: int) -> Iterator[None]:
+    """`steps` random steps with push (a legal action) or advance (to the next phase)."""
+    for _ in range(steps):
+        actions = game.legal_actions() if rng.random() < 0.6 else []
+        if actions:
+            game.push(rng.choice(actions))
+        else:
+            game.advance_to(game.clock.next())
+        yield
+
+
+def position(game: minors.Game) -> str:
+    """What the key stands for, as canonical text: the state without the ledger's history
+    (its entries' numbers and order) but with each major's BRP total, and the eliminated
+    units as a set."""
+    data = game.state()
+    data.pop("ledger")
+    data["eliminated"] = sorted(data["eliminated"])
+    data["totals"] = {m: game.brps(m) for m in game.ruleset.majors if game.brps(m)}
+    return json.dumps(data, sort_keys=True)
+
+
+# ---- push and pop ---------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(1, 30))
+def test_pop_restores_state_key_and_log_at_any_depth(seed: int, steps: int) -> None:
+    game = minors.Game.new()
+    seen = []
+    for _ in random_play(game, random.Random(seed), steps):
+        seen.append((game.state(), game.key(), list(game.log), game.clock))
+    for state, key, log, clock in reversed(seen):
+        assert (game.state(), game.key(), list(game.log), game.clock) == (state, key, log, clock)
+        game.pop()
+    assert game.depth == 0
+    assert game.state() == minors.Game.new().state()
+    assert stale_caches(game) == []
+
+
+def test_pop_with_nothing_to_undo_or_a_file_log_is_refused(tmp_path: Any) -> None:
+    game = minors.Game.new()
+    with pytest.raises(minors.StateError, match="nothing to undo"):
+        game.pop()
+    game.advance_to(game.clock.next())
+    sink = minors.auditlog.open(game, tmp_path / "g.jsonl")
+    try:
+        game.advance_to(game.clock.next())
+        with pytest.raises(minors.StateError, match="file log is attached"):
+            game.pop()
+    finally:
+        sink.close(game)
+    assert str(game.clock) != "1939-fall/axis/diplomacy"
+
+
+def test_a_clone_pops_back_to_where_it_was_made() -> None:
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    clone = game.clone()
+    clone.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    clone.pop()
+    assert clone.state() == game.state()
+    assert clone.depth == 0
+    assert game.depth == 1  # the original keeps its own history
+
+
+def test_push_unchecked_does_what_push_does() -> None:
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    other = game.clone()
+    for cmd in game.legal_actions(kinds=["declare_war"])[:5]:
+        assert game.push_unchecked(cmd) == other.push(cmd)
+        assert game.state() == other.state()
+        assert game.key() == other.key()
+        game.pop()
+        other.pop()
+
+
+def test_a_game_without_a_log_plays_and_undoes_the_same() -> None:
+    logged, bare = minors.Game.new(), minors.Game.new(log=False)
+    rng_a, rng_b = random.Random(7), random.Random(7)
+    for _ in zip(random_play(logged, rng_a, 25), random_play(bare, rng_b, 25), strict=True):
+        assert bare.key() == logged.key()
+        assert bare.brps("Germany") == logged.brps("Germany")
+    assert len(bare.log) == 0
+    assert len(logged.log) == 25
+    assert bare.to_json() == logged.to_json()
+    bare.pop()
+    logged.pop()
+    assert bare.state() == logged.state()
+
+
+@pytest.mark.rule("82.22")
+def test_brps_are_the_sum_of_the_ledger_however_long() -> None:
+    game = minors.Game.new()
+    for _ in random_play(game, random.Random(3), 60):
+        for major in game.ruleset.majors:
+            assert game.brps(major) == sum(
+                e.amount for e in game.raw_state.ledger if e.major == major
+            )
+
+
+# ---- the position key ------------------------------------------------------------------
+
+
+def test_two_orders_reaching_one_position_have_one_key() -> None:
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    declarations = [c for c in game.legal_actions(kinds=["declare_war"]) if c.attacker == "Germany"]
+    pairs = 0
+    for a, b in itertools.pairwise(declarations):
+        one, two = game.clone(), game.clone()
+        try:
+            one.push(a), one.push(b), two.push(b), two.push(a)
+        except minors.RuleViolation:
+            continue  # the first closed the way for the second
+        if position(one) == position(two):
+            pairs += 1
+            assert one.key() == two.key()
+            assert list(one.log) != list(two.log)  # a different history
+    assert pairs >= 5
+
+
+def test_different_positions_have_different_keys() -> None:
+    keys: dict[int, str] = {}
+    for seed in range(6):
+        game = minors.Game.new()
+        for _ in random_play(game, random.Random(seed), 40):
+            text = position(game)
+            assert keys.setdefault(game.key(), text) == text
+    assert len(set(keys.values())) == len(keys) > 150
+
+
+def test_the_key_is_the_same_in_every_process() -> None:
+    script = (
+        "import random, minors\n"
+        "g = minors.Game.new()\n"
+        "rng = random.Random(5)\n"
+        "for _ in range(30):\n"
+        "    a = g.legal_actions()\n"
+        "    g.push(rng.choice(a)) if a and rng.random() < .6 else g.advance_to(g.clock.next())\n"
+        "print(g.key())\n"
+    )
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "4242")
+    }
+    assert len(keys) == 1
+    assert int(keys.pop()) > 0
+
+
+# ---- legal_actions against the brute-force reference -----------------------------------
+
+
+def brute_force(game: minors.Game) -> list[minors.Command]:
+    """Every candidate of every kind, ungated and unbatched, kept if `check` finds nothing:
+    the reference the batched generation must equal, order included."""
+    tx = game._tx()
+    out: list[minors.Command] = []
+    for kind in game.rulebook.kinds.values():
+        generate = game._active.candidates.get(kind)
+        if generate is None:
+            continue
+        for item in generate(tx, False):
+            for cmd in (item,) if isinstance(item, minors.Command) else item:
+                if not game.check(cmd):
+                    out.append(cmd)
+    return out
+
+
+SETTINGS = [
+    pytest.param({}, id="rule82"),
+    pytest.param({"disabled": {"82.41"}}, id="82.41-off"),
+    pytest.param({"disabled": {"K1", "82.13A"}}, id="K1-82.13A-off"),
+    pytest.param({"disabled": {"K7", "82.83A"}}, id="K7-82.83A-off"),
+    pytest.param({"rulebook": WINTER_TRUCE}, id="winter-truce"),
+]
+
+
+@pytest.mark.parametrize("options", SETTINGS)
+def test_generated_legal_actions_equal_the_brute_force(options: dict[str, Any]) -> None:
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = minors.Game.new(**options)
+        for moment in MOMENTS:
+            if game.clock < minors.Moment.parse(moment):
+                game.advance_to(moment)
+            for _ in random_play(game, rng, 3):
+                assert game.legal_actions() == brute_force(game)
+
+
+@pytest.mark.rule("82.83C")
+def test_a_unit_abroad_whose_minor_has_no_major_may_go_home() -> None:
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/movement")
+    data = game.state()
+    unit = data["units"]["thailand-1"]
+    unit["country"], unit["hex"] = "French Indochina", None
+    moved = minors.Game.from_state(data)
+    home = minors.command("move", units=["thailand-1"], to="Thailand")
+    assert moved.check(home) == []
+    listed = moved.legal_actions(kinds=["move"])
+    assert home in listed
+    assert not [c for c in listed if "thailand-1" in c.units and c.to != "Thailand"]
