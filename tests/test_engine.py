@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import minors
 import minors.auditlog
+from minors._kernel.rulebook import Batch
 from minors.examples.winter_truce import RULEBOOK as WINTER_TRUCE
 from minors.testing import stale_caches
 
@@ -200,6 +201,8 @@ def brute_force(game: minors.Game) -> list[minors.Command]:
         if generate is None:
             continue
         for item in generate(tx, False):
+            if isinstance(item, Batch):
+                item = item.commands
             for cmd in (item,) if isinstance(item, minors.Command) else item:
                 if not game.check(cmd):
                     out.append(cmd)

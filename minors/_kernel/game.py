@@ -4,7 +4,7 @@ rules it runs (it has none of its own). `minors.Game` is this with rule 82 by de
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, Self
 
@@ -18,7 +18,7 @@ from .convert import build_command, fields_of, state_dict, structure_state
 from .effects import Effect, PhaseEnded
 from .kind import Command, canonical_names
 from .log import Log, LogEntry
-from .rulebook import Rulebook, RuleViolation, Violation
+from .rulebook import Batch, Rulebook, RuleViolation, Violation
 from .state import GameState, MinorState, Pending, evolve
 from .tx import Tx
 
@@ -505,9 +505,23 @@ class BaseGame:
             if name not in wanted or generate is None:
                 continue
             batched, single = active.batched.get(kind, ()), active.single.get(kind, ())
+            verdicts: dict[Hashable, bool] = {}
             for item in generate(tx, gate):
-                batch = (item,) if isinstance(item, Command) else item
-                if not batch or any(_fails(fn, tx, batch[0]) for fn in batched):
+                share = None
+                if isinstance(item, Command):
+                    batch: Sequence[Command] = (item,)
+                elif isinstance(item, Batch):
+                    batch, share = item.commands, item.share
+                else:
+                    batch = item
+                if not batch:
+                    continue
+                allowed = verdicts.get(share) if share is not None else None
+                if allowed is None:
+                    allowed = not any(_fails(fn, tx, batch[0]) for fn in batched)
+                    if share is not None:
+                        verdicts[share] = allowed
+                if not allowed:
                     continue
                 if single:
                     out.extend(c for c in batch if not any(_fails(fn, tx, c) for fn in single))

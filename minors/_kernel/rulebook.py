@@ -24,7 +24,7 @@ import importlib
 import inspect
 import json
 import marshal
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -168,8 +168,20 @@ def handles(kind: type[C]) -> Callable[[Callable[[Tx, C], None]], Callable[[Tx, 
     return mark
 
 
-Candidates: TypeAlias = Iterable[C | Sequence[C]]
-"""What a candidates generator yields: commands, or batches of them."""
+@frozen
+class Batch(Generic[C]):
+    """Commands a candidates generator yields together: the checks marked `batched` give
+    one verdict for all of them, worked out on the first. Batches of one `legal_actions`
+    call with the same `share` (when given) get one verdict too: the generator vouches that
+    the batched checks read nothing that differs between them."""
+
+    commands: tuple[C, ...]
+    share: Hashable | None = None
+
+
+Candidates: TypeAlias = Iterable[C | Sequence[C] | Batch[C]]
+"""What a candidates generator yields: commands, batches of them (tuples, lists or
+`Batch`es)."""
 
 
 def candidates(

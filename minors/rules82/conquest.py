@@ -92,7 +92,7 @@ def vichy_colony(tx: Tx, major: str, minor: str) -> bool:
 
 @check(Conquer, "K1")
 def _conquer_in_combat(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
-    yield from out_of_turn(tx, cmd.by, Phase.COMBAT, f"a conquest by {cmd.by} belongs", "by")
+    yield from out_of_turn(tx, cmd.by, Phase.COMBAT, "a conquest by {major} belongs", "by")
 
 
 @check(Conquer, "K7")

@@ -120,8 +120,7 @@ TRIGGERS = {
 
 @check(DiplomaticResult, "K1", batched=True)
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    what = f"{cmd.major}'s diplomatic results belong"
-    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, what)
+    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "{major}'s diplomatic results belong")
 
 
 @check(DiplomaticResult, "K2", batched=True)

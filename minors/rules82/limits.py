@@ -210,12 +210,12 @@ def _known(tx: Tx, units: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check(TraceSupply, "K1")
+@check(TraceSupply, "K1", batched=True)
 def _trace_in_phase(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "tracing supply")
 
 
-@check(TraceSupply, "K3")
+@check(TraceSupply, "K3", batched=True)
 def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     for unit_id in cmd.units:
@@ -236,12 +236,12 @@ def _trace(tx: Tx, cmd: TraceSupply) -> None:
     )
 
 
-@check(ChooseLosses, "K1")
+@check(ChooseLosses, "K1", batched=True)
 def _losses_in_phase(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "choosing losses")
 
 
-@check(ChooseLosses, "K3")
+@check(ChooseLosses, "K3", batched=True)
 def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     group = group_of(tx, cmd.minor)
@@ -254,24 +254,25 @@ def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
 
 
 @candidates(TraceSupply)
-def _traces(tx: Tx, gated: bool) -> Iterator[TraceSupply]:
-    """Each unit on the map through each minor under a limit now (not the one it is in)."""
+def _traces(tx: Tx, gated: bool) -> Iterator[tuple[TraceSupply, ...]]:
+    """Each unit on the map through each minor under a limit now (not the one it is in), a
+    batch per minor: the batched checks read only the phase and that the units are there
+    and outside it."""
     if in_phase(tx, gated, *ENFORCED_AT):
-        limited = _limited(tx)
-        for unit_id in sorted(tx.units):
-            for name in limited:
-                if tx.units[unit_id].country != name:
-                    yield TraceSupply((unit_id,), name)
+        ids = sorted(tx.units)
+        for name in _limited(tx):
+            yield tuple(TraceSupply((u,), name) for u in ids if tx.units[u].country != name)
 
 
 @candidates(ChooseLosses)
-def _losses(tx: Tx, gated: bool) -> Iterator[ChooseLosses]:
-    """Each foreign unit in a minor under a limit now, as the one to go first."""
+def _losses(tx: Tx, gated: bool) -> Iterator[tuple[ChooseLosses, ...]]:
+    """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
+    minor (the batched checks read the phase and that the units are foreign there)."""
     if in_phase(tx, gated, *ENFORCED_AT):
-        for name in _limited(tx):
-            for unit in sorted(tx.units_in(name), key=lambda u: u.id):
-                if unit.owner != name:
-                    yield ChooseLosses(name, (unit.id,))
+        for name in tx.rs.minors:
+            foreign = sorted(u.id for u in tx.units_in(name) if u.owner != name)
+            if foreign and limits_on(tx, group_of(tx, name)):
+                yield tuple(ChooseLosses(name, (u,)) for u in foreign)
 
 
 def _limited(tx: Tx) -> list[str]:

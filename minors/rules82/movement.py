@@ -12,7 +12,7 @@ from attrs import field, frozen
 
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
-from .._kernel.rulebook import Violation, candidates, check, handles
+from .._kernel.rulebook import Batch, Violation, candidates, check, handles
 from .._kernel.state import evolve
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
@@ -291,13 +291,30 @@ def _move_of(unit_id: str, country: str) -> Move:
     return Move((unit_id,), country)
 
 
+def _mover(
+    tx: Tx, owner: str, unit: Unit
+) -> tuple[Side | None, bool, bool, str | None, str | None]:
+    """All that the batched Move checks read of a unit's owner: its side (K1), whether it
+    is an independent minor and may redeploy (82.83A), whether it has a Commonwealth zone
+    (82.13A), and the major it fights for (82.41). Owners alike in these share verdicts."""
+    state = tx.minors.get(owner)
+    independent = state is not None and state.status is Status.INDEPENDENT
+    return (
+        tx.owner_side(unit) or potential_side(tx, unit),
+        independent and tx.rs.minors[owner].redeploys,
+        independent,
+        owner if owner in tx.rs.commonwealth_zones else None,
+        _major_of(tx, owner),
+    )
+
+
 @candidates(Move)
-def _moves(tx: Tx, gated: bool) -> Iterator[tuple[Move, ...]]:
+def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     """Each unit on the map to each other country, without a hex, in batches of one owner's
-    units to one country (every batched Move check reads only the owner and the
-    destination). Gated, units that could not move now are skipped: K1 refuses a move
-    outside its side's moving phases, and 82.83C (given by the 82.41 check) every move of a
-    minor's unit with no major but the move home."""
+    units to one country; owners alike for the checks (`_mover`) share their verdicts.
+    Gated, units that could not move now are skipped: K1 refuses a move outside its side's
+    moving phases, and 82.83C (given by the 82.41 check) every move of a minor's unit with
+    no major but the move home."""
     open_ = not gated or "K1" in tx.disabled
     stay_home = gated and "82.41" not in tx.disabled
     phase, side = tx.clock.phase, tx.clock.side
@@ -305,14 +322,15 @@ def _moves(tx: Tx, gated: bool) -> Iterator[tuple[Move, ...]]:
     units = tx.units
     for owner in sorted(tx.owners()):
         ids = sorted(tx.owned_by(owner))
-        own = tx.owner_side(units[ids[0]]) or potential_side(tx, units[ids[0]])
+        mover = _mover(tx, owner, units[ids[0]])
+        own = mover[0]
         if not open_ and own is not None and (phase not in MOVING or own is not side):
             continue  # K1: it moves only in its side's moving phases
         home_only = own is None and stay_home  # 82.83C: no major, it fights only at home
         for country in (owner,) if home_only else countries:
             batch = tuple(_move_of(u, country) for u in ids if units[u].country != country)
             if batch:
-                yield batch
+                yield Batch(batch, (mover, country, owner == country))
 
 
 @check(Remove, "K3", batched=True)

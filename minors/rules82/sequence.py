@@ -17,12 +17,13 @@ __all__ = ["in_phase", "out_of_turn"]
 def out_of_turn(
     tx: Tx, major: str, phase: Phase, what: str, key: str = "major"
 ) -> Iterator[Violation]:
-    """K1: `what` (the subject and its verb, "a border war belongs") is done only in `phase`
-    of `major`'s own player turn."""
+    """K1: `what` (the subject and its verb, "a border war belongs"; `{major}` stands for
+    the major) is done only in `phase` of `major`'s own player turn."""
     side = tx.side(major)
     if tx.clock.phase is not phase or tx.clock.side is not side:
+        subject = what.format(major=major)
         yield Violation(
-            "K1", f"{what} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
+            "K1", f"{subject} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
         )
 
 
