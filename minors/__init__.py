@@ -26,6 +26,7 @@ from ._kernel.game import ClockError, StateError
 from ._kernel.kind import CountryName, HexLabel, MajorName, MinorName, UnitIds
 from ._kernel.log import Log, LogEntry
 from ._kernel.rulebook import (
+    Batch,
     Rulebook,
     RulebookError,
     RuleViolation,
@@ -86,6 +87,7 @@ from .ruleset.tables import Ruleset, load_ruleset
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
 
 __all__ = [
+    "Batch",
     "BorderWar",
     "BrpChange",
     "ChooseLosses",

@@ -16,7 +16,9 @@ def _blocks(name: str) -> list[str]:
 
 
 def test_embedding_search_loop_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/embedding.md's search loop runs and finds a declaration."""
-    (block,) = _blocks("embedding.md")
-    exec(compile(block, "docs/embedding.md", "exec"), {})
+    """docs/embedding.md's examples run: push / pop with the position key, and the search
+    loop finds a declaration."""
+    push_pop, search = _blocks("embedding.md")[:2]
+    exec(compile(push_pop, "docs/embedding.md", "exec"), {})
+    exec(compile(search, "docs/embedding.md", "exec"), {})
     assert capsys.readouterr().out.startswith("best declaration: Germany on ")

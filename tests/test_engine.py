@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 import minors
 import minors.auditlog
-from minors._kernel.rulebook import Batch
 from minors.examples.winter_truce import RULEBOOK as WINTER_TRUCE
 from minors.testing import stale_caches
 
@@ -201,7 +200,7 @@ def brute_force(game: minors.Game) -> list[minors.Command]:
         if generate is None:
             continue
         for item in generate(tx, False):
-            if isinstance(item, Batch):
+            if isinstance(item, minors.Batch):
                 item = item.commands
             for cmd in (item,) if isinstance(item, minors.Command) else item:
                 if not game.check(cmd):
