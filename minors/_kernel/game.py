@@ -59,11 +59,17 @@ def position(rs: Ruleset, start: str) -> GameState:
     return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
-def _fails(fn: Callable[..., Iterable[Violation]], tx: Tx, cmd: Command) -> bool:
-    """Whether check `fn` refuses `cmd`: it stops at the first violation."""
-    for _ in fn(tx, cmd):
-        return True
-    return False
+def _passes(checks: list[Callable[..., Iterable[Violation]]], tx: Tx, cmd: Command) -> bool:
+    """Whether `cmd` passes every check, stopping at the first violation. The check that
+    refused moves to the front of `checks` (a list made for one `legal_actions` call), so
+    that the next candidate meets the likeliest refusal first: only the verdict counts
+    here, not the clause order `check` reports in."""
+    for i, fn in enumerate(checks):
+        for _ in fn(tx, cmd):
+            if i:
+                checks.insert(0, checks.pop(i))
+            return False
+    return True
 
 
 def _unpickle(
@@ -504,7 +510,8 @@ class BaseGame:
             generate = active.candidates.get(kind)
             if name not in wanted or generate is None:
                 continue
-            batched, single = active.batched.get(kind, ()), active.single.get(kind, ())
+            batched = list(active.batched.get(kind, ()))
+            single = list(active.single.get(kind, ()))
             verdicts: dict[Hashable, bool] = {}
             for item in generate(tx, gate):
                 share = None
@@ -518,13 +525,13 @@ class BaseGame:
                     continue
                 allowed = verdicts.get(share) if share is not None else None
                 if allowed is None:
-                    allowed = not any(_fails(fn, tx, batch[0]) for fn in batched)
+                    allowed = _passes(batched, tx, batch[0])
                     if share is not None:
                         verdicts[share] = allowed
                 if not allowed:
                     continue
                 if single:
-                    out.extend(c for c in batch if not any(_fails(fn, tx, c) for fn in single))
+                    out.extend(c for c in batch if _passes(single, tx, c))
                 else:
                     out.extend(batch)
         return out
