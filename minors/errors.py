@@ -26,6 +26,7 @@ __all__ = [
     "MinorsError",
     "MomentError",
     "NoNationalityError",
+    "ParameterError",
     "PersonnelError",
     "ProfileError",
     "RuleViolation",
@@ -169,6 +170,11 @@ class CommissarError(MinorsError, ValueError):
 
 class DyoError(MinorsError, ValueError):
     """A DYO purchase that cannot be read: an empty item or nationality name."""
+
+
+class ParameterError(MinorsError, ValueError):
+    """A parameter of the OpenSpiel game (`minors.openspiel`) that cannot be used: die
+    weights that are not numbers, a cap below one."""
 
 
 # ---- names not found (LookupError) ------------------------------------------------------------

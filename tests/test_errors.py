@@ -4,6 +4,7 @@ derives from `MinorsError`, and malformed input is also a `ValueError`."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 
@@ -16,6 +17,8 @@ def _modules() -> list[str]:
     for info in pkgutil.walk_packages(minors.__path__, "minors."):
         if info.name.startswith("minors.testing") or info.name == "minors.__main__":
             continue  # needs Hypothesis; it defines no error either (checked in test_testing)
+        if info.name.startswith("minors.openspiel") and not importlib.util.find_spec("pyspiel"):
+            continue  # needs OpenSpiel (the openspiel extra), not installed here
         found.append(info.name)
     return found
 
@@ -48,6 +51,7 @@ def test_every_error_is_a_minors_error_and_input_errors_are_value_errors() -> No
     for malformed in (
         errors.TableError, errors.FieldError, errors.CommandError, errors.ScenarioError,
         errors.MomentError, errors.YearMonthError, errors.StateError, errors.RulebookError,
+        errors.ParameterError,
     ):  # fmt: skip
         assert issubclass(malformed, ValueError), malformed
     assert issubclass(errors.UnknownNameError, LookupError)
