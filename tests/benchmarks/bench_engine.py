@@ -72,6 +72,7 @@ UCT_FROM = "1940-spring/axis/declarations"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 WORLD_SIZE = 564
 FLAT = 1.25  # "flat with game length": the long game's figure within this factor of fresh
+JUDGED = 15  # batches of the pairs a flatness or world-size target is judged on (noise)
 
 
 # ---- the kinds of a phase -----------------------------------------------------------
@@ -913,6 +914,7 @@ def section_world(api: Api, quick: bool) -> tuple[Section, dict[str, float]]:
         (big.clone, lambda c: c.apply(declare)),
         (small.clone, lambda c: c.apply(declare)),
         rounds=500,
+        repeat=JUDGED,
     )
     sec.add("apply declare_war Germany on Sweden, 1940 spring", *timing)
     sec.add(
@@ -957,11 +959,13 @@ def section_long(api: Api, quick: bool) -> tuple[Section, dict[str, float]]:
     for years in (10,) if quick else (10, 30):
         late, result = long_game(years)
         label = f"{years} years ({ledger(late)})"
-        mine, at_start = paired_us(brps(late), brps(fresh), rounds=200)
+        mine, at_start = paired_us(brps(late), brps(fresh), rounds=200, repeat=JUDGED)
         sec.add(f"brps('Germany'), {label} / the start ({ledger(fresh)})", mine, at_start)
         figures["brps"] = mine / at_start
         sec.add(f"  / one year ({ledger(short)})", *paired_us(brps(late), brps(short), rounds=200))
-        mine, reversal = paired_us(apply(late, result), apply(short, short_result), rounds=500)
+        mine, reversal = paired_us(
+            apply(late, result), apply(short, short_result), rounds=500, repeat=JUDGED
+        )
         sec.add(f"apply Germany's 8 (a reversal), {years} years / one year", mine, reversal)
         figures["apply"] = mine / reversal
         sec.add(
@@ -975,7 +979,7 @@ def section_long(api: Api, quick: bool) -> tuple[Section, dict[str, float]]:
                     apply(late, result, "push"), apply(short, short_result, "push"), rounds=500
                 ),
             )
-        mine, at_start = paired_us(clone(late), clone(fresh))
+        mine, at_start = paired_us(clone(late), clone(fresh), repeat=JUDGED)
         sec.add(f"clone, {years} years / fresh", mine, at_start)
         figures["clone"] = mine / at_start
     sec.notes.append(
