@@ -388,6 +388,27 @@ def _place_at_home(tx: Tx, country: str, specs: list[Spec], rule: str) -> None:
 
 
 @at_start
+@effect("82.53")
+def attacked_before_the_start(tx: Tx) -> None:
+    """82.12, 82.52, 82.53: a European minor already attacked when the game starts (W.
+    Poland in Fall 1939) sets up its forces as if the war had begun in play: when the
+    declarations phase of its attack ends, or at once if that phase is over. (Pacific minors
+    stand deployed from the start anyway, 82.92.)"""
+    for name in sorted(tx.minors):
+        state = tx.minors[name]
+        if state.attacked_by is None or state.deployment is not None or not state.active:
+            continue
+        deployment = schedule(tx, name, state.attacked_by)
+        if deployment is None:
+            continue
+        due = state.attacked_at or tx.clock
+        if due < tx.clock:
+            _set_up(tx, name, deployment.by, deployment.rule, None, deployment.redeploy)
+        else:
+            tx.put(evolve(state, deployment=evolve(deployment, due=due)))
+
+
+@at_start
 @effect("82.92")
 def pacific_at_start(tx: Tx) -> None:
     """82.92: at the start every Pacific minor's units stand deployed in its home country
