@@ -103,6 +103,8 @@ class MinorState:
     with units there; in automatic partial supply for the turn of the invasion."""
     invaded_at: Moment | None = None
     active: bool = True
+    deployed: bool = False
+    """82.51: its forces have been set up once; an attacked minor does not deploy again."""
 
 
 @frozen
@@ -139,6 +141,8 @@ class GameState:
     fallen: dict[str, Moment] = attrs.field(factory=dict)
     """When each major power surrendered first (France's fall, 82.91F)."""
     eliminated: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    """Units taken off the map by a `remove` (K3): their ids are never given again."""
     traces: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
     losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
@@ -194,6 +198,7 @@ def rest_key(state: GameState | Any) -> int:
             tuple(sorted(state.surrendered.items())),
             tuple(sorted(state.fallen.items())),
             tuple(sorted(state.eliminated)),
+            tuple(sorted(state.removed)),
             tuple(sorted(state.traces.items())),
             tuple(sorted(state.losses.items())),
         )

@@ -54,6 +54,7 @@ class Tx:
         "ledger",
         "losses",
         "minors",
+        "removed",
         "rs",
         "rules",
         "surrendered",
@@ -85,6 +86,7 @@ class Tx:
         self.surrendered = state.surrendered
         self.fallen = state.fallen
         self.eliminated = state.eliminated
+        self.removed = state.removed
         self.traces = state.traces
         self.losses = state.losses
         self.effects: list[Effect] = []
@@ -105,7 +107,8 @@ class Tx:
             clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
             ledger=self.ledger.extend(self.added),
             surrendered=self.surrendered, fallen=self.fallen,
-            eliminated=self.eliminated, traces=self.traces, losses=self.losses,
+            eliminated=self.eliminated, removed=self.removed, traces=self.traces,
+            losses=self.losses,
             where=self._where, owned=self._owned_by, grants=self._grants,
             totals=self._totals, key=self._next_key(),
         )  # fmt: skip
@@ -138,6 +141,7 @@ class Tx:
             self.surrendered is not base.surrendered
             or self.fallen is not base.fallen
             or self.eliminated is not base.eliminated
+            or self.removed is not base.removed
             or self.traces is not base.traces
             or self.losses is not base.losses
         ):
@@ -264,6 +268,11 @@ class Tx:
         if unit_id not in self._was_units:
             self._was_units[unit_id] = self.units.get(unit_id)
         self._reindex(self.units.pop(unit_id), None)
+
+    def used(self, unit_id: str) -> bool:
+        """Whether `unit_id` was ever given in this game: on the map, eliminated or removed
+        (K3: an id is never given twice)."""
+        return unit_id in self.units or unit_id in self.eliminated or unit_id in self.removed
 
     def eliminate(self, unit_id: str) -> None:
         self.drop_unit(unit_id)

@@ -72,6 +72,11 @@ Spec = tuple[str, str, int]
 """(id, kind, factors) of one unit of a force pool."""
 
 
+def fresh(tx: Tx, specs: list[Spec]) -> list[Spec]:
+    """The specs whose ids were never given in this game (K3: no id is given twice)."""
+    return [s for s in specs if not tx.used(s[0])]
+
+
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -131,6 +136,8 @@ def schedule(tx: Tx, minor: str, attacker: str) -> Deployment | None:
     if not force_specs(tx, minor):
         return None
     on_map = bool(tx.units_of(minor))
+    if not on_map and tx.minor(minor).deployed:
+        return None  # 82.51: it deployed once; what is gone is gone
     if on_map:
         war = tx.rs.border_wars.get(minor)
         if (
@@ -179,7 +186,11 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
         )
     ids = [p.id for p in cmd.placements]
     taken = [
-        i for i in ids if (i in tx.units and tx.units[i].owner != cmd.minor) or i in tx.eliminated
+        i
+        for i in ids
+        if (i in tx.units and tx.units[i].owner != cmd.minor)
+        or i in tx.eliminated
+        or i in tx.removed
     ]
     if len(set(ids)) != len(ids) or taken:
         yield Violation("K3", f"unit ids must be new and distinct: {ids}", {"minor": cmd.minor})
@@ -310,11 +321,12 @@ def _set_up(
             tx.put_unit(evolve(existing[unit_id], hex=hex_label))
         tx.effects.append(Note(f"{by} sets up {minor}'s forces again", rule))
         return
+    tx.put(evolve(tx.minor(minor), deployed=True))
     if chosen is not None:
         placed = [((i, k, f), h) for i, k, f, h in chosen]
         lost: list[Spec] = []
     else:
-        placed, lost = default_set_up(tx, minor, force_specs(tx, minor))
+        placed, lost = default_set_up(tx, minor, fresh(tx, force_specs(tx, minor)))
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
         tx.effects.append(UnitPlaced(unit_id, minor, rule))
@@ -352,8 +364,8 @@ def deploy_now(tx: Tx, minor: str, by: str) -> None:
     set up by its new major (by the default set-up)."""
     if tx.rs.minors[minor].theater is not Theater.EUROPE:
         return
-    if bool(tx.units_of(minor)):
-        return
+    if bool(tx.units_of(minor)) or tx.minor(minor).deployed:
+        return  # its forces are on the map, or were and are gone (it deploys once)
     _set_up(tx, minor, by, "82.51", None, redeploy=False)
 
 
@@ -366,7 +378,7 @@ def commonwealth_units(tx: Tx, country: str, arrival: str) -> list[Spec]:
     specs: list[Spec] = []
     slug = _slug(country)
     serial = sum(1 for u in tx.units.values() if u.owner == country) + len(
-        [i for i in tx.eliminated if i.startswith(f"{slug}-")]
+        [i for i in (*tx.eliminated, *tx.removed) if i.startswith(f"{slug}-")]
     )
     for row in tx.rs.commonwealth.values():
         if row.country != country or row.arrival != arrival:
@@ -445,7 +457,7 @@ def _commonwealth_arrivals(tx: Tx, side: Side) -> None:
 def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
     """82.63: deploy `share` of the minor's forces (rounded down) by the default set-up."""
     specs = force_specs(tx, minor)
-    specs = specs[: int(len(specs) * share)]
+    specs = fresh(tx, specs[: int(len(specs) * share)])
     placed, lost = default_set_up(tx, minor, specs)
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))

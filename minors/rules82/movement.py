@@ -136,7 +136,7 @@ def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
 def _place_ids(tx: Tx, cmd: Place) -> Iterator[Violation]:
     seen: set[str] = set()
     for spec in cmd.units:
-        if spec.id in tx.units or spec.id in tx.eliminated or spec.id in seen:
+        if tx.used(spec.id) or spec.id in seen:
             yield Violation("K3", f"unit id {spec.id!r} is already used", {"unit": spec.id})
         seen.add(spec.id)
     yield from _hex(tx, cmd.in_, cmd.hex)
@@ -283,6 +283,7 @@ def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
         tx.drop_unit(unit_id)
         tx.effects.append(UnitRemoved(unit_id, "K3"))
+    tx.removed = (*tx.removed, *cmd.units)
 
 
 @functools.lru_cache(maxsize=1 << 16)
