@@ -132,7 +132,7 @@ def test_state_is_a_superset_of_to_json() -> None:
     assert state["clock"] == public["clock"]
     sweden = state["minors"]["Sweden"]
     assert sweden["status"] == public["minors"]["Sweden"]["status"]
-    for key in ("barred", "pending", "deadline", "standing", "at_war_with"):
+    for key in ("barred", "pending", "deadlines", "standing", "at_war_with"):
         assert key in sweden
     assert state["ledger"][0]["amount"] == -10
     assert minors.Game.from_state(state).state() == state

@@ -48,3 +48,50 @@ def test_poland_holds_its_forces_from_the_start_until_they_are_eliminated() -> N
     game.advance_to("1939-winter/axis/movement")
     assert game.minor("W. Poland").major == "Britain"
     assert _units_of(game, "W. Poland") == deployed
+
+
+def _turkey_reversed(britain: int) -> minors.Game:
+    """Germany controls Turkey's hexes (8) and puts a unit there; Britain's result
+    `britain` reverses that control; a British unit enters if Britain now controls."""
+    game = minors.Game.new()
+    game.apply(minors.command("diplomatic_result", minor="Turkey", major="Germany", result=8))
+    game.advance_to("1939-fall/axis/movement")
+    unit = {"id": "ger-t", "owner": "Germany", "kind": "infantry", "factors": 1}
+    game.apply(minors.command("place", units=[unit], **{"in": "Turkey"}))
+    game.advance_to("1939-fall/allies/diplomacy")
+    game.apply(minors.command("diplomatic_result", minor="Turkey", major="Britain", result=britain))
+    game.advance_to("1939-fall/allies/movement")
+    if game.minor("Turkey").standing is not None and game.minor("Turkey").standing.level >= 2:
+        unit = {"id": "bri-t", "owner": "Britain", "kind": "infantry", "factors": 1}
+        game.apply(minors.command("place", units=[unit], **{"in": "Turkey"}))
+    game.advance_to("1939-winter/axis/diplomacy")
+    return game
+
+
+@pytest.mark.rule("82.33")
+def test_two_reversals_by_different_sides_each_run_their_deadline() -> None:
+    """Britain reverses Germany's control (the Axis must leave by its Winter redeployment);
+    Germany's 7 then reverses Britain's without regaining control (the Allies must leave
+    by theirs): both deadlines run, where one used to overwrite the other."""
+    game = _turkey_reversed(britain=-1)
+    game.apply(minors.command("diplomatic_result", minor="Turkey", major="Germany", result=7))
+    sides = sorted(d.side.value for d in game.minor("Turkey").deadlines)
+    assert sides == ["allies", "axis"]
+    game.advance_to("1940-spring/axis/diplomacy")
+    assert {"ger-t", "bri-t"} <= set(game.raw_state.eliminated)
+
+
+@pytest.mark.rule("82.33")
+@pytest.mark.rule("82.31")
+def test_a_deadline_ends_when_its_side_controls_the_minor_again() -> None:
+    """Britain's 0 takes Germany's control away (BRPs for Britain: the Axis must leave);
+    Germany's 8 gives the Axis control again before the deadline: its unit stays."""
+    game = _turkey_reversed(britain=0)
+    assert [d.side.value for d in game.minor("Turkey").deadlines] == ["axis"]
+    effects = game.apply(
+        minors.command("diplomatic_result", minor="Turkey", major="Germany", result=8)
+    )
+    assert game.minor("Turkey").deadlines == ()
+    assert any(getattr(e, "rule", None) == "82.33" for e in effects)
+    game.advance_to("1940-spring/axis/diplomacy")
+    assert "ger-t" in game.raw_state.units

@@ -103,9 +103,23 @@ def state_dict(state: GameState) -> dict[str, Any]:
 
 
 def structure_state(data: Mapping[str, Any]) -> GameState:
-    """The state `state_dict` wrote (cattrs errors propagate: the caller says where)."""
+    """The state `state_dict` wrote (cattrs errors propagate: the caller says where). A
+    minor's single `deadline` of states written before deadlines were kept per reversal is
+    read as a list of one."""
+    minors = data.get("minors")
+    if isinstance(minors, Mapping) and any(
+        isinstance(m, Mapping) and "deadline" in m for m in minors.values()
+    ):
+        data = {**data, "minors": {name: _deadlines(m) for name, m in minors.items()}}
     state: GameState = CONVERTER.structure(data, GameState)
     return state
+
+
+def _deadlines(minor: Any) -> Any:
+    if not isinstance(minor, Mapping) or "deadline" not in minor:
+        return minor
+    old = {k: v for k, v in minor.items() if k != "deadline"}
+    return {**old, "deadlines": [minor["deadline"]] if minor["deadline"] else []}
 
 
 # ---- effects ----------------------------------------------------------------------------------

@@ -96,7 +96,8 @@ class MinorState:
     pending: Pending | None = None
     refused_by: tuple[str, ...] = ()
     barred: tuple[str, ...] = ()
-    deadline: Deadline | None = None
+    deadlines: tuple[Deadline, ...] = ()
+    """82.33: every eviction deadline running, one per reversal (each side's own)."""
     deployment: Deployment | None = None
     invaded: tuple[str, ...] = ()
     """82.56: the major powers' units in the minor when war was declared on it by a power

@@ -164,7 +164,7 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
     for unit in sorted(tx.units_of(minor), key=lambda u: u.id):  # wherever they stand
         tx.eliminate(unit.id)
         tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
-    state = evolve(state, direct_wars=(), pending=None, standing=None, deadline=None)
+    state = evolve(state, direct_wars=(), pending=None, standing=None, deadlines=())
     set_status(tx, state, dest, by, "82.11G", cause)
     on_occupation(tx, minor)
 

@@ -237,11 +237,16 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     dest = fire(state.status, trigger, Context(partner_free=not barred))
     if dest is None:  # only with K7 switched off (a test): the result changes nothing
         return
-    deadline = _reversal(tx, minor, old, holding) or state.deadline
+    deadlines = state.deadlines
+    if holding is not None and holding.level >= DiplomaticLevel.CONTROL:
+        deadlines = lift_deadlines(tx, minor, deadlines, holding.side, "controls it again")
+    reversal = _reversal(tx, minor, old, holding)
+    if reversal is not None:
+        deadlines = (*deadlines, reversal)
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
     set_status(
         tx, state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
-        standing=holding, deadline=deadline,
+        standing=holding, deadlines=deadlines,
     )  # fmt: skip
     if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
         deploy_now(tx, minor, major_of)
@@ -369,14 +374,37 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
     return Deadline(old.side, at, "82.33")
 
 
+@effect("82.33", otherwise=None)
+def _lift(
+    tx: Tx, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
+) -> tuple[Deadline, ...] | None:
+    """82.33 (a reading, docs/rules.md; a variant may replace it): `side`'s units
+    stop trespassing in `minor` when its side holds control there again (a new result of
+    its side, 82.31, 82.32D/E) or the minor associates with its garrison (82.34): that
+    side's deadlines there end."""
+    kept = tuple(d for d in deadlines if d.side is not side)
+    if len(kept) != len(deadlines):
+        tx.effects.append(Note(f"{side.value}'s 82.33 deadline in {minor} ends: {why}", "82.33"))
+    return kept
+
+
+def lift_deadlines(
+    tx: Tx, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
+) -> tuple[Deadline, ...]:
+    """`deadlines` less those `_lift` ends (all of them kept while 82.33 is off)."""
+    kept = _lift(tx, minor, deadlines, side, why)
+    return deadlines if kept is None else kept
+
+
 @at_phase_end(Phase.REDEPLOYMENT)
 @effect("82.33")
 def _deadline_passes(tx: Tx, side: Side) -> None:
-    """82.33: at the deadline, the side's foreign units still in the minor are eliminated."""
+    """82.33: at each deadline, the side's foreign units still in the minor are eliminated;
+    a minor may run several, one per reversal, each for its own side."""
     for name in sorted(tx.minors):
         state = tx.minors[name]
-        deadline = state.deadline
-        if deadline is None or deadline.side is not side or deadline.at != tx.clock:
+        due = [d for d in state.deadlines if d.side is side and d.at == tx.clock]
+        if not due:
             continue
         for unit in sorted(tx.units_in(name), key=lambda u: u.id):
             if unit.owner != name and tx.owner_side(unit) is side:
@@ -384,4 +412,5 @@ def _deadline_passes(tx: Tx, side: Side) -> None:
                 tx.effects.append(
                     UnitEliminated(unit.id, "82.33", f"still in {name} after the reversal")
                 )
-        tx.put(evolve(tx.minors[name], deadline=None))
+        rest = tuple(d for d in tx.minors[name].deadlines if d not in due)
+        tx.put(evolve(tx.minors[name], deadlines=rest))

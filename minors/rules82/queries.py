@@ -61,7 +61,7 @@ def may_attack_from(game: BaseGame, unit_id: str) -> Answer:
     if state is None:
         return Answer(True, "82.32E", f"{unit.country} is not a minor country")
     side = _side(game, unit.owner)
-    if state.deadline is not None and state.deadline.side is side and unit.owner != state.name:
+    if any(d.side is side for d in state.deadlines) and unit.owner != state.name:
         return Answer(
             False,
             "82.33",
@@ -80,11 +80,13 @@ def in_automatic_supply(game: BaseGame, unit_id: str) -> Answer:
     unit = game.unit(unit_id)
     state = game.raw_state.minors.get(unit.country)
     side = _side(game, unit.owner)
-    if state is not None and state.deadline is not None and state.deadline.side is side:
+    deadlines = [d for d in state.deadlines if d.side is side] if state is not None else []
+    if deadlines:
+        last = max(d.at for d in deadlines)
         return Answer(
             True,
             "82.33",
-            f"{unit_id} is in automatic partial supply until the end of {state.deadline.at}",
+            f"{unit_id} is in automatic partial supply until the end of {last}",
         )
     if (
         state is not None

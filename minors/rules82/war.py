@@ -16,7 +16,7 @@ from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .deployment import schedule
-from .diplomacy import PEACE, apply_result
+from .diplomacy import PEACE, apply_result, lift_deadlines
 from .machine import Context, Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
 from .survival import on_attack, on_war_between_majors, resolve_pending
@@ -303,6 +303,10 @@ def attack(
     if deployment is not None:
         changes["deployment"] = deployment
     if dest is Status.ASSOCIATED:
+        assert garrison is not None
+        changes["deadlines"] = lift_deadlines(
+            tx, minor, state.deadlines, tx.side(garrison), f"it associates with {garrison}"
+        )
         set_status(
             tx, state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
         )
