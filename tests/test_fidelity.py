@@ -95,3 +95,37 @@ def test_a_deadline_ends_when_its_side_controls_the_minor_again() -> None:
     assert any(getattr(e, "rule", None) == "82.33" for e in effects)
     game.advance_to("1940-spring/axis/diplomacy")
     assert "ger-t" in game.raw_state.units
+
+
+@pytest.mark.rule("82.81")
+@pytest.mark.rule("82.82")
+def test_a_second_attack_by_a_power_at_war_brings_association() -> None:
+    """Finland fights on alone after Russia's border war (82.82); Germany, at war with the
+    Allies, then declares war on it: Finland associates with Britain by 82.81 as if that
+    attack were the first (a reading), and Britain sets its forces up again (82.52)."""
+    game = minors.Game.new()
+    game.advance_to("1939-fall/allies/declarations")
+    game.apply(minors.command("border_war", attacker="Russia", target="Finland"))
+    game.advance_to("1940-spring/axis/declarations")
+    assert game.minor("Finland").pending.rule == "82.82"
+    game.apply(minors.command("declare_war", attacker="Germany", target="Finland"))
+    assert game.minor("Finland").pending.partner == "Britain"
+    game.advance_to("1940-summer/axis/diplomacy")
+    assert game.minor("Finland").status is minors.Status.ASSOCIATED
+    assert game.minor("Finland").major == "Britain"
+    assert _units_of(game, "Finland")
+
+
+@pytest.mark.rule("82.82")
+def test_a_second_neutral_attacker_leaves_the_minor_fighting_alone() -> None:
+    """The renewal needs an attacker at war with an opposing faction: after Russia's border
+    war on Finland, Japan's declaration (Japan at war with no Allied power in 1940) changes
+    nothing."""
+    game = minors.Game.new()
+    game.advance_to("1939-fall/allies/declarations")
+    game.apply(minors.command("border_war", attacker="Russia", target="Finland"))
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(minors.command("declare_war", attacker="Japan", target="Finland"))
+    assert game.minor("Finland").pending.rule == "82.82"
+    game.advance_to("1940-summer/axis/diplomacy")
+    assert game.minor("Finland").status is minors.Status.INDEPENDENT

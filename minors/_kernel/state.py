@@ -54,6 +54,8 @@ class Pending:
     rule: str
     due: Moment | None = None
     """When it takes effect; None while it waits for a condition (82.81B, 82.81C)."""
+    by: str | None = None
+    """The attacker whose attack scheduled it (82.81B looks at that attacker's wars)."""
 
 
 @frozen

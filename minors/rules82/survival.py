@@ -17,7 +17,13 @@ from .ties import neutral_major, set_status
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
 
-__all__ = ["on_attack", "on_occupation", "on_war_between_majors", "resolve_pending"]
+__all__ = [
+    "attack_renews",
+    "on_attack",
+    "on_occupation",
+    "on_war_between_majors",
+    "resolve_pending",
+]
 
 TRIGGER = {DiplomaticLevel.ASSOCIATION: Trigger.ASSOCIATE, DiplomaticLevel.ALLIANCE: Trigger.ALLY}
 
@@ -26,18 +32,39 @@ def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
     """After an attack left the minor independent: its 82.81 association with the partner
     of the attacker's faction, at the start of the defender's next diplomacy phase."""
     partner = tx.rs.association[tx.faction(attacker)].on_attack
-    return _schedule(tx, minor, partner)
+    return _schedule(tx, minor, partner, attacker)
 
 
 @effect("82.81", otherwise=None)
-def _schedule(tx: Tx, minor: str, partner: str) -> Pending | None:
+def _schedule(tx: Tx, minor: str, partner: str, attacker: str) -> Pending | None:
     """82.81: association at the start of the defender's next diplomatic phase."""
     due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
-    return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due)
+    return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due, by=attacker)
+
+
+def attack_renews(tx: Tx, state: MinorState, attacker: str) -> bool:
+    """Whether `attacker`'s attack on a minor that already has a pending association
+    schedules it afresh (`_renews`, a reading of 82.81 and 82.82)."""
+    return state.pending is not None and _renews(tx, state, attacker)
+
+
+@effect("82.82", otherwise=False)
+def _renews(tx: Tx, state: MinorState, attacker: str) -> bool:
+    """82.81, 82.82 (a reading, docs/rules.md; a variant may replace it): a minor fighting
+    on alone (attacked by a power at war with no opposing faction, or by a border war: its
+    association waits under 82.82) and then attacked by a power that is at war with an
+    opposing faction associates by 82.81 as if that attack were the first."""
+    pending = state.pending
+    return (
+        pending is not None
+        and pending.rule == "82.82"
+        and attacker not in state.direct_wars
+        and not _neutral_attacker(tx, attacker)
+    )
 
 
 def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
-    attacker = state.attacked_by
+    attacker = pending.by or state.attacked_by
     at_war = True
     if attacker is not None and pending.rule in ("82.81", "82.82"):
         neutral = _neutral_attacker(tx, attacker)

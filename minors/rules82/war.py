@@ -19,7 +19,7 @@ from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
 from .machine import Context, Trigger, fire
 from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
-from .survival import on_attack, on_war_between_majors, resolve_pending
+from .survival import attack_renews, on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
 
 if TYPE_CHECKING:
@@ -311,7 +311,7 @@ def attack(
             tx, state, dest, garrison, "82.34", f"{cause}; {garrison} garrisons it", **changes
         )
         return
-    if state.pending is None:
+    if state.pending is None or attack_renews(tx, state, attacker):
         pending = on_attack(tx, minor, attacker)
         if pending is not None:
             changes["pending"] = pending
