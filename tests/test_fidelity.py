@@ -129,3 +129,24 @@ def test_a_second_neutral_attacker_leaves_the_minor_fighting_alone() -> None:
     assert game.minor("Finland").pending.rule == "82.82"
     game.advance_to("1940-summer/axis/diplomacy")
     assert game.minor("Finland").status is minors.Status.INDEPENDENT
+
+
+@pytest.mark.rule("82.91D")
+@pytest.mark.rule("82.82")
+def test_the_dutch_east_indies_wait_even_when_attacked_first() -> None:
+    """Japan attacks the Dutch East Indies before it declares war on Britain (they fight on
+    alone, 82.82); Japan's declaration on Britain in Summer 1940 then schedules their
+    association for the second game turn after it (82.91D), not at once."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(minors.command("declare_war", attacker="Japan", target="Dutch East Indies"))
+    game.advance_to("1940-summer/axis/declarations")
+    game.apply(minors.command("declare_war", attacker="Japan", target="Britain"))
+    dei = game.minor("Dutch East Indies")
+    assert dei.status is minors.Status.INDEPENDENT
+    assert dei.pending.rule == "82.91D"
+    assert str(dei.pending.due) == "1940-winter/axis/diplomacy"
+    game.advance_to("1940-fall/allies/redeployment")
+    assert game.minor("Dutch East Indies").status is minors.Status.INDEPENDENT
+    game.advance_to("1940-winter/axis/diplomacy")
+    assert game.minor("Dutch East Indies").major == "Britain"

@@ -165,6 +165,8 @@ def _join(tx: Tx, a: str, b: str) -> None:
         pending = state.pending
         if pending is None or pending.due is not None or pending.rule != "82.82":
             continue
+        if _aligned_on(tx, name, a, b):
+            continue  # 82.91: its row times its alignment on this war, not 82.82
         for attacker, joiner in ((a, b), (b, a)):
             if state.attacked_by == attacker and tx.faction(joiner) is not tx.faction(attacker):
                 partner = tx.rs.association[tx.faction(joiner)].on_joining
@@ -176,6 +178,21 @@ def _join(tx: Tx, a: str, b: str) -> None:
 def _aligned_by(row: Alignment, a: str, b: str) -> bool:
     """Whether `a` declaring war on `b` begins the war of an alignment's row."""
     return {a, b} == set(row.war) and row.declared_by in ("", a)
+
+
+def _aligned_on(tx: Tx, minor: str, a: str, b: str) -> bool:
+    """Whether `minor` has an alignment row (in force) that this war begins."""
+    return any(
+        row.minor == minor
+        and _aligned_by(row, a, b)
+        and _clause(row) not in tx.disabled
+        and not row.occupied
+        for row in tx.rs.alignments.values()
+    )
+
+
+def _clause(row: Alignment) -> str:
+    return "82.91C" if row.level is DiplomaticLevel.ALLIANCE else "82.91D"
 
 
 @effect("82.91D")
@@ -209,7 +226,7 @@ def _align(tx: Tx, row: Alignment) -> None:
     """The alignment of one row, if its conditions hold now: at once, or scheduled
     `after_turns` game turns on (the start of that turn, as 82.91D's second turn)."""
     state = tx.minors.get(row.minor)
-    clause = "82.91C" if row.level is DiplomaticLevel.ALLIANCE else "82.91D"
+    clause = _clause(row)
     if state is None or not tx.at_war(*row.war):
         return
     free = Context(partner_free=row.partner not in state.barred)
@@ -226,8 +243,10 @@ def _align(tx: Tx, row: Alignment) -> None:
     if state.status is not Status.INDEPENDENT:
         return
     if row.after_turns:
-        if state.pending is not None:
-            return
+        if state.pending is not None and state.pending.rule == clause:
+            return  # already scheduled by its row
+        # an earlier attack's pending association (82.81, 82.82) gives way: the row's war
+        # times it (82.91D: the second game turn after the declaration, attacked or not)
         due = tx.clock.turn_start(tx.clock.turn + row.after_turns)
         tx.put(evolve(state, pending=Pending(row.partner, row.level, clause, due)))
         tx.effects.append(Note(f"{row.minor} will {verb} with {row.partner} at {due}", clause))
