@@ -193,7 +193,7 @@ def test_the_key_is_the_same_in_every_process() -> None:
 def brute_force(game: minors.Game) -> list[minors.Command]:
     """Every candidate of every kind, ungated and unbatched, kept if `check` finds nothing:
     the reference the batched generation must equal, order included."""
-    tx = game._tx()
+    tx = game.board()
     out: list[minors.Command] = []
     for kind in game.rulebook.kinds.values():
         generate = game._active.candidates.get(kind)

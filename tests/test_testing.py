@@ -284,22 +284,32 @@ def test_each_invariant_finds_its_breach(check: Any, change: Any, expected: str)
 
 @pytest.mark.parametrize(
     ("cache", "expected"),
-    [("where", "the where index"), ("owned", "the owned index"), ("grants", "active grants")],
+    [
+        ("where", "the where index"),
+        ("owned", "the owned index"),
+        ("grants", "active grants"),
+        ("totals", "BRP totals"),
+        ("_key", "the position key"),
+    ],
 )
 def test_stale_caches_are_found(cache: str, expected: str) -> None:
-    """A derived cache that disagrees with the units or the ledger is named."""
+    """A derived cache of the board that disagrees with the units, the ledger or the
+    position is named."""
     game = Game.new()
     game.advance_to("1940-spring/axis/diplomacy")
     game.apply(command("diplomatic_result", minor="Sweden", major="Germany", result=8))
+    game.key()  # the key is kept from now on
     assert kit.stale_caches(game) == []
-    state = game.raw_state
+    board = game.board()
     wrong = {
-        "where": {**(state.where or {}), "Sweden": ("australia-1",)},
+        "where": {**board.where, "Sweden": ("australia-1",)},
         "owned": {"Germany": ("australia-1",)},
         "grants": {"Sweden": ()},
+        "totals": {**board.totals, "Germany": board.totals["Germany"] + 1},
+        "_key": board.key() ^ 1,
     }[cache]
-    tampered = Game(attrs.evolve(state, **{cache: wrong}), game.ruleset)
-    assert any(p.startswith(expected) for p in kit.stale_caches(tampered))
+    setattr(board, cache, wrong)
+    assert any(p.startswith(expected) for p in kit.stale_caches(game))
 
 
 def _fails(machine: type[MinorsStateMachine], message: str) -> None:

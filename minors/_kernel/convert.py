@@ -26,7 +26,7 @@ from ..errors import CommandError
 from .chain import Chain
 from .effects import Effect
 from .kind import Command, Names, field_names, per_kind, vocabulary_key
-from .state import CACHES, GameState, LedgerEntry
+from .state import GameState, LedgerEntry
 
 __all__ = [
     "CONVERTER",
@@ -95,10 +95,8 @@ CONVERTER = _converter()
 
 
 def state_dict(state: GameState) -> dict[str, Any]:
-    """The complete canonical state as plain data (the caches left out)."""
+    """The complete canonical state as plain data."""
     data: dict[str, Any] = CONVERTER.unstructure(state)
-    for name in CACHES:
-        data.pop(name, None)
     return data
 
 

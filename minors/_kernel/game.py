@@ -20,7 +20,7 @@ from .kind import Command, canonical_names
 from .log import Log, LogEntry
 from .rulebook import Batch, Rulebook, RuleViolation, Violation
 from .state import GameState, MinorState, Pending, evolve
-from .tx import Tx
+from .tx import Journal, Tx
 
 __all__ = ["BaseGame", "ClockError", "Sink", "StateError", "Variation", "position"]
 
@@ -59,13 +59,18 @@ def position(rs: Ruleset, start: str) -> GameState:
     return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
-def _passes(checks: list[Callable[..., Iterable[Violation]]], tx: Tx, cmd: Command) -> bool:
-    """Whether `cmd` passes every check, stopping at the first violation. The check that
-    refused moves to the front of `checks` (a list made for one `legal_actions` call), so
-    that the next candidate meets the likeliest refusal first: only the verdict counts
-    here, not the clause order `check` reports in."""
-    for i, fn in enumerate(checks):
-        for _ in fn(tx, cmd):
+Plan = tuple[list[Callable[[Tx, Command], bool]], dict[Hashable, bool]]
+"""The checks `legal_actions` runs on batches that vouch for the same checks, and the
+verdicts it found for their `share` keys."""
+
+
+def _passes(checks: list[Callable[[Tx, Command], bool]], tx: Tx, cmd: Command) -> bool:
+    """Whether `cmd` passes every check (by their boolean paths), stopping at the first that
+    refuses it. The refusing check moves to the front of `checks` (a list made for one
+    `legal_actions` call), so that the next candidate meets the likeliest refusal first:
+    only the verdict counts here, not the clause order `check` reports in."""
+    for i, ok in enumerate(checks):
+        if not ok(tx, cmd):
             if i:
                 checks.insert(0, checks.pop(i))
             return False
@@ -108,8 +113,8 @@ class BaseGame:
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
 
     __slots__ = (
-        "_active", "_base_seq", "_book", "_disabled", "_history", "_log", "_logging", "_rs",
-        "_seq", "_sink", "_start", "_state",
+        "_active", "_base_seq", "_board", "_book", "_disabled", "_history", "_log", "_logging",
+        "_rs", "_seq", "_sink", "_start",
     )  # fmt: skip
 
     def __init__(
@@ -125,11 +130,12 @@ class BaseGame:
         rulebook: Rulebook | None = None,
         logging: bool = True,
     ) -> None:
-        self._state = state
         self._rs = rs
         self._disabled = disabled
         self._book = self._rulebook(rulebook, hooks)
         self._active = self._book.active(disabled)
+        self._board = Tx(state, rs, disabled, self._book, self._active)
+        """The live state, changed in place by the rules (each change journaled)."""
         self._log = log or Log()
         self._start = start
         self._base_seq = base_seq
@@ -138,8 +144,8 @@ class BaseGame:
         """False for a game made for search (`new(log=False)`): no entry is kept."""
         self._seq = base_seq + len(self._log)
         """The number of the last entry made (kept or not)."""
-        self._history: list[tuple[GameState, Log, int]] = []
-        """What `pop` restores: the state, log and entry number before each step."""
+        self._history: list[tuple[Journal, Log, int]] = []
+        """What `pop` undoes: each step's journal, and the log and entry number before it."""
 
     # ---- construction ----------------------------------------------------------------
 
@@ -180,11 +186,10 @@ class BaseGame:
         book = cls._rulebook(rulebook, hooks)
         off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
         game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start, logging=log)
-        tx = Tx(game._state, rs, game._disabled, book)
+        tx = game._board
         for fn in game._active.start:
             fn(tx)
-        tx.build_caches()  # built once here, then kept up to date copy-on-write
-        game._state = tx.commit()
+        tx.journal, tx.effects = [], []  # the start is where `pop` stops
         return game
 
     @classmethod
@@ -220,17 +225,15 @@ class BaseGame:
             )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         book = cls._rulebook(rulebook, hooks)
-        tx = Tx(state, rs, frozenset(), book)
-        tx.build_caches()
-        state = tx.commit()
         return cls(state, rs, rulebook=book, start=start, base_seq=base_seq)
 
     def clone(self) -> Self:
-        """An independent copy; the state is immutable and the log persistent, so nothing
-        is copied. A clone writes to no file sink, and `pop` on it stops where it was made
-        (as python-chess's `copy(stack=False)`)."""
+        """An independent copy: the two boards share their containers until either writes
+        to one (it copies it then), and the log is persistent, so nothing is copied now. A
+        clone writes to no file sink, and `pop` on it stops where it was made (as
+        python-chess's `copy(stack=False)`)."""
         other = type(self).__new__(type(self))
-        other._state, other._rs, other._disabled = self._state, self._rs, self._disabled
+        other._board, other._rs, other._disabled = self._board.fork(), self._rs, self._disabled
         other._book, other._active, other._log = self._book, self._active, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
         other._logging, other._seq, other._history = self._logging, self._seq, []
@@ -241,7 +244,7 @@ class BaseGame:
         processes; the tables are loaded there again from their overlays."""
         return _unpickle, (
             type(self),
-            self._state, self._rs, self._disabled, self._book, self._log, self._start,
+            self._board.snapshot(), self._rs, self._disabled, self._book, self._log, self._start,
             self._base_seq, self._logging,
         )  # fmt: skip
 
@@ -261,13 +264,19 @@ class BaseGame:
         """The sequence number of the next log entry."""
         return self._seq + 1
 
-    def _commit(self, state: GameState, entry: LogEntry | None) -> None:
-        """Write the entry to the sink (if any), then commit: a failed write changes nothing.
-        The position before is kept for `pop`."""
+    def _step(self, entry: LogEntry | None) -> None:
+        """Write the entry to the sink (if any), then commit the step: a failed write undoes
+        it, leaving the game as it was. Its journal is kept for `pop`."""
+        tx = self._board
         if entry is not None and self._sink is not None:
-            self._sink.write(entry, state)
-        self._history.append((self._state, self._log, self._seq))
-        self._state, self._seq = state, self._seq + 1
+            try:
+                self._sink.write(entry, tx.snapshot())
+            except BaseException:
+                tx.undo(tx.journal)
+                raise
+        self._history.append((tx.journal, self._log, self._seq))
+        tx.journal = []
+        self._seq += 1
         if entry is not None and self._logging:
             self._log = self._log.append(entry)
 
@@ -275,7 +284,7 @@ class BaseGame:
 
     @property
     def clock(self) -> Moment:
-        return self._state.clock
+        return self._board.clock
 
     @property
     def ruleset(self) -> Ruleset:
@@ -304,52 +313,49 @@ class BaseGame:
 
     @property
     def raw_state(self) -> GameState:
-        """The frozen state records (read-only)."""
-        return self._state
+        """The state as frozen records (`GameState`): a snapshot that later steps never
+        change. `state()` is the same as plain JSON data (with the ledger), `to_json()` the
+        scenario format's summary of it."""
+        return self._board.snapshot()
+
+    def board(self) -> Tx:
+        """The live state the rules read and write (for rule code and invariants that run
+        rules on the game as it stands: read it, never write it; commands write)."""
+        return self._board
 
     def minor(self, name: str) -> MinorState:
         """A minor country's frozen record."""
-        return self._state.minors[self._rs.minor(name).name]
+        return self._board.minors[self._rs.minor(name).name]
 
     def unit(self, unit_id: str) -> Unit:
         """A unit on the map (`UnknownNameError` if there is none by that id)."""
         try:
-            return self._state.units[unit_id]
-        except KeyError:
-            close = difflib.get_close_matches(str(unit_id), self._state.units, n=3)
+            return self._board.units[unit_id]
+        except (KeyError, TypeError):
+            close = difflib.get_close_matches(str(unit_id), self._board.units, n=3)
             raise UnknownNameError("unit", unit_id, tuple(close)) from None
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two countries (majors, or a major and a minor) are at war."""
         a, b = self._rs.resolve(a), self._rs.resolve(b)
+        board = self._board
         if a in self._rs.majors and b in self._rs.majors:
-            pair = (a, b) if a < b else (b, a)
-            return pair in self._state.wars
+            return board.at_war(a, b)
         minor, major = (a, b) if a in self._rs.minors else (b, a)
-        return major in self._state.minors[minor].at_war_with if minor in self._rs.minors else False
+        return major in board.minors[minor].at_war_with if minor in self._rs.minors else False
 
     def brps(self, major: str) -> int:
-        """The major's BRP credits from rule 82: grants less deductions and costs."""
-        name = self._rs.major(major).name
-        totals = self._state.totals
-        if totals is None:  # a state built without its caches
-            return sum(e.amount for e in self._state.ledger if e.major == name)
-        return totals.get(name, 0)
+        """The major's BRP credits from rule 82: grants less deductions and costs (kept
+        beside the ledger: O(1) however long the game)."""
+        return self._board.totals.get(self._rs.major(major).name, 0)
 
     def key(self) -> int:
         """A 64-bit key of the position: statuses, majors, wars, units with owners and
         places, pending associations, deadlines, BRP totals, the clock; not its history
         (no ledger numbers, no order of eliminations). Equal positions have equal keys in
-        every process and under every PYTHONHASHSEED; kept up to date by each step
-        (Zobrist hashing), so asking costs nothing."""
-        key = self._state.key
-        if key is None:
-            tx = self._tx()
-            tx.build_caches()
-            self._state = tx.commit()
-            key = self._state.key
-            assert key is not None
-        return key
+        every process and under every PYTHONHASHSEED; kept incrementally (Zobrist hashing:
+        the entries written since it was last asked for are hashed again)."""
+        return self._board.key()
 
     # ---- commands --------------------------------------------------------------------
 
@@ -375,9 +381,6 @@ class BaseGame:
             )
         return resolved
 
-    def _tx(self) -> Tx:
-        return Tx(self._state, self._rs, self._disabled, self._book, self._active)
-
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
         found: list[Violation] = []
         for fn in self._active.checks.get(type(cmd), ()):
@@ -391,7 +394,7 @@ class BaseGame:
             CommandError: the command is malformed (an unknown name ...).
         """
         cmd = self.resolve(cmd)
-        return RuleViolation(v).violations if (v := self._violations(self._tx(), cmd)) else []
+        return RuleViolation(v).violations if (v := self._violations(self._board, cmd)) else []
 
     def apply(self, cmd: Command) -> list[Effect]:
         """Apply `cmd` and return its effects.
@@ -401,22 +404,26 @@ class BaseGame:
             CommandError: the command is malformed.
         """
         cmd = self.resolve(cmd)
-        tx = self._tx()
-        violations = self._violations(tx, cmd)
+        violations = self._violations(self._board, cmd)
         if violations:
             raise RuleViolation(violations)
-        return self._run(tx, cmd)
+        return self._run(cmd)
 
-    def _run(self, tx: Tx, cmd: Command) -> list[Effect]:
-        self._active.handlers[type(cmd)](tx, cmd)
-        state = tx.commit()
+    def _run(self, cmd: Command) -> list[Effect]:
+        tx = self._board
+        tx.effects = []
+        try:
+            self._active.handlers[type(cmd)](tx, cmd)
+        except BaseException:
+            tx.undo(tx.journal)  # a rule failed half-way: nothing of it stays
+            raise
         effects = tuple(tx.effects)
         entry = (
-            LogEntry(self.next_seq, state.clock, fields_of(cmd), effects)
+            LogEntry(self.next_seq, tx.clock, fields_of(cmd), effects)
             if self._logging or self._sink is not None
             else None
         )
-        self._commit(state, entry)
+        self._step(entry)
         return list(effects)
 
     def push(self, cmd: Command) -> list[Effect]:
@@ -427,7 +434,7 @@ class BaseGame:
         """Apply a command that `legal_actions` has just listed for this very position,
         without resolving its names or running its checks again (a search engine's hot
         path). Anything else is undefined: use `push`. Undone by `pop`."""
-        return self._run(self._tx(), cmd)
+        return self._run(cmd)
 
     def pop(self) -> None:
         """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
@@ -441,7 +448,8 @@ class BaseGame:
             raise StateError("pop: a file log is attached and its entries are final")
         if not self._history:
             raise StateError("pop: nothing to undo since the game was made or cloned")
-        self._state, self._log, self._seq = self._history.pop()
+        journal, self._log, self._seq = self._history.pop()
+        self._board.undo(journal)
 
     @property
     def depth(self) -> int:
@@ -456,30 +464,32 @@ class BaseGame:
             ClockError: `moment` is earlier than the clock.
         """
         target = moment if isinstance(moment, Moment) else Moment.parse(moment)
-        if target < self._state.clock:
-            raise ClockError(
-                f"the clock stands at {self._state.clock}; it cannot go back to {target}"
-            )
-        if target == self._state.clock:
+        tx = self._board
+        if target < tx.clock:
+            raise ClockError(f"the clock stands at {tx.clock}; it cannot go back to {target}")
+        if target == tx.clock:
             return []
-        tx = self._tx()
         ends, starts = self._active.phase_end, self._active.phase_start
         sequence = self._book.sequence
-        while tx.clock < target:
-            for fn in ends.get(tx.clock.phase, ()):
-                fn(tx, tx.clock.side)
-            tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
-            tx.clock = tx.clock.next()
-            for fn in starts.get(tx.clock.phase, ()):
-                fn(tx, tx.clock.side)
-        state = tx.commit()
+        tx.effects = []
+        try:
+            while tx.clock < target:
+                for fn in ends.get(tx.clock.phase, ()):
+                    fn(tx, tx.clock.side)
+                tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
+                tx.clock = tx.clock.next()
+                for fn in starts.get(tx.clock.phase, ()):
+                    fn(tx, tx.clock.side)
+        except BaseException:
+            tx.undo(tx.journal)
+            raise
         effects = tuple(tx.effects)
         entry = (
             LogEntry(self.next_seq, target, {"command": "advance", "to": str(target)}, effects)
             if self._logging or self._sink is not None
             else None
         )
-        self._commit(state, entry)
+        self._step(entry)
         return list(effects)
 
     def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
@@ -501,35 +511,48 @@ class BaseGame:
 
     def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
         """Every candidate of the wanted kinds that passes its checks; with `gate`, the
-        generators may skip what a check in force refuses anyway. A batch's `batched` checks
-        run on its first command only; failing candidates build at most one message."""
+        generators may skip what a check in force refuses anyway, and vouch for the checks
+        they applied themselves (`Batch.verified`). A batch's `batched` checks run on its
+        first command only; failing candidates build no message (boolean paths)."""
         out: list[Command] = []
-        tx = self._tx()
+        tx = self._board
         active = self._active
         for name, kind in self._book.kinds.items():
             generate = active.candidates.get(kind)
             if name not in wanted or generate is None:
                 continue
-            batched = list(active.batched.get(kind, ()))
-            single = list(active.single.get(kind, ()))
-            verdicts: dict[Hashable, bool] = {}
+            pairs = active.batched.get(kind, ())
+            everything: Plan = ([ok for _, ok in pairs], {})
+            plans: dict[frozenset[Any], Plan] = {}
+            single = [ok for _, ok in active.single.get(kind, ())]
             for item in generate(tx, gate):
                 share = None
-                if isinstance(item, Command):
-                    batch: Sequence[Command] = (item,)
-                elif isinstance(item, Batch):
-                    batch, share = item.commands, item.share
+                checks, verdicts = everything
+                if isinstance(item, Batch):
+                    batch: Sequence[Command] = item.commands
+                    share = item.share
+                    if item.verified:
+                        plan = plans.get(item.verified)
+                        if plan is None:
+                            left: list[Callable[[Tx, Command], bool]] = [
+                                ok for fn, ok in pairs if fn not in item.verified
+                            ]
+                            plan = plans[item.verified] = (left, {})
+                        checks, verdicts = plan
+                elif isinstance(item, Command):
+                    batch = (item,)
                 else:
                     batch = item
                 if not batch:
                     continue
-                allowed = verdicts.get(share) if share is not None else None
-                if allowed is None:
-                    allowed = _passes(batched, tx, batch[0])
-                    if share is not None:
-                        verdicts[share] = allowed
-                if not allowed:
-                    continue
+                if checks:
+                    allowed = verdicts.get(share) if share is not None else None
+                    if allowed is None:
+                        allowed = _passes(checks, tx, batch[0])
+                        if share is not None:
+                            verdicts[share] = allowed
+                    if not allowed:
+                        continue
                 if single:
                     out.extend(c for c in batch if _passes(single, tx, c))
                 else:
@@ -540,16 +563,16 @@ class BaseGame:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON state of scenario-format.md."""
-        state = self._state
+        board = self._board
         return {
-            "clock": str(state.clock),
+            "clock": str(board.clock),
             "minors": {
                 name: {
                     "status": m.status.value,
                     "major": m.major,
                     "at_war_with": list(m.at_war_with),
                 }
-                for name, m in state.minors.items()
+                for name, m in board.minors.items()
                 if m.active
             },
             "units": {
@@ -560,14 +583,14 @@ class BaseGame:
                     "in": u.country,
                     **({"hex": u.hex} if u.hex else {}),
                 }
-                for u in state.units.values()
+                for u in board.units.values()
             },
-            "eliminated": list(state.eliminated),
+            "eliminated": list(board.eliminated),
             "brps": {m: self.brps(m) for m in self._rs.majors},
             "error": None,
         }
 
     def state(self) -> dict[str, Any]:
-        """The complete canonical state: everything `from_state` needs (ledger, bars,
-        pending associations, deadlines ...)."""
-        return state_dict(self._state)
+        """The complete canonical state as plain data: everything `from_state` needs
+        (ledger, bars, pending associations, deadlines ...)."""
+        return state_dict(self._board.snapshot())

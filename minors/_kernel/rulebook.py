@@ -55,11 +55,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Active",
+    "Batch",
     "Role",
     "RuleViolation",
     "Rulebook",
     "RulebookError",
     "Violation",
+    "as_written",
     "at_phase_end",
     "at_phase_start",
     "at_start",
@@ -114,6 +116,8 @@ class Mark:
     """The phase (phase hooks); checked when a rulebook is built."""
     batched: bool = False
     """A check whose verdict is the same for every command of a candidates batch."""
+    passes: Any = None
+    """A check's boolean path: (tx, cmd) -> whether the check finds nothing."""
 
 
 @frozen
@@ -142,17 +146,26 @@ def _rule_key(fn: Any) -> str:
 
 
 def check(
-    kind: type[C], clause: str, *, batched: bool = False
+    kind: type[C],
+    clause: str,
+    *,
+    batched: bool = False,
+    passes: Callable[[Tx, C], bool] | None = None,
 ) -> Callable[[Callable[[Tx, C], Iterable[Violation]]], Callable[[Tx, C], Iterable[Violation]]]:
     """Mark a legality check of commands of `kind` under `clause`.
 
     `batched`: the check gives the same verdict for every command of a batch that the
     kind's `candidates` generator yields (it reads only what the batch's commands share),
     so `legal_actions` runs it once per batch. A check not so marked runs on every command.
+
+    `passes`: the check's boolean path, true exactly when the check finds nothing; built on
+    the same predicates as the check, it spares `legal_actions` the messages of the
+    candidates it refuses. Without one, `legal_actions` stops the check at its first
+    violation.
     """
 
     def mark(fn: Callable[[Tx, C], Iterable[Violation]]) -> Callable[[Tx, C], Iterable[Violation]]:
-        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched))
+        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched, passes=passes))
         return fn
 
     return mark
@@ -168,15 +181,43 @@ def handles(kind: type[C]) -> Callable[[Callable[[Tx, C], None]], Callable[[Tx, 
     return mark
 
 
-@frozen
 class Batch(Generic[C]):
     """Commands a candidates generator yields together: the checks marked `batched` give
     one verdict for all of them, worked out on the first. Batches of one `legal_actions`
     call with the same `share` (when given) get one verdict too: the generator vouches that
-    the batched checks read nothing that differs between them."""
+    the batched checks read nothing that differs between them.
 
-    commands: tuple[C, ...]
-    share: Hashable | None = None
+    `verified`: checks (the rulebook's functions) that the generator has already applied to
+    every command of the batch, by the same predicates at the grain they depend on (an
+    owner, a country): `legal_actions` does not run them again. A generator puts a check
+    there only while it is in force (`Tx.enforces`), and only when gated; a variant's
+    checks, or a base check it replaced, are run as ever. (A plain class: generators make
+    one per owner and country, and an attrs class costs three times more.)"""
+
+    __slots__ = ("commands", "share", "verified")
+
+    def __init__(
+        self,
+        commands: tuple[C, ...],
+        share: Hashable | None = None,
+        verified: frozenset[Callable[..., Any]] = frozenset(),
+    ) -> None:
+        self.commands = commands
+        self.share = share
+        self.verified = verified
+
+    def __repr__(self) -> str:
+        return f"Batch({self.commands!r}, share={self.share!r}, verified={len(self.verified)})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Batch) and (self.commands, self.share, self.verified) == (
+            other.commands,
+            other.share,
+            other.verified,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.commands, self.share, self.verified))
 
 
 Candidates: TypeAlias = Iterable[C | Sequence[C] | Batch[C]]
@@ -254,6 +295,17 @@ class _Effect(Generic[T]):
         return run
 
 
+def as_written(tx: Tx, *effects: Callable[..., Any]) -> bool:
+    """Whether each of `effects` (functions marked `effect`) runs as written in this game:
+    in force, not replaced by a variant. A cache of what a rule works out may rely on what
+    those rules read only while they are the ones written here."""
+    for fn in effects:
+        spec: EffectSpec = getattr(fn, EFFECT)
+        if tx.impls.get(spec.key, spec.function) is not spec.function:
+            return False
+    return True
+
+
 @overload
 def effect(clause: str, *, name: str | None = None) -> _Effect[None]: ...
 
@@ -292,10 +344,12 @@ class Active:
 
     checks: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
     """Every check in force per kind, in clause order (`check`, `apply`)."""
-    batched: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
-    """The checks `legal_actions` runs once per candidates batch, in clause order."""
-    single: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
-    """The checks it runs on each command of a batch that passed, in clause order."""
+    batched: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
+    """(check, its boolean path) of the checks `legal_actions` runs once per candidates
+    batch, in clause order."""
+    single: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
+    """(check, its boolean path) of the checks it runs on each command of a batch that
+    passed."""
     handlers: Mapping[type[Any], Callable[..., None]]
     candidates: Mapping[type[Any], Callable[..., Iterable[Any]]]
     effects: Mapping[str, Callable[..., Any] | None]
@@ -303,6 +357,8 @@ class Active:
     phase_start: Mapping[Phase, tuple[Callable[..., None], ...]]
     phase_end: Mapping[Phase, tuple[Callable[..., None], ...]]
     start: tuple[Callable[..., None], ...]
+    in_force: frozenset[Callable[..., Any]]
+    """Every check in force (candidate generators skip only what one of these refuses)."""
 
 
 Source = object
@@ -570,14 +626,20 @@ class Rulebook:
         }
         return Active(
             checks=ordered,
-            batched={k: tuple(f for f in fns if _batched(f)) for k, fns in ordered.items()},
-            single={k: tuple(f for f in fns if not _batched(f)) for k, fns in ordered.items()},
+            batched={
+                k: tuple((f, _passes(f)) for f in fns if _batched(f)) for k, fns in ordered.items()
+            },
+            single={
+                k: tuple((f, _passes(f)) for f in fns if not _batched(f))
+                for k, fns in ordered.items()
+            },
             handlers={e.kind: e.function for e in self.entries if e.role is Role.HANDLER},
             candidates={e.kind: e.function for e in self.entries if e.role is Role.CANDIDATES},
             effects=effects,
             phase_start=hooks(Role.PHASE_START),
             phase_end=hooks(Role.PHASE_END),
             start=tuple(_runner(e.key) for e in self.entries if e.role is Role.START),
+            in_force=frozenset(fn for fns in ordered.values() for fn in fns),
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:
@@ -694,6 +756,23 @@ def _runner(key: str) -> Callable[..., None]:
 def _batched(fn: Any) -> bool:
     """Whether a check was marked `batched` (a replacement is judged by its own mark)."""
     return any(m.role is Role.CHECK and m.batched for m in getattr(fn, MARKS, ()))
+
+
+def _passes(fn: Any) -> Callable[..., bool]:
+    """A check's boolean path: the one its mark gives (a replacement's own mark only), or
+    the check stopped at its first violation."""
+    for m in getattr(fn, MARKS, ()):
+        if m.role is Role.CHECK and m.passes is not None:
+            found: Callable[..., bool] = m.passes
+            return found
+
+    def passes(tx: Tx, cmd: Any) -> bool:
+        for _ in fn(tx, cmd):
+            return False
+        return True
+
+    passes.__qualname__ = passes.__name__ = f"{getattr(fn, '__qualname__', fn)}.passes"
+    return passes
 
 
 def _removed(tx: Tx, *args: Any, **kwargs: Any) -> None:

@@ -1,14 +1,14 @@
-"""The game state: frozen records held in plain dicts, replaced copy-on-write, never mutated.
+"""The records of the game state: frozen, slotted, never mutated.
 
-A `GameState` is immutable by discipline: every container in it is built fresh for a new
-state and never changed afterwards, so clones share it safely.
+The live game keeps them in a journaled board (`minors._kernel.tx.Tx`) that replaces a
+record when the rules change it; what users read (`MinorState`, `LedgerEntry`, a
+`GameState` snapshot) is a frozen value no later change touches.
 """
 
 from __future__ import annotations
 
-import functools
+import enum
 import hashlib
-from collections.abc import Hashable, Iterable
 from typing import Any, TypeVar
 
 import attrs
@@ -30,6 +30,9 @@ __all__ = [
     "LedgerEntry",
     "MinorState",
     "Pending",
+    "entry_key",
+    "evolve",
+    "stable_hash",
 ]
 
 
@@ -130,7 +133,9 @@ class LedgerEntry:
 
 @frozen
 class GameState:
-    """Everything the rules know at one moment; `state()` serializes it whole."""
+    """Everything the rules know at one moment, as frozen data: what `raw_state` gives and
+    `state()` serializes whole. The live game keeps the same fields in a journaled board
+    (`Tx`); a `GameState` is a snapshot of it that no later change touches."""
 
     clock: Moment
     minors: dict[str, MinorState]
@@ -138,7 +143,7 @@ class GameState:
     wars: dict[tuple[str, str], Moment]
     """Wars between major powers, keyed by the sorted pair of names."""
     ledger: Chain[LedgerEntry] = attrs.field(factory=Chain)
-    """Every BRP change in order; appended without copying (a long game's ledger is long)."""
+    """Every BRP change in order (a persistent chain: appending copies nothing)."""
     surrendered: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     """Majors out of the war, with the enemies they had when they surrendered."""
     fallen: dict[str, Moment] = attrs.field(factory=dict)
@@ -150,76 +155,71 @@ class GameState:
     """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
     losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     """82.321B: the owner's choice of which excess units go first (minor -> ids)."""
-    where: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
-    """A cache: unit ids by country (derived from `units`, never serialized)."""
-    owned: dict[str, tuple[str, ...]] | None = attrs.field(default=None, eq=False, repr=False)
-    """A cache: unit ids by owner (derived from `units`, never serialized)."""
-    grants: dict[str, tuple[LedgerEntry, ...]] | None = attrs.field(
-        default=None, eq=False, repr=False
-    )
-    """A cache: each minor's grants that no deduction has undone, in ledger order (derived
-    from `ledger`, never serialized): a long game must not scan its whole ledger."""
-    totals: dict[str, int] | None = attrs.field(default=None, eq=False, repr=False)
-    """A cache: each major's BRP credits, the sum of its ledger entries (never serialized)."""
-    key: int | None = attrs.field(default=None, eq=False, repr=False)
-    """A cache: the position key (`position_key`), kept up to date by each transaction."""
 
 
-CACHES = ("where", "owned", "grants", "totals", "key")
+# ---- the position key: a stable 64-bit hash (never Python's salted `hash`) -------------------
+
+_MASK = (1 << 64) - 1
+_STABLE: dict[Any, int] = {}
+"""Stable hashes of values already met (values recur: names, statuses, moments, records)."""
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def record_key(record: Hashable) -> int:
-    """A 64-bit key of one frozen record, the same in every process (its `repr` hashed with
-    BLAKE2b, never Python's salted `hash`); memoized by value, as records recur."""
-    digest = hashlib.blake2b(repr(record).encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
+def _bytes_key(tag: bytes, data: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(tag + data, digest_size=8).digest(), "little")
 
 
-def xor_keys(records: Iterable[Hashable]) -> int:
-    """The XOR of the keys of `records`: the same whatever their order (Zobrist hashing)."""
-    out = 0
-    for record in records:
-        out ^= record_key(record)
-    return out
+def _mix(h: int, x: int) -> int:
+    """Fold `x` into `h` (an order-sensitive 64-bit combination: FNV-style multiply, then
+    a xorshift)."""
+    h = ((h ^ x) * 0x100000001B3) & _MASK
+    return h ^ (h >> 29)
 
 
-def wars_key(wars: dict[tuple[str, str], Moment]) -> int:
-    return xor_keys(("war", a, b, since) for (a, b), since in wars.items())
+def stable_hash(value: Any) -> int:
+    """A 64-bit hash of `value` that is the same in every process and under every
+    PYTHONHASHSEED: text by BLAKE2b, integers, enums, tuples and frozen records by their
+    parts (memoized by value, as values recur)."""
+    try:
+        return _STABLE[value]
+    except KeyError:
+        pass
+    except TypeError:  # unhashable (a dict): hashed by its sorted items, not memoized
+        return _compute(value)
+    found = _compute(value)
+    if len(_STABLE) < 1 << 18:
+        _STABLE[value] = found
+    return found
 
 
-def totals_key(totals: dict[str, int]) -> int:
-    return xor_keys(("brps", major, amount) for major, amount in totals.items() if amount)
+def _compute(value: Any) -> int:
+    if isinstance(value, enum.Enum):
+        return _mix(_bytes_key(b"e", type(value).__name__.encode()), stable_hash(value.value))
+    if isinstance(value, str):
+        return _bytes_key(b"s", value.encode())
+    if isinstance(value, bool) or value is None:
+        return _bytes_key(b"c", repr(value).encode())
+    if isinstance(value, int):
+        return _bytes_key(b"i", str(value).encode())
+    if isinstance(value, tuple):
+        h = _bytes_key(b"t", str(len(value)).encode())
+        for item in value:
+            h = _mix(h, stable_hash(item))
+        return h
+    if isinstance(value, dict):
+        return stable_hash(tuple(sorted(value.items())))
+    if attrs.has(type(value)):
+        h = _bytes_key(b"r", type(value).__name__.encode())
+        for a in attrs.fields(type(value)):
+            h = _mix(h, stable_hash(getattr(value, a.name)))
+        return h
+    return _bytes_key(b"x", repr(value).encode())
 
 
-def rest_key(state: GameState | Any) -> int:
-    """The key of what changes seldom: surrenders, falls, eliminations (a set: their order
-    is history), and this phase's supply traces and loss choices."""
-    return record_key(
-        (
-            "rest",
-            tuple(sorted(state.surrendered.items())),
-            tuple(sorted(state.fallen.items())),
-            tuple(sorted(state.eliminated)),
-            tuple(sorted(state.removed)),
-            tuple(sorted(state.traces.items())),
-            tuple(sorted(state.losses.items())),
-        )
-    )
-
-
-def position_key(state: GameState | Any, totals: dict[str, int]) -> int:
-    """The 64-bit key of a position (minors, units, wars, BRP totals, the clock and the
-    rest), not of its history: no ledger sequence numbers, no order of eliminations.
-    Computed whole here; transactions keep it up to date by XOR-ing out what they change."""
-    return (
-        xor_keys(state.minors.values())
-        ^ xor_keys(state.units.values())
-        ^ wars_key(state.wars)
-        ^ totals_key(totals)
-        ^ record_key(state.clock)
-        ^ rest_key(state)
-    )
+def entry_key(container: str, key: Any, value: Any) -> int:
+    """The key of one entry of the position (a minor's record, a unit, a war, a BRP total
+    ...): the stable hash of where it is and what it holds. The position key XORs them all,
+    so that the order they were written in does not count (Zobrist hashing)."""
+    return _mix(_mix(stable_hash(container), stable_hash(key)), stable_hash(value))
 
 
 @per_kind

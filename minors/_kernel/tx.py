@@ -1,66 +1,113 @@
-"""A transaction: the successor state built copy-on-write, committed by one assignment.
+"""The live board: the game state changed in place by the rules, every change journaled.
 
-Reads see the changes made so far; the first write to a container copies it, so the state
-the transaction started from is never touched. An exception before `commit` leaves the
-game exactly as it was.
+A game keeps one `Tx`. The rules read it and write it through its methods; each write
+records in `journal` what it replaced, so that `undo` puts back exactly what was there
+(python-chess's `push` / `pop`). A command that fails half-way is undone, so `apply` stays
+atomic, and `pop` undoes a whole step at any depth. One write costs the same whatever the
+size of the world: a dict entry set in place, never a container copied per command.
+
+Clones share containers copy-on-write: `fork` gives a second board over the same
+containers, and each board copies a container the first time it writes to it afterwards.
+A `GameState` snapshot shares them the same way, so what it holds never changes.
+
+Caches kept beside the state, journaled like it: unit ids by country and by owner, each
+minor's active grants, each major's BRP total, and the position key (entries written since
+it was last asked for are hashed again when it is: `key`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..domain import Faction, LedgerKind, Side
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from ..ruleset.tables import Ruleset
+from .chain import Chain
 from .effects import Effect, WarBegan
-from .state import (
-    GameState,
-    LedgerEntry,
-    MinorState,
-    position_key,
-    record_key,
-    rest_key,
-    totals_key,
-    wars_key,
-)
+from .state import GameState, LedgerEntry, MinorState, entry_key
 
 if TYPE_CHECKING:
     from .rulebook import Active, Rulebook
 
-__all__ = ["Tx"]
+__all__ = ["Journal", "Tx"]
+
+
+class _Missing:
+    """An entry that was not there (its undo deletes it)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+_ATTR: Any = object()  # an op on a whole attribute (its old value)
+_APPEND: Any = object()  # an op on a list (its old length)
+
+Op = tuple[Any, ...]
+"""A journal op: (container, key, old), (container, key, old, position) for a deleted
+entry, (attribute, _ATTR, old) or (list, _APPEND, old length)."""
+Journal = list[Op]
+
+DICTS = (
+    "minors", "units", "wars", "surrendered", "fallen", "traces", "losses", "gone",
+    "where", "owned", "grants", "totals",
+)  # fmt: skip
+"""The dicts of the board: copied by a board the first time it writes to one it shares."""
+LISTS = ("eliminated", "removed")
+WHOLE = ("_wars", "_surrendered", "_fallen", "_traces", "_losses")
+"""Dicts the rules may replace whole (`tx.traces = {}`), behind properties."""
+KEYED = frozenset(("minors", "units", "gone", "totals", "_clock", *WHOLE))
+"""The attributes whose entries make the position (`key`): the indexes and the active grants
+are derived from them, and the ledger is history (its totals count)."""
 
 
 class Tx:
-    """The state being built by one command or one phase change."""
+    """The live state of one game and the journal of what the rules changed.
+
+    Args:
+        state: the snapshot to start from (its containers are shared, copied on a write).
+        rs: the tables.
+        disabled: the clauses switched off.
+        rules: the rulebook.
+        active: its rules in force (worked out from `rules` and `disabled` if not given).
+    """
 
     __slots__ = (
-        "_grants",
+        "_clock",
+        "_contrib",
+        "_dirty",
+        "_fallen",
         "_key",
-        "_owned",
-        "_owned_by",
-        "_totals",
-        "_was_minors",
-        "_was_units",
-        "_where",
-        "added",
-        "base",
-        "clock",
+        "_losses",
+        "_memo",
+        "_memos",
+        "_mine",
+        "_snap",
+        "_surrendered",
+        "_tokens",
+        "_traces",
+        "_wars",
+        "active",
         "disabled",
         "effects",
         "eliminated",
-        "fallen",
+        "gone",
+        "grants",
         "impls",
+        "journal",
         "ledger",
-        "losses",
         "minors",
+        "owned",
         "removed",
         "rs",
         "rules",
-        "surrendered",
-        "traces",
+        "totals",
         "units",
-        "wars",
+        "where",
     )  # fmt: skip
 
     def __init__(
@@ -71,87 +118,298 @@ class Tx:
         rules: Rulebook,
         active: Active | None = None,
     ) -> None:
-        self.base = state
         self.rules = rules
-        self.impls = (active if active is not None else rules.active(disabled)).effects
+        self.active = active if active is not None else rules.active(disabled)
+        """The rules in force."""
+        self.impls = self.active.effects
         """Effect key -> the function in force (None while off): what effects run."""
         self.rs = rs
         self.disabled = disabled
-        self.clock = state.clock
-        self.minors = state.minors
-        self.units = state.units
-        self.wars = state.wars
-        self.ledger = state.ledger
-        self.added: list[LedgerEntry] = []  # joined to the ledger at commit
-        self.surrendered = state.surrendered
-        self.fallen = state.fallen
-        self.eliminated = state.eliminated
-        self.removed = state.removed
-        self.traces = state.traces
-        self.losses = state.losses
         self.effects: list[Effect] = []
-        self._owned: set[str] = set()
-        self._where = state.where
-        self._owned_by = state.owned
-        self._grants = state.grants
-        self._totals = state.totals
-        self._key = state.key
-        self._was_minors: dict[str, MinorState] = {}
-        """Each minor's record before its first change here (to update the key)."""
-        self._was_units: dict[str, Unit | None] = {}
-        """Each unit before its first change here, None if it was not on the map."""
+        """What the rules did in the step under way."""
+        self.journal: Journal = []
+        """What the step under way replaced, oldest first (`undo` puts it back)."""
+        self._mine: set[str] = set()
+        """The containers this board may write in place (the others it shares)."""
+        self._clock = state.clock
+        self.minors: dict[str, MinorState] = state.minors
+        self.units: dict[str, Unit] = state.units
+        self._wars = state.wars
+        self._surrendered = state.surrendered
+        self._fallen = state.fallen
+        self._traces = state.traces
+        self._losses = state.losses
+        self.ledger: Chain[LedgerEntry] = state.ledger
+        self.eliminated: list[str] = list(state.eliminated)
+        self.removed: list[str] = list(state.removed)
+        self._mine.update(("eliminated", "removed"))
+        self.gone: dict[str, str] = {
+            **dict.fromkeys(state.eliminated, "eliminated"),
+            **dict.fromkeys(state.removed, "removed"),
+        }
+        """Every id taken off the map, eliminated or removed (K3: never given again)."""
+        self._mine.add("gone")
+        where: dict[str, tuple[str, ...]] = {}
+        owned: dict[str, tuple[str, ...]] = {}
+        for unit in state.units.values():
+            where[unit.country] = (*where.get(unit.country, ()), unit.id)
+            owned[unit.owner] = (*owned.get(unit.owner, ()), unit.id)
+        self.where = where
+        """Unit ids by the country they are in."""
+        self.owned = owned
+        """Unit ids by owner."""
+        undone = {e.undoes for e in state.ledger if e.undoes is not None}
+        grants: dict[str, tuple[LedgerEntry, ...]] = {}
+        totals: dict[str, int] = {}
+        for e in state.ledger:
+            totals[e.major] = totals.get(e.major, 0) + e.amount
+            if e.kind is LedgerKind.GRANT and e.minor is not None and e.seq not in undone:
+                grants[e.minor] = (*grants.get(e.minor, ()), e)
+        self.grants = grants
+        """Each minor's grants that no deduction has undone, in ledger order."""
+        self.totals = totals
+        """Each major's BRP credits: the sum of its ledger entries."""
+        self._mine.update(("where", "owned", "grants", "totals"))
+        self._key = 0
+        self._contrib: dict[tuple[str, Any], int] | None = None
+        """The key of each entry as it stands in `_key` (None: not worked out yet)."""
+        self._dirty: set[tuple[str, Any]] = set()
+        """Entries written since `_key` was last brought up to date."""
+        self._snap: GameState | None = None
+        self._memo: dict[Hashable, Any] | None = None
+        """What rules worked out from the state as it stands (`memo`): dropped at every
+        write."""
+        self._tokens: dict[str, object] = {}
+        """Per container, an object replaced at every write to it (`memo_on`)."""
+        self._memos: dict[tuple[str, ...], tuple[tuple[object, ...], dict[Hashable, Any]]] = {}
+        """`memo_on`'s dicts, each with the tokens of the containers it was worked out from
+        (shared by forks: an entry is found only under the tokens it was made with)."""
+
+    # ---- sharing ---------------------------------------------------------------------
+
+    def fork(self) -> Tx:
+        """A second board over the same state: both copy a container before they next
+        write to it, so neither sees the other's changes. Its journal starts empty."""
+        other: Tx = _copy_slots(self)
+        other._mine, self._mine = set(), set()
+        other.journal, other.effects = [], []
+        other._tokens = dict(self._tokens)
+        other._dirty = set(self._dirty)  # empty unless the key is asked for: then small
+        return other
+
+    def _own(self, name: str) -> Any:
+        """Container `name`, copied first if this board shares it."""
+        found = getattr(self, name)
+        if name not in self._mine:
+            found = found.copy()
+            setattr(self, name, found)
+            self._mine.add(name)
+        return found
+
+    def snapshot(self) -> GameState:
+        """The state as frozen data: it shares the containers, which this board copies
+        before its next write to each (so the snapshot never changes)."""
+        if self._snap is None:
+            self._snap = GameState(
+                clock=self._clock, minors=self.minors, units=self.units, wars=self._wars,
+                ledger=self.ledger, surrendered=self._surrendered, fallen=self._fallen,
+                eliminated=tuple(self.eliminated), removed=tuple(self.removed),
+                traces=self._traces, losses=self._losses,
+            )  # fmt: skip
+            self._mine.difference_update(("minors", "units", *WHOLE))
+        return self._snap
 
     def commit(self) -> GameState:
-        """The successor state (the original is untouched)."""
-        return GameState(
-            clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
-            ledger=self.ledger.extend(self.added),
-            surrendered=self.surrendered, fallen=self.fallen,
-            eliminated=self.eliminated, removed=self.removed, traces=self.traces,
-            losses=self.losses,
-            where=self._where, owned=self._owned_by, grants=self._grants,
-            totals=self._totals, key=self._next_key(),
-        )  # fmt: skip
+        """The state as it stands (a snapshot), the journal dropped: what a `Tx` built for
+        one piece of work leaves."""
+        self.journal = []
+        return self.snapshot()
 
-    def _next_key(self) -> int | None:
-        """The position key after this transaction: the base's with what changed XOR-ed out
-        and in (Zobrist hashing), None while the base has none (it is built when asked)."""
-        key, base = self._key, self.base
-        if key is None or self._totals is None:
-            return None
-        if base.key is None or base.totals is None:
-            return position_key(self, self._totals)  # built in this transaction
-        for name, old in self._was_minors.items():
-            new = self.minors[name]
-            if new is not old:
-                key ^= record_key(old) ^ record_key(new)
-        for unit_id, was in self._was_units.items():
-            now = self.units.get(unit_id)
-            if now is not was:
-                key ^= (record_key(was) if was is not None else 0) ^ (
-                    record_key(now) if now is not None else 0
-                )
-        if self.wars is not base.wars:
-            key ^= wars_key(base.wars) ^ wars_key(self.wars)
-        if self._totals is not base.totals:
-            key ^= totals_key(base.totals) ^ totals_key(self._totals)
-        if self.clock != base.clock:
-            key ^= record_key(base.clock) ^ record_key(self.clock)
-        if (
-            self.surrendered is not base.surrendered
-            or self.fallen is not base.fallen
-            or self.eliminated is not base.eliminated
-            or self.removed is not base.removed
-            or self.traces is not base.traces
-            or self.losses is not base.losses
-        ):
-            key ^= rest_key(base) ^ rest_key(self)
+    # ---- writing and undoing -----------------------------------------------------------
+
+    def _set(self, name: str, key: Any, value: Any) -> None:
+        """Set entry `key` of dict `name`, journaled."""
+        d = self._own(name)
+        self.journal.append((name, key, d.get(key, MISSING)))
+        d[key] = value
+        self._snap = self._memo = None
+        self._tokens[name] = object()
+        if self._contrib is not None and name in KEYED:
+            self._dirty.add((name, key))
+
+    def _delete(self, name: str, key: Any) -> Any:
+        """Delete entry `key` of dict `name`, journaled with its place (undo puts it back
+        where it was: the order of units is part of what `state()` shows)."""
+        d = self._own(name)
+        position = list(d).index(key) if key != next(reversed(d)) else len(d) - 1
+        old = d.pop(key)
+        self.journal.append((name, key, old, position))
+        self._snap = self._memo = None
+        self._tokens[name] = object()
+        if self._contrib is not None and name in KEYED:
+            self._dirty.add((name, key))
+        return old
+
+    def _replace(self, name: str, value: Any) -> None:
+        """Replace a whole attribute (a dict the rules rebuild, the clock, the ledger's
+        head), journaled."""
+        old = getattr(self, name)
+        self.journal.append((name, _ATTR, old))
+        setattr(self, name, value)
+        self._mine.discard(name)  # the rules built `value`; it may be shared after undo
+        self._snap = self._memo = None
+        self._tokens[name] = object()
+        self._dirty_whole(name, old, value)
+
+    def _dirty_whole(self, name: str, old: Any, new: Any) -> None:
+        if self._contrib is None or name not in KEYED:
+            return
+        if name == "_clock":
+            self._dirty.add(("_clock", None))
+        else:
+            self._dirty.update((name, k) for k in (*old, *new))
+
+    def _append(self, name: str, item: Any) -> None:
+        items = self._own(name)
+        self.journal.append((name, _APPEND, len(items)))
+        items.append(item)
+        self._snap = self._memo = None
+        self._tokens[name] = object()
+
+    def undo(self, journal: Journal, to: int = 0) -> None:
+        """Put back what the ops of `journal` from index `to` on replaced, last first, and
+        drop them from it."""
+        tokens = self._tokens
+        for i in range(len(journal) - 1, to - 1, -1):
+            op = journal[i]
+            name, key = op[0], op[1]
+            tokens[name] = object()
+            if key is _ATTR:
+                self._dirty_whole(name, getattr(self, name), op[2])
+                setattr(self, name, op[2])
+                self._mine.discard(name)
+                continue
+            container = self._own(name)
+            if key is _APPEND:
+                del container[op[2] :]
+                continue
+            old = op[2]
+            if old is MISSING:
+                del container[key]
+            elif len(op) == 4 and op[3] < len(container):  # back to its place
+                items = list(container.items())
+                items.insert(op[3], (key, old))
+                container.clear()
+                container.update(items)
+            else:
+                container[key] = old
+            if self._contrib is not None and name in KEYED:
+                self._dirty.add((name, key))
+        del journal[to:]
+        self._snap = self._memo = None
+
+    # ---- the position key --------------------------------------------------------------
+
+    def key(self) -> int:
+        """The 64-bit key of the position: the XOR of the key of each entry of the keyed
+        containers and of the clock. Entries written since it was last asked for are hashed
+        again now (a step costs nothing for it; a game that never asks tracks nothing)."""
+        if self._contrib is None:
+            self._contrib = {}
+            self._key = 0
+            self._dirty = {("_clock", None)}
+            for name in KEYED - {"_clock"}:
+                self._dirty.update((name, k) for k in getattr(self, name))
+        if not self._dirty:
+            return self._key
+        contrib = self._own("_contrib")
+        key = self._key
+        for name, k in self._dirty:
+            now = self._clock if name == "_clock" else getattr(self, name).get(k, MISSING)
+            new = 0 if now is MISSING else entry_key(name, k, now)
+            key ^= contrib.pop((name, k), 0) ^ new
+            if new:
+                contrib[(name, k)] = new
+        self._key = key
+        self._dirty = set()
         return key
 
-    def _own(self, name: str) -> None:
-        if name not in self._owned:
-            self._owned.add(name)
-            setattr(self, name, dict(getattr(self, name)))
+    # ---- the clock and what the rules replace whole -------------------------------------
+
+    @property
+    def clock(self) -> Moment:
+        return self._clock
+
+    @clock.setter
+    def clock(self, value: Moment) -> None:
+        self._replace("_clock", value)
+
+    @property
+    def wars(self) -> dict[tuple[str, str], Moment]:
+        """Wars between major powers, keyed by the sorted pair (read-only: assign anew)."""
+        return self._wars
+
+    @wars.setter
+    def wars(self, value: dict[tuple[str, str], Moment]) -> None:
+        self._replace("_wars", value)
+
+    @property
+    def surrendered(self) -> dict[str, tuple[str, ...]]:
+        return self._surrendered
+
+    @surrendered.setter
+    def surrendered(self, value: dict[str, tuple[str, ...]]) -> None:
+        self._replace("_surrendered", value)
+
+    @property
+    def fallen(self) -> dict[str, Moment]:
+        return self._fallen
+
+    @fallen.setter
+    def fallen(self, value: dict[str, Moment]) -> None:
+        self._replace("_fallen", value)
+
+    @property
+    def traces(self) -> dict[str, tuple[str, ...]]:
+        return self._traces
+
+    @traces.setter
+    def traces(self, value: dict[str, tuple[str, ...]]) -> None:
+        self._replace("_traces", value)
+
+    @property
+    def losses(self) -> dict[str, tuple[str, ...]]:
+        return self._losses
+
+    @losses.setter
+    def losses(self, value: dict[str, tuple[str, ...]]) -> None:
+        self._replace("_losses", value)
+
+    def memo(self) -> dict[Hashable, Any]:
+        """A scratch dict for what the rules work out from the state as it stands (who may
+        enter a country, an owner's side ...): every write drops it, so an entry is never
+        stale. Keys are tuples beginning with a word naming what they hold."""
+        found = self._memo
+        if found is None:
+            found = self._memo = {}
+        return found
+
+    def memo_on(self, *containers: str) -> dict[Hashable, Any]:
+        """A scratch dict like `memo` that lasts while the containers named (`minors`,
+        `units`, `_wars` ...) are not written: what the rules work out from those alone
+        (who may enter a minor reads the minors and the wars) survives moves of units."""
+        tokens = self._tokens
+        now = tuple(tokens.setdefault(name, object()) for name in containers)
+        found = self._memos.get(containers)
+        if found is None or found[0] != now:
+            found = self._memos[containers] = (now, {})
+        return found[1]
+
+    def enforces(self, check: Any) -> bool:
+        """Whether `check` (a check function of the rulebook) is in force in this game: not
+        switched off with its clause, nor replaced or removed by a variant. Candidate
+        generators skip only what a check in force would refuse."""
+        return check in self.active.in_force
 
     # ---- majors and wars -------------------------------------------------------------
 
@@ -164,19 +422,29 @@ class Tx:
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two major powers are at war."""
-        return (a, b) in self.wars or (b, a) in self.wars
+        wars = self._wars
+        return (a, b) in wars or (b, a) in wars
 
     def enemies(self, major: str) -> list[str]:
-        """The major powers at war with `major`, sorted."""
-        return sorted({b if a == major else a for a, b in self.wars if major in (a, b)})
+        """The major powers at war with `major`, sorted (worked out once per state)."""
+        memo = self.memo()
+        found: list[str] | None = memo.get(("enemies", major))
+        if found is None:
+            found = sorted({b if a == major else a for a, b in self._wars if major in (a, b)})
+            memo[("enemies", major)] = found
+        return list(found)
+
+    def side_members(self, side: Side) -> tuple[str, ...]:
+        """The major powers of `side`, in table order."""
+        rs = self.rs
+        return rs.derived(_side_members, side)
 
     def allies(self, major: str) -> list[str]:
         """`major` and the other major powers of its faction."""
         return list(self.rs.faction_members[self.rs.majors[major].faction])
 
     def add_war(self, a: str, b: str, rule: str, cause: str) -> None:
-        self._own("wars")
-        self.wars[(a, b) if a < b else (b, a)] = self.clock
+        self._set("_wars", (a, b) if a < b else (b, a), self._clock)
         self.effects.append(WarBegan(a, b, rule, cause))
 
     # ---- minors ----------------------------------------------------------------------
@@ -186,97 +454,86 @@ class Tx:
 
     def put(self, state: MinorState) -> None:
         """Store a minor's new record."""
-        self._own("minors")
-        if state.name not in self._was_minors:
-            self._was_minors[state.name] = self.minors[state.name]
-        self.minors[state.name] = state
+        minors = self.minors if "minors" in self._mine else self._own("minors")
+        name = state.name
+        self.journal.append(("minors", name, minors[name]))
+        minors[name] = state
+        self._snap = self._memo = None
+        self._tokens["minors"] = object()
+        if self._contrib is not None:
+            self._dirty.add(("minors", name))
 
     # ---- units -----------------------------------------------------------------------
 
-    def _index(self) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-        """Unit ids by country and by owner: cached in the state, built when first asked."""
-        if self._where is None or self._owned_by is None:
-            where: dict[str, list[str]] = {}
-            owned: dict[str, list[str]] = {}
-            for unit in self.units.values():
-                where.setdefault(unit.country, []).append(unit.id)
-                owned.setdefault(unit.owner, []).append(unit.id)
-            self._where = {k: tuple(v) for k, v in where.items()}
-            self._owned_by = {k: tuple(v) for k, v in owned.items()}
-            self._owned.update(("_where", "_owned_by"))
-        return self._where, self._owned_by
-
-    def build_caches(self) -> None:
-        """Build the unit indexes, the active grants, the BRP totals and the position key
-        now (of the state as it stands), so that the committed state carries them and no
-        later command has to."""
-        self._index()
-        self._active()
-        if self._totals is None:
-            totals: dict[str, int] = {}
-            for e in (*self.ledger, *self.added):
-                totals[e.major] = totals.get(e.major, 0) + e.amount
-            self._totals = totals
-            self._owned.add("_totals")
-        self._key = position_key(self, self._totals)
-
     def occupied(self, country: str) -> bool:
         """Whether any unit is in `country` (no list is made)."""
-        return bool(self._index()[0].get(country))
+        return bool(self.where.get(country))
 
     def units_in(self, country: str) -> list[Unit]:
         """The units in `country` (a list made now: changes afterwards do not show)."""
         units = self.units
-        return [units[i] for i in self._index()[0].get(country, ())]
+        return [units[i] for i in self.where.get(country, ())]
 
     def owners(self) -> list[str]:
         """Every owner with units on the map (no order promised)."""
-        return [owner for owner, ids in self._index()[1].items() if ids]
+        return [owner for owner, ids in self.owned.items() if ids]
 
     def owned_by(self, owner: str) -> tuple[str, ...]:
         """The ids of the units `owner` has on the map (no order promised)."""
-        return self._index()[1].get(owner, ())
+        return self.owned.get(owner, ())
 
     def units_of(self, owner: str) -> list[Unit]:
         """The units `owner` owns, wherever they are (a list made now)."""
         units = self.units
-        return [units[i] for i in self._index()[1].get(owner, ())]
+        return [units[i] for i in self.owned.get(owner, ())]
 
-    def _reindex(self, old: Unit | None, new: Unit | None) -> None:
-        if self._where is None or self._owned_by is None:
-            return  # not built yet: it will be built from the units when asked
-        for name in ("_where", "_owned_by"):
-            if name not in self._owned:
-                self._owned.add(name)
-                setattr(self, name, dict(getattr(self, name)))
-        for index, key in ((self._where, "country"), (self._owned_by, "owner")):
-            if old is not None:
-                index[getattr(old, key)] = tuple(i for i in index[getattr(old, key)] if i != old.id)
-            if new is not None:
-                index[getattr(new, key)] = (*index.get(getattr(new, key), ()), new.id)
+    def _index(self, name: str, unit_id: str, drop: str | None, add: str | None) -> None:
+        """Move `unit_id` in index `name` (`where`, `owned`) from entry `drop` to `add`."""
+        if drop is not None:
+            self._set(name, drop, tuple(i for i in getattr(self, name)[drop] if i != unit_id))
+        if add is not None:
+            self._set(name, add, (*getattr(self, name).get(add, ()), unit_id))
 
     def put_unit(self, unit: Unit) -> None:
-        self._own("units")
+        """Place a unit, or store its new record (moved, set up again)."""
         old = self.units.get(unit.id)
-        if unit.id not in self._was_units:
-            self._was_units[unit.id] = old
-        self.units[unit.id] = unit
-        self._reindex(old, unit)
+        self._set("units", unit.id, unit)
+        if old is None:
+            self._index("where", unit.id, None, unit.country)
+            self._index("owned", unit.id, None, unit.owner)
+            return
+        if old.country != unit.country:
+            self._index("where", unit.id, old.country, unit.country)
+        if old.owner != unit.owner:
+            self._index("owned", unit.id, old.owner, unit.owner)
 
-    def drop_unit(self, unit_id: str) -> None:
-        self._own("units")
-        if unit_id not in self._was_units:
-            self._was_units[unit_id] = self.units.get(unit_id)
-        self._reindex(self.units.pop(unit_id), None)
+    def drop_unit(self, unit_id: str) -> Unit:
+        """Take a unit off the map (the caller records why: `eliminate`, `mark_removed`)."""
+        old: Unit = self._delete("units", unit_id)
+        self._index("where", unit_id, old.country, None)
+        self._index("owned", unit_id, old.owner, None)
+        return old
 
     def used(self, unit_id: str) -> bool:
         """Whether `unit_id` was ever given in this game: on the map, eliminated or removed
         (K3: an id is never given twice)."""
-        return unit_id in self.units or unit_id in self.eliminated or unit_id in self.removed
+        return unit_id in self.units or unit_id in self.gone
 
     def eliminate(self, unit_id: str) -> None:
+        """The rules take a unit off the map (conquest, limits, a deadline)."""
         self.drop_unit(unit_id)
-        self.eliminated = (*self.eliminated, unit_id)
+        self.mark_eliminated(unit_id)
+
+    def mark_eliminated(self, unit_id: str) -> None:
+        """Record `unit_id` as eliminated (a unit that never reached the map included)."""
+        self._append("eliminated", unit_id)
+        self._set("gone", unit_id, "eliminated")
+
+    def mark_removed(self, ids: Iterable[str]) -> None:
+        """Record units a `remove` took off the map (K3: their ids are not given again)."""
+        for unit_id in ids:
+            self._append("removed", unit_id)
+            self._set("gone", unit_id, "removed")
 
     def owner_side(self, unit: Unit) -> Side | None:
         """The side a unit fights for: its major's, or for a minor's unit its major's."""
@@ -292,46 +549,68 @@ class Tx:
     def record(self, entry: LedgerEntry) -> None:
         """Add a ledger entry; a grant joins its minor's active grants, a deduction takes
         the grant it undoes out of them."""
-        self.added.append(entry)
-        if self._totals is not None:
-            if "_totals" not in self._owned:
-                self._owned.add("_totals")
-                self._totals = dict(self._totals)
-            self._totals[entry.major] = self._totals.get(entry.major, 0) + entry.amount
-        if self._grants is None or entry.minor is None:
-            return  # not built yet: it will be built from the ledger when asked
-        if entry.kind is not LedgerKind.GRANT and entry.undoes is None:
+        self._replace("ledger", self.ledger.append(entry))
+        self._set("totals", entry.major, self.totals.get(entry.major, 0) + entry.amount)
+        if entry.minor is None or (entry.kind is not LedgerKind.GRANT and entry.undoes is None):
             return
-        if "_grants" not in self._owned:
-            self._owned.add("_grants")
-            self._grants = dict(self._grants)
-        active = self._grants.get(entry.minor, ())
+        active = self.grants.get(entry.minor, ())
         if entry.undoes is not None:
             active = tuple(g for g in active if g.seq != entry.undoes)
         if entry.kind is LedgerKind.GRANT:
             active = (*active, entry)
-        self._grants[entry.minor] = active
-
-    def _active(self) -> dict[str, tuple[LedgerEntry, ...]]:
-        """Active grants by minor: cached in the state, built from the ledger when first
-        asked."""
-        if self._grants is None:
-            entries = (*self.ledger, *self.added)
-            undone = {e.undoes for e in entries if e.undoes is not None}
-            grants: dict[str, list[LedgerEntry]] = {}
-            for e in entries:
-                if e.kind is LedgerKind.GRANT and e.minor is not None and e.seq not in undone:
-                    grants.setdefault(e.minor, []).append(e)
-            self._grants = {name: tuple(found) for name, found in grants.items()}
-            self._owned.add("_grants")
-        return self._grants
+        self._set("grants", entry.minor, active)
 
     def active_grants(self, minor: str) -> tuple[LedgerEntry, ...]:
         """The grants for `minor` that no deduction has undone yet, in ledger order."""
-        return self._active().get(minor, ())
+        return self.grants.get(minor, ())
 
     def next_seq(self) -> int:
-        return len(self.ledger) + len(self.added) + 1
+        return len(self.ledger) + 1
 
     def moment(self) -> Moment:
-        return self.clock
+        return self._clock
+
+    # ---- checking the caches -----------------------------------------------------------
+
+    def cache_problems(self) -> list[str]:
+        """What the kept caches (the unit indexes, the active grants, the BRP totals, the
+        position key) get wrong against caches built afresh from the state (empty when
+        nothing): the invariant `minors.testing.stale_caches`."""
+        fresh = Tx(self.snapshot(), self.rs, self.disabled, self.rules)
+        problems = []
+        for name in ("where", "owned"):
+            kept = {k: set(v) for k, v in getattr(self, name).items() if v}
+            built = {k: set(v) for k, v in getattr(fresh, name).items() if v}
+            if kept != built:
+                problems.append(f"the {name} index {kept} disagrees with the units {built}")
+        kept_grants = {k: tuple(e.seq for e in v) for k, v in self.grants.items() if v}
+        built_grants = {k: tuple(e.seq for e in v) for k, v in fresh.grants.items() if v}
+        if kept_grants != built_grants:
+            problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
+        kept_totals = {k: v for k, v in self.totals.items() if v}
+        built_totals = {k: v for k, v in fresh.totals.items() if v}
+        if kept_totals != built_totals:
+            problems.append(f"BRP totals {kept_totals} disagree with the ledger {built_totals}")
+        if self._contrib is not None and self.key() != fresh.key():
+            problems.append(
+                f"the position key {self.key():#x} is not the position's {fresh.key():#x}"
+            )
+        return problems
+
+
+def _side_members(rs: Ruleset, side: Side) -> tuple[str, ...]:
+    return tuple(m for m in rs.majors if rs.side_of[m] is side)
+
+
+def _slot_copier() -> Any:
+    """A function copying every slot of a `Tx` into a new one, written out once (a loop of
+    getattr/setattr costs several times more, and clones are a search engine's hot path)."""
+    lines = ["def copy(self):", "    other = new(Tx)"]
+    lines += [f"    other.{name} = self.{name}" for name in Tx.__slots__]
+    lines.append("    return other")
+    namespace: dict[str, Any] = {"new": object.__new__, "Tx": Tx}
+    exec("\n".join(lines), namespace)
+    return namespace["copy"]
+
+
+_copy_slots = _slot_copier()

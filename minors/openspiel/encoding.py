@@ -35,7 +35,6 @@ from minors import (
     MinorName,
     Moment,
     Side,
-    Tx,
     UnitIds,
 )
 from minors.rules82.deployment import force_specs
@@ -85,7 +84,7 @@ def unit_ids(game: Game) -> tuple[str, ...]:
     rs = game.ruleset
     state = game.raw_state
     found = {*state.units, *state.eliminated}
-    tx = Tx(state, rs, game.disabled, game.rulebook)
+    tx = game.board()
     for minor in rs.minors:
         found.update(spec[0] for spec in force_specs(tx, minor))
     arrivals = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar
 
@@ -9,7 +10,16 @@ from attrs import frozen
 
 from .._kernel.effects import UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
-from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import (
+    Batch,
+    Violation,
+    as_written,
+    at_phase_end,
+    candidates,
+    check,
+    effect,
+    handles,
+)
 from .._kernel.state import evolve
 from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
@@ -17,7 +27,7 @@ from ..domain.units import GROUND
 from ..ruleset.tables import Ruleset
 from .diplomacy import deduct_all
 from .machine import Trigger, fire
-from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
+from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .survival import on_occupation
 from .ties import TIED, set_status
 
@@ -26,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Conquer",
+    "attackers",
     "colonies_open_to",
     "conquer",
     "may_attack_without_declaration",
@@ -55,6 +66,14 @@ def colonies_open_to(tx: Tx) -> frozenset[str]:
     return tx.rs.derived(_colonies_open_to)
 
 
+def _occupiers(rs: Ruleset, minor: str) -> tuple[str, ...]:
+    return tuple(sorted(m for m, occupied in _occupations(rs) if occupied == minor))
+
+
+def _colonizers(rs: Ruleset) -> tuple[str, ...]:
+    return tuple(sorted(_colonies_open_to(rs)))
+
+
 def _occupations(rs: Ruleset) -> frozenset[tuple[str, str]]:
     return frozenset((r.partner, r.occupied) for r in rs.alignments.values() if r.occupied)
 
@@ -66,20 +85,38 @@ def _colonies_open_to(rs: Ruleset) -> frozenset[str]:
 def may_attack_without_declaration(tx: Tx, major: str, minor: str) -> str | None:
     """The clause under which `major` may attack `minor` without (more) declaring war, or
     None: at war with it already, 82.42, or an exception of 82.41."""
+    return attackers(tx, minor).get(major)
+
+
+def attackers(tx: Tx, minor: str) -> dict[str, str]:
+    """Every major that may attack `minor` without (more) declaring war now, with the
+    clause that lets it: at war with it already (82.41), at war with the major it is
+    associated with, allied to or conquered by (82.42), a Vichy colony open to it (82.41's
+    exception), an occupation 82.91D names. Worked out once per state (`Tx.memo`)."""
+    # what it reads: the minors, the wars (82.42), and the tables, while the Vichy rule is
+    # rule 82's own (a variant's may read anything)
+    memo = tx.memo_on("minors", "_wars") if as_written(tx, vichy_colony) else tx.memo()
+    found: dict[str, str] | None = memo.get(("attackers", minor))
+    if found is not None:
+        return found
     state = tx.minor(minor)
-    if major in state.at_war_with:
-        return "82.41"
-    if (
-        state.status in (Status.ASSOCIATED, Status.ALLIED, Status.CONQUERED)
-        and state.major is not None
-        and tx.at_war(major, state.major)
-    ):
-        return "82.42"
-    if major in colonies_open_to(tx) and vichy_colony(tx, major, minor):
-        return "82.41"
-    if (major, minor) in occupations(tx):
-        return "82.91D"
-    return None
+    found = {}
+    for major in tx.rs.derived(_occupiers, minor):  # the weakest reason first: stronger overwrite
+        found[major] = "82.91D"
+    for major in tx.rs.derived(_colonizers):
+        if vichy_colony(tx, major, minor):
+            found[major] = "82.41"
+    if state.status in _TIED_TO_FIGHT and state.major is not None:
+        for major in tx.enemies(state.major):
+            found[major] = "82.42"
+    for major in state.at_war_with:
+        found[major] = "82.41"
+    memo[("attackers", minor)] = found
+    return found
+
+
+_TIED_TO_FIGHT = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.CONQUERED})
+"""82.42: a minor fought through its major (war on the major is war on it)."""
 
 
 @effect("82.41", otherwise=False, name="vichy_colony")
@@ -90,30 +127,60 @@ def vichy_colony(tx: Tx, major: str, minor: str) -> bool:
     return False
 
 
-@check(Conquer, "K1")
+def _in_combat(tx: Tx, cmd: Conquer) -> bool:
+    return in_turn(tx, cmd.by, Phase.COMBAT)
+
+
+@check(Conquer, "K1", batched=True, passes=_in_combat)
 def _conquer_in_combat(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.by, Phase.COMBAT, "a conquest by {major} belongs", "by")
 
 
-@check(Conquer, "K7")
-def _conquerable(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
+def _unconquerable(tx: Tx, cmd: Conquer) -> str | None:
+    """K7, K2: why `cmd.minor` cannot be conquered by `cmd.by` now, or None."""
     state = tx.minor(cmd.minor)
     if not state.active:
+        return "inactive"
+    if state.status is Status.CONQUERED and state.major == cmd.by:
+        return "conquered"
+    if cmd.by in tx.surrendered:
+        return "surrendered"
+    return None
+
+
+def _conquerable_ok(tx: Tx, cmd: Conquer) -> bool:
+    return _unconquerable(tx, cmd) is None
+
+
+@check(Conquer, "K7", passes=_conquerable_ok)
+def _conquerable(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
+    why = _unconquerable(tx, cmd)
+    if why == "inactive":
         yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
-    elif state.status is Status.CONQUERED and state.major == cmd.by:
+    elif why == "conquered":
         yield Violation("K7", f"{cmd.minor} is already conquered by {cmd.by}", {"minor": cmd.minor})
-    elif cmd.by in tx.surrendered:
+    elif why == "surrendered":
         yield Violation("K2", f"{cmd.by} has surrendered", {"by": cmd.by})
 
 
-@check(Conquer, "82.41")
+def _war_first_ok(tx: Tx, cmd: Conquer) -> bool:
+    return _may_conquer(tx, cmd.by, cmd.minor)
+
+
+def _may_conquer(tx: Tx, by: str, minor: str) -> bool:
+    """82.41: `by` is at war with `minor`, or may attack it without a declaration (or
+    holds it already)."""
+    state = tx.minors[minor]
+    if state.status is Status.CONQUERED and state.major == by:
+        return True
+    return by in attackers(tx, minor)
+
+
+@check(Conquer, "82.41", passes=_war_first_ok)
 def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     """82.41: a minor is attacked only after a declaration of war, unless 82.42 or an
     exception applies."""
-    state = tx.minor(cmd.minor)
-    if state.status is Status.CONQUERED and state.major == cmd.by:
-        return
-    if may_attack_without_declaration(tx, cmd.by, cmd.minor) is None:
+    if not _war_first_ok(tx, cmd):
         yield Violation(
             "82.41",
             f"{cmd.by} is not at war with {cmd.minor}: declare war on it first",
@@ -121,16 +188,26 @@ def _war_first(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
         )
 
 
-@check(Conquer, "K5")
+def _missing_hexes(tx: Tx, cmd: Conquer) -> list[str]:
+    """K5: the capital or key hexes the conqueror's ground units do not hold, when the map
+    is known (units of major powers in the minor carry hexes); none without map data."""
+    units = tx.units_in(cmd.minor)
+    if not any(u.hex and u.owner in tx.rs.majors for u in units):
+        return []
+    held = {u.hex for u in units if u.owner == cmd.by and u.kind in GROUND}
+    return [h for h in tx.rs.minors[cmd.minor].conquest_hexes if h not in held]
+
+
+def _holds_ok(tx: Tx, cmd: Conquer) -> bool:
+    return not tx.occupied(cmd.minor) or not _missing_hexes(tx, cmd)
+
+
+@check(Conquer, "K5", passes=_holds_ok)
 def _holds_the_capital(tx: Tx, cmd: Conquer) -> Iterator[Violation]:
     """When the map is known — units of major powers in the minor carry hexes — the
     conqueror's ground units must hold its capital, or its key hexes (Spain: Madrid and
     Tangiers). Without map data the command is taken as the engine's word."""
-    units = list(tx.units_in(cmd.minor))
-    if not any(u.hex and u.owner in tx.rs.majors for u in units):
-        return
-    held = {u.hex for u in units if u.owner == cmd.by and u.kind in GROUND}
-    missing = [h for h in tx.rs.minors[cmd.minor].conquest_hexes if h not in held]
+    missing = _missing_hexes(tx, cmd)
     if missing:
         yield Violation(
             "K5",
@@ -146,12 +223,25 @@ def _conquer(tx: Tx, cmd: Conquer) -> None:
 
 
 @candidates(Conquer)
-def _conquests(tx: Tx, gated: bool) -> Iterator[Conquer]:
+def _conquests(tx: Tx, gated: bool) -> Iterator[Batch[Conquer]]:
+    """Each major of the player turn on each minor in play, a batch per major (K1 reads
+    only the conqueror). Gated, a conquest that the 82.41 check in force refuses (no war,
+    no exception) is skipped."""
     if in_phase(tx, gated, Phase.COMBAT):
         targets = minors_in_play(tx)
+        warred = gated and tx.enforces(_war_first)
         for major in majors_in_turn(tx):
-            for target in targets:
-                yield Conquer(target, major)
+            yield Batch(
+                tuple(
+                    _conquest(t, major) for t in targets if not warred or _may_conquer(tx, major, t)
+                )
+            )
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _conquest(minor: str, by: str) -> Conquer:
+    """One conquest per (minor, conqueror), reused: commands are immutable."""
+    return Conquer(minor, by)
 
 
 def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
@@ -176,14 +266,19 @@ def _deduct_others(tx: Tx, minor: str, by: str) -> None:
     deduct_all(tx, [g for g in tx.active_grants(minor) if g.major != by], "82.22")
 
 
+_CONQUERABLE = frozenset({Status.INDEPENDENT, *TIED})
+
+
 @at_phase_end(Phase.COMBAT)
 @effect("K5")
 def _capitals_fall(tx: Tx, side: Side) -> None:
     """At the end of a side's combat phase, a minor whose capital (or every key hex) is held
     by ground units of one major of that side at war with it is conquered (public rule)."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
+        if not tx.occupied(name):
+            continue  # no unit holds a hex of it
         state = tx.minors[name]
-        if state.status not in (Status.INDEPENDENT, *TIED) or not state.at_war_with:
+        if state.status not in _CONQUERABLE or not state.at_war_with:
             continue
         hexes = tx.rs.minors[name].conquest_hexes
         if not hexes:

@@ -34,6 +34,7 @@ from ..domain.clock import Phase
 from ..domain.units import GROUND, Unit, UnitKind
 from ..ruleset.records import COLUMNS, COMMONWEALTH_COLUMNS
 from ..ruleset.tables import Ruleset
+from .sequence import by_name
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
@@ -185,13 +186,7 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
             {"minor": cmd.minor},
         )
     ids = [p.id for p in cmd.placements]
-    taken = [
-        i
-        for i in ids
-        if (i in tx.units and tx.units[i].owner != cmd.minor)
-        or i in tx.eliminated
-        or i in tx.removed
-    ]
+    taken = [i for i in ids if (i in tx.units and tx.units[i].owner != cmd.minor) or i in tx.gone]
     if len(set(ids)) != len(ids) or taken:
         yield Violation("K3", f"unit ids must be new and distinct: {ids}", {"minor": cmd.minor})
 
@@ -340,7 +335,7 @@ def _set_up(
 def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
     """82.55: units that find no free hex with room are eliminated."""
     for unit_id, _, _ in lost:
-        tx.eliminated = (*tx.eliminated, unit_id)
+        tx.mark_eliminated(unit_id)
         tx.effects.append(UnitEliminated(unit_id, "82.55", f"no free hex of {minor} for it"))
     return True
 
@@ -349,7 +344,7 @@ def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
 @effect("82.53")
 def _deployments_due(tx: Tx, side: Side) -> None:
     """82.53: when the attacker's declarations phase ends, attacked minors set up."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         state = tx.minors[name]
         pending = state.deployment
         if pending is None or pending.due != tx.clock:
@@ -406,7 +401,7 @@ def attacked_before_the_start(tx: Tx) -> None:
     Poland in Fall 1939) sets up its forces as if the war had begun in play: when the
     declarations phase of its attack ends, or at once if that phase is over. (Pacific minors
     stand deployed from the start anyway, 82.92.)"""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         state = tx.minors[name]
         if state.attacked_by is None or state.deployment is not None or not state.active:
             continue

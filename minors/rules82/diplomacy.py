@@ -20,7 +20,7 @@ from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
 from .deployment import deploy_now, deploy_share
 from .machine import Context, Trigger, fire
-from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
+from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .ties import set_status
 
 if TYPE_CHECKING:
@@ -118,22 +118,34 @@ TRIGGERS = {
 }
 
 
-@check(DiplomaticResult, "K1", batched=True)
+def _rolls_in_phase(tx: Tx, cmd: DiplomaticResult) -> bool:
+    return in_turn(tx, cmd.major, Phase.DIPLOMACY)
+
+
+@check(DiplomaticResult, "K1", batched=True, passes=_rolls_in_phase)
 def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "{major}'s diplomatic results belong")
 
 
-@check(DiplomaticResult, "K2", batched=True)
+def _in_the_war(tx: Tx, cmd: DiplomaticResult) -> bool:
+    return cmd.major not in tx.surrendered
+
+
+@check(DiplomaticResult, "K2", batched=True, passes=_in_the_war)
 def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    if cmd.major in tx.surrendered:
+    if not _in_the_war(tx, cmd):
         yield Violation(
             "K2", f"{cmd.major} has surrendered and makes no diplomatic rolls", {"major": cmd.major}
         )
 
 
-@check(DiplomaticResult, "K4", batched=True)
+def _adds_up(tx: Tx, cmd: DiplomaticResult) -> bool:
+    return cmd.roll is None or cmd.roll + sum(cmd.modifiers) == cmd.result
+
+
+@check(DiplomaticResult, "K4", batched=True, passes=_adds_up)
 def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    if cmd.roll is not None and cmd.roll + sum(cmd.modifiers) != cmd.result:
+    if cmd.roll is not None and not _adds_up(tx, cmd):
         total = cmd.roll + sum(cmd.modifiers)
         yield Violation(
             "K4",
@@ -143,12 +155,23 @@ def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
         )
 
 
-@check(DiplomaticResult, "K7", batched=True)
+def _takes_rolls(tx: Tx, cmd: DiplomaticResult) -> bool:
+    """K7: diplomacy acts on a minor in play at peace (or, 82.63, occupied by the roller's
+    side where its forces depend on the result)."""
+    state = tx.minor(cmd.minor)
+    return state.active and (
+        state.status in PEACE or _occupied_for_diplomacy(tx, cmd.minor, cmd.major)
+    )
+
+
+@check(DiplomaticResult, "K7", batched=True, passes=_takes_rolls)
 def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
+    if _takes_rolls(tx, cmd):
+        return
     state = tx.minor(cmd.minor)
     if not state.active:
         yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
-    elif state.status not in PEACE and not _occupied_for_diplomacy(tx, cmd.minor, cmd.major):
+    else:
         yield Violation(
             "K7",
             f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
@@ -401,7 +424,7 @@ def lift_deadlines(
 def _deadline_passes(tx: Tx, side: Side) -> None:
     """82.33: at each deadline, the side's foreign units still in the minor are eliminated;
     a minor may run several, one per reversal, each for its own side."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         state = tx.minors[name]
         due = [d for d in state.deadlines if d.side is side and d.at == tx.clock]
         if not due:

@@ -32,5 +32,4 @@ def start_state(
     tx = Tx(position(rs, start), rs, disabled, rulebook)
     for fn in rulebook.active(disabled).start:
         fn(tx)
-    tx.build_caches()
     return tx.commit()

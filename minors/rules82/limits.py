@@ -3,14 +3,15 @@ combat and redeployment phase (82.321B), and the commands that feed them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
 from .._kernel.effects import Note, UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
-from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
@@ -105,9 +106,13 @@ def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
 
 
 def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
-    """The limits in force on a group of minors now."""
-    own, control = _finland(tx, group), _control(tx, group)
-    return [*own, *control] if own or control else []
+    """The limits in force on a group of minors now (worked out once per state)."""
+    memo = tx.memo()
+    found: list[Limit] | None = memo.get(("limits", group))
+    if found is None:
+        own, control = _finland(tx, group), _control(tx, group)
+        found = memo[("limits", group)] = [*own, *control] if own or control else []
+    return list(found)
 
 
 @effect("82.321C", otherwise=())
@@ -195,6 +200,12 @@ def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[
 # ---- commands ---------------------------------------------------------------------------
 
 
+def _enforced_now(tx: Tx, cmd: TraceSupply | ChooseLosses) -> bool:
+    """K1: tracing supply and choosing losses belong in the phases the limits are enforced
+    at the end of."""
+    return tx.clock.phase in ENFORCED_AT
+
+
 def _moving_phase(tx: Tx, units: tuple[str, ...], what: str) -> Iterator[Violation]:
     if tx.clock.phase not in ENFORCED_AT:
         yield Violation(
@@ -210,12 +221,17 @@ def _known(tx: Tx, units: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check(TraceSupply, "K1", batched=True)
+@check(TraceSupply, "K1", batched=True, passes=_enforced_now)
 def _trace_in_phase(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "tracing supply")
 
 
-@check(TraceSupply, "K3", batched=True)
+def _tracers_outside(tx: Tx, cmd: TraceSupply) -> bool:
+    units = tx.units
+    return all(u in units and units[u].country != cmd.through for u in cmd.units)
+
+
+@check(TraceSupply, "K3", batched=True, passes=_tracers_outside)
 def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     for unit_id in cmd.units:
@@ -236,12 +252,22 @@ def _trace(tx: Tx, cmd: TraceSupply) -> None:
     )
 
 
-@check(ChooseLosses, "K1", batched=True)
+@check(ChooseLosses, "K1", batched=True, passes=_enforced_now)
 def _losses_in_phase(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _moving_phase(tx, cmd.units, "choosing losses")
 
 
-@check(ChooseLosses, "K3", batched=True)
+def _foreign_there(tx: Tx, cmd: ChooseLosses) -> bool:
+    group = group_of(tx, cmd.minor)
+    units = tx.units
+    for unit_id in cmd.units:
+        unit = units.get(unit_id)
+        if unit is None or unit.country not in group or unit.owner in group:
+            return False
+    return True
+
+
+@check(ChooseLosses, "K3", batched=True, passes=_foreign_there)
 def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
     yield from _known(tx, cmd.units)
     group = group_of(tx, cmd.minor)
@@ -253,26 +279,52 @@ def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
             )
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _trace_of(unit_id: str, through: str) -> TraceSupply:
+    """One trace per (unit, minor), reused: commands are immutable."""
+    return TraceSupply((unit_id,), through)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _loss_of(minor: str, unit_id: str) -> ChooseLosses:
+    """One choice per (minor, unit), reused: commands are immutable."""
+    return ChooseLosses(minor, (unit_id,))
+
+
 @candidates(TraceSupply)
-def _traces(tx: Tx, gated: bool) -> Iterator[tuple[TraceSupply, ...]]:
+def _traces(tx: Tx, gated: bool) -> Iterator[Batch[TraceSupply]]:
     """Each unit on the map through each minor under a limit now (not the one it is in), a
-    batch per minor: the batched checks read only the phase and that the units are there
-    and outside it."""
+    batch per minor. Gated, it vouches for K1 (it yields only in the phases of the limits)
+    and K3 (units on the map, outside the minor) while they are in force."""
     if in_phase(tx, gated, *ENFORCED_AT):
+        verified = _vouched(tx, _trace_in_phase, _trace_units) if gated else frozenset()
         ids = sorted(tx.units)
+        units = tx.units
         for name in _limited(tx):
-            yield tuple(TraceSupply((u,), name) for u in ids if tx.units[u].country != name)
+            batch = tuple(_trace_of(u, name) for u in ids if units[u].country != name)
+            yield Batch(batch, None, verified)
 
 
 @candidates(ChooseLosses)
-def _losses(tx: Tx, gated: bool) -> Iterator[tuple[ChooseLosses, ...]]:
+def _losses(tx: Tx, gated: bool) -> Iterator[Batch[ChooseLosses]]:
     """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
-    minor (the batched checks read the phase and that the units are foreign there)."""
+    minor. Gated, it vouches for K1 and K3 (foreign units there) while they are in force."""
     if in_phase(tx, gated, *ENFORCED_AT):
+        verified = _vouched(tx, _losses_in_phase, _losses_units) if gated else frozenset()
+        grouped = _losses_units in verified  # K3: foreign to the whole group
         for name in tx.rs.minors:
-            foreign = sorted(u.id for u in tx.units_in(name) if u.owner != name)
-            if foreign and limits_on(tx, group_of(tx, name)):
-                yield tuple(ChooseLosses(name, (u,)) for u in foreign)
+            if not tx.occupied(name):
+                continue
+            group = group_of(tx, name)
+            own = group if grouped else (name,)
+            foreign = sorted(u.id for u in tx.units_in(name) if u.owner not in own)
+            if foreign and limits_on(tx, group):
+                yield Batch(tuple(_loss_of(name, u) for u in foreign), None, verified)
+
+
+def _vouched(tx: Tx, *checks: Callable[..., object]) -> frozenset[Callable[..., object]]:
+    """The checks among `checks` that are in force: those a gated generator vouches for."""
+    return frozenset(c for c in checks if tx.enforces(c))
 
 
 def _limited(tx: Tx) -> list[str]:
@@ -312,15 +364,20 @@ def _enforce(tx: Tx, side: Side) -> None:
     exceeded: the excess units are eliminated (armor first where armor units are limited),
     and tracing units beyond the limit trace no supply through the minor (82.321A)."""
     done: set[str] = set()
+    traces = tx.traces
     for name in tx.rs.minors:
         if name in done or name not in tx.minors:
             continue
         group = group_of(tx, name)
         done.update(group)
+        if not any(tx.occupied(m) or m in traces for m in group):
+            continue  # no unit counts there: no limit can be exceeded
         for limit in limits_on(tx, group):
             _enforce_one(tx, limit, group)
-    tx.traces = {}
-    tx.losses = {}
+    if tx.traces:
+        tx.traces = {}
+    if tx.losses:
+        tx.losses = {}
 
 
 def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:

@@ -12,19 +12,28 @@ from attrs import field, frozen
 
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
-from .._kernel.rulebook import Batch, Violation, candidates, check, handles
+from .._kernel.rulebook import Batch, Violation, as_written, candidates, check, handles
 from .._kernel.state import evolve
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
-from .conquest import may_attack_without_declaration
+from .conquest import attackers, vichy_colony
 from .sequence import minors_in_play
 from .ties import TIED, tie_rule
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
 
-__all__ = ["Move", "Place", "Remove", "UnitSpec", "entry_violation", "potential_side"]
+__all__ = [
+    "Move",
+    "Place",
+    "Remove",
+    "UnitSpec",
+    "entrants",
+    "entry_refusal",
+    "entry_violation",
+    "potential_side",
+]
 
 
 @frozen
@@ -81,55 +90,86 @@ def _major_of(tx: Tx, owner: str) -> str | None:
     return state.pending.partner if state.pending is not None else None
 
 
-def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
-    """Whether units of `owner` may be in `country`; the broken rule if not."""
+def entry_refusal(tx: Tx, owner: str, country: str) -> str | None:
+    """The clause that keeps units of `owner` out of `country`, or None if they may be
+    there (the boolean path of `entry_violation`: no message is made)."""
     if owner == country:
         return None
     major = _major_of(tx, owner)
     if country in tx.rs.majors:
         if major is not None and (tx.side(major) is tx.side(country) or tx.at_war(major, country)):
             return None
-        return Violation(
-            "K3",
-            f"{owner}'s units cannot enter {country}: not its side and not at war with it",
-            {"owner": owner, "country": country},
-        )
-    state = tx.minor(country)
+        return "K3"
     if major is None:
-        return Violation(
-            "82.83C",
-            f"{owner}'s units fight only in their own country",
-            {"owner": owner, "country": country},
-        )
-    friendly = state.major if state.status in (*TIED, Status.CONQUERED) else None
-    if state.status is Status.INDEPENDENT and state.pending is not None:
-        friendly = state.pending.partner  # its potential ally's forces (82.82, 82.83)
-    if friendly is not None and tx.side(friendly) is tx.side(major):
+        return "82.83C"
+    if major in entrants(tx, country):
         return None
-    holding = state.standing
-    if (
-        state.status is Status.HEXES_CONTROLLED
-        and holding is not None
-        and holding.level >= DiplomaticLevel.CONTROL
-        and tx.faction(holding.major) is tx.faction(major)
-    ):
-        return None  # 82.32D: the controlling power and its allies
-    if may_attack_without_declaration(tx, major, country) is not None:
-        return None
+    state = tx.minors[country]
     tied = tie_rule(tx.rs, state)
     if tied is not None and state.major is not None:
-        return Violation(
-            tied,
-            f"{owner}'s units cannot enter {country} ({state.status.value} with "
-            f"{state.major}): {major} must be at war with {state.major} first",
-            {"owner": owner, "country": country, "major": state.major},
-        )
-    return Violation(
-        "82.41",
-        f"{owner}'s units cannot enter {country} ({state.status.value}): "
-        f"{major} must declare war on it first",
-        {"owner": owner, "country": country},
-    )
+        return tied
+    return "82.41"
+
+
+def entrants(tx: Tx, minor: str) -> frozenset[str]:
+    """The major powers whose units (and those of the minors fighting for them) may be in
+    `minor` now: the side of the major it is tied to, conquered by, or (independent and
+    attacked) would associate with (82.82, 82.83); the controlling power's faction (82.32D);
+    and every power that may attack it without (more) declaring war (82.41, 82.42). Worked
+    out once per state (`Tx.memo`)."""
+    # what it reads: the minors and the wars (through `attackers`), and the tables
+    memo = tx.memo_on("minors", "_wars") if as_written(tx, vichy_colony) else tx.memo()
+    found: frozenset[str] | None = memo.get(("entrants", minor))
+    if found is not None:
+        return found
+    state = tx.minors[minor]
+    status = state.status
+    friendly = state.major if status in _FRIENDLY_HOLD else None
+    if status is Status.INDEPENDENT and state.pending is not None:
+        friendly = state.pending.partner  # its potential ally's forces (82.82, 82.83)
+    allowed = set(attackers(tx, minor))
+    if friendly is not None:
+        allowed.update(tx.side_members(tx.side(friendly)))
+    holding = state.standing
+    if (
+        status is Status.HEXES_CONTROLLED
+        and holding is not None
+        and holding.level >= DiplomaticLevel.CONTROL
+    ):
+        allowed.update(tx.allies(holding.major))  # 82.32D: the controlling power and its allies
+    found = memo[("entrants", minor)] = frozenset(allowed)
+    return found
+
+
+_FRIENDLY_HOLD = frozenset({*TIED, Status.CONQUERED})
+"""Statuses whose major's side may be in the minor (its own forces and their friends)."""
+
+
+def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
+    """Whether units of `owner` may be in `country`; the broken rule if not."""
+    rule = entry_refusal(tx, owner, country)
+    if rule is None:
+        return None
+    major = _major_of(tx, owner)
+    data: dict[str, object] = {"owner": owner, "country": country}
+    if rule == "K3":
+        message = f"{owner}'s units cannot enter {country}: not its side and not at war with it"
+    elif rule == "82.83C":
+        message = f"{owner}'s units fight only in their own country"
+    else:
+        state = tx.minors[country]
+        if rule == "82.41":
+            message = (
+                f"{owner}'s units cannot enter {country} ({state.status.value}): "
+                f"{major} must declare war on it first"
+            )
+        else:
+            message = (
+                f"{owner}'s units cannot enter {country} ({state.status.value} with "
+                f"{state.major}): {major} must be at war with {state.major} first"
+            )
+            data["major"] = state.major
+    return Violation(rule, message, data)
 
 
 @check(Place, "K3")
@@ -202,17 +242,43 @@ def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
             yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
 
 
-@check(Move, "K3", batched=True)
+def _hex_ok(tx: Tx, country: str, hex_label: str | None) -> bool:
+    if hex_label is None or country not in tx.rs.minors:
+        return True
+    hexes = tx.rs.minors[country].hexes
+    return not hexes or hex_label in hexes
+
+
+def _move_ids_ok(tx: Tx, cmd: Move) -> bool:
+    units = tx.units
+    return all(u in units for u in cmd.units) and _hex_ok(tx, cmd.to, cmd.hex)
+
+
+@check(Move, "K3", batched=True, passes=_move_ids_ok)
 def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
     yield from _unknown(tx, cmd.units)
     yield from _hex(tx, cmd.to, cmd.hex)
 
 
-@check(Move, "K1", batched=True)
+def _on_the_map(tx: Tx, cmd: Move) -> Iterator[Unit]:
+    units = tx.units
+    return (units[u] for u in cmd.units if u in units)
+
+
+def _out_of_phase(tx: Tx, unit: Unit) -> bool:
+    """K1: a unit moves only in its side's movement, combat or redeployment phase."""
+    side = tx.owner_side(unit) or potential_side(tx, unit)
+    return side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING)
+
+
+def _move_in_phase_ok(tx: Tx, cmd: Move) -> bool:
+    return not any(_out_of_phase(tx, unit) for unit in _on_the_map(tx, cmd))
+
+
+@check(Move, "K1", batched=True, passes=_move_in_phase_ok)
 def _move_in_phase(tx: Tx, cmd: Move) -> Iterator[Violation]:
-    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
-        side = tx.owner_side(unit) or potential_side(tx, unit)
-        if side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING):
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_phase(tx, unit):
             yield Violation(
                 "K1",
                 f"{unit.id} moves in its side's movement, combat or "
@@ -226,18 +292,27 @@ def potential_side(tx: Tx, unit: Unit) -> Side | None:
     return tx.side(major) if major is not None else None
 
 
-@check(Move, "82.83A", batched=True)
+def _idle_independent(tx: Tx, unit: Unit) -> bool:
+    """82.83A: an independent minor's unit outside the phases it acts in."""
+    state = tx.minors.get(unit.owner)
+    if state is None or state.status is not Status.INDEPENDENT:
+        return False
+    phase = tx.clock.phase
+    return phase not in INDEPENDENT_PHASES and not (
+        phase is Phase.REDEPLOYMENT and tx.rs.minors[unit.owner].redeploys
+    )
+
+
+def _independent_phases_ok(tx: Tx, cmd: Move) -> bool:
+    return not any(_idle_independent(tx, unit) for unit in _on_the_map(tx, cmd))
+
+
+@check(Move, "82.83A", batched=True, passes=_independent_phases_ok)
 def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.83A: an independent minor moves only in the movement and combat phases of its
     potential ally's player turn (Vichy France may also redeploy)."""
-    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
-        state = tx.minors.get(unit.owner)
-        if state is None or state.status is not Status.INDEPENDENT:
-            continue
-        allowed = INDEPENDENT_PHASES | (
-            {Phase.REDEPLOYMENT} if tx.rs.minors[unit.owner].redeploys else set()
-        )
-        if tx.clock.phase not in allowed:
+    for unit in _on_the_map(tx, cmd):
+        if _idle_independent(tx, unit):
             yield Violation(
                 "82.83A",
                 f"{unit.owner} is independent: its units act only in the "
@@ -246,26 +321,42 @@ def _independent_phases(tx: Tx, cmd: Move) -> Iterator[Violation]:
             )
 
 
-@check(Move, "82.13A", batched=True)
+def _out_of_zone(tx: Tx, unit: Unit, to: str) -> bool:
+    """82.13A: a South African, Australian or Indian unit bound outside its zone."""
+    zone = tx.rs.commonwealth_zones.get(unit.owner)
+    if zone is None or to in zone.countries or to == unit.owner:
+        return False
+    record = tx.rs.minors.get(to)
+    return record is None or record.theater not in zone.theaters
+
+
+def _commonwealth_zones_ok(tx: Tx, cmd: Move) -> bool:
+    return not any(_out_of_zone(tx, unit, cmd.to) for unit in _on_the_map(tx, cmd))
+
+
+@check(Move, "82.13A", batched=True, passes=_commonwealth_zones_ok)
 def _commonwealth_zones(tx: Tx, cmd: Move) -> Iterator[Violation]:
     """82.13A: South African, Australian and Indian units keep to their zones (a table)."""
-    for unit in (tx.units[u] for u in cmd.units if u in tx.units):
-        zone = tx.rs.commonwealth_zones.get(unit.owner)
-        if zone is None or cmd.to in zone.countries or cmd.to == unit.owner:
-            continue
-        record = tx.rs.minors.get(cmd.to)
-        if record is not None and record.theater in zone.theaters:
-            continue
-        yield Violation(
-            "82.13A",
-            f"{unit.id} is {unit.owner}'s: it may not deploy to {cmd.to}",
-            {"unit": unit.id, "to": cmd.to},
-        )
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_zone(tx, unit, cmd.to):
+            yield Violation(
+                "82.13A",
+                f"{unit.id} is {unit.owner}'s: it may not deploy to {cmd.to}",
+                {"unit": unit.id, "to": cmd.to},
+            )
 
 
-@check(Move, "82.41", batched=True)
+def _owners(tx: Tx, cmd: Move) -> list[str]:
+    return sorted({unit.owner for unit in _on_the_map(tx, cmd)})
+
+
+def _move_entry_ok(tx: Tx, cmd: Move) -> bool:
+    return all(entry_refusal(tx, owner, cmd.to) is None for owner in _owners(tx, cmd))
+
+
+@check(Move, "82.41", batched=True, passes=_move_entry_ok)
 def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
-    for owner in sorted({tx.units[u].owner for u in cmd.units if u in tx.units}):
+    for owner in _owners(tx, cmd):
         violation = entry_violation(tx, owner, cmd.to)
         if violation is not None:
             yield violation
@@ -283,7 +374,7 @@ def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
         tx.drop_unit(unit_id)
         tx.effects.append(UnitRemoved(unit_id, "K3"))
-    tx.removed = (*tx.removed, *cmd.units)
+    tx.mark_removed(cmd.units)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -292,46 +383,72 @@ def _move_of(unit_id: str, country: str) -> Move:
     return Move((unit_id,), country)
 
 
-def _mover(
-    tx: Tx, owner: str, unit: Unit
-) -> tuple[Side | None, bool, bool, str | None, str | None]:
-    """All that the batched Move checks read of a unit's owner: its side (K1), whether it
-    is an independent minor and may redeploy (82.83A), whether it has a Commonwealth zone
-    (82.13A), and the major it fights for (82.41). Owners alike in these share verdicts."""
-    state = tx.minors.get(owner)
-    independent = state is not None and state.status is Status.INDEPENDENT
-    return (
-        tx.owner_side(unit) or potential_side(tx, unit),
-        independent and tx.rs.minors[owner].redeploys,
-        independent,
-        owner if owner in tx.rs.commonwealth_zones else None,
-        _major_of(tx, owner),
-    )
+_ALL_MOVES: dict[tuple[str, ...], dict[str, tuple[Move, ...]]] = {}
+"""The moves of a set of units (sorted ids) to each country, built once: commands are
+immutable, and an owner's units and the countries change seldom."""
+
+
+def _all_moves(ids: tuple[str, ...], country: str) -> tuple[Move, ...]:
+    """Every unit of `ids` moving to `country` (none of them is there)."""
+    per = _ALL_MOVES.get(ids)
+    if per is None:
+        if len(_ALL_MOVES) > 1 << 12:
+            _ALL_MOVES.clear()
+        per = _ALL_MOVES[ids] = {}
+    found = per.get(country)
+    if found is None:
+        found = per[country] = tuple(_move_of(u, country) for u in ids)
+    return found
+
+
+def _batch(
+    units: dict[str, Unit], ids: tuple[str, ...], here: set[str], to: str
+) -> tuple[Move, ...]:
+    """The moves of the units of `ids` (standing in the countries `here`) to `to`."""
+    if to in here:
+        return tuple(_move_of(u, to) for u in ids if units[u].country != to)
+    return _all_moves(ids, to)
 
 
 @candidates(Move)
 def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     """Each unit on the map to each other country, without a hex, in batches of one owner's
-    units to one country; owners alike for the checks (`_mover`) share their verdicts.
-    Gated, units that could not move now are skipped: K1 refuses a move outside its side's
-    moving phases, and 82.83C (given by the 82.41 check) every move of a minor's unit with
-    no major but the move home."""
-    open_ = not gated or "K1" in tx.disabled
-    stay_home = gated and "82.41" not in tx.disabled
-    phase, side = tx.clock.phase, tx.clock.side
-    countries = (*minors_in_play(tx), *tx.rs.majors)
+    units to one country. Gated, the generator applies the Move checks of rule 82 that are
+    in force itself, each at its grain, and vouches for them (`Batch.verified`): K1 and
+    82.83A once per owner, 82.41 and 82.13A once per owner and country, K3 by construction
+    (units on the map, no hex)."""
     units = tx.units
-    for owner in sorted(tx.owners()):
-        ids = sorted(tx.owned_by(owner))
-        mover = _mover(tx, owner, units[ids[0]])
-        own = mover[0]
-        if not open_ and own is not None and (phase not in MOVING or own is not side):
-            continue  # K1: it moves only in its side's moving phases
-        home_only = own is None and stay_home  # 82.83C: no major, it fights only at home
+    countries = (*minors_in_play(tx), *tx.rs.majors)
+    owners = sorted(tx.owners())
+    if not gated:
+        for owner in owners:
+            ids = tuple(sorted(tx.owned_by(owner)))
+            here = {units[u].country for u in ids}
+            for country in countries:
+                batch = _batch(units, ids, here, country)
+                if batch:
+                    yield Batch(batch)
+        return
+    verified = frozenset(c for c in _GENERATED if tx.enforces(c))
+    phases = _move_in_phase in verified
+    idle = _independent_phases in verified
+    entry = _move_entry in verified
+    zones = _commonwealth_zones in verified
+    for owner in owners:
+        ids = tuple(sorted(tx.owned_by(owner)))
+        first = units[ids[0]]  # K1, 82.83A and 82.13A read only the owner of a unit
+        if (phases and _out_of_phase(tx, first)) or (idle and _idle_independent(tx, first)):
+            continue
+        home_only = entry and _major_of(tx, owner) is None  # 82.83C: it fights at home only
+        here = {units[u].country for u in ids}
         for country in (owner,) if home_only else countries:
-            batch = tuple(_move_of(u, country) for u in ids if units[u].country != country)
+            if entry and entry_refusal(tx, owner, country) is not None:
+                continue
+            if zones and _out_of_zone(tx, first, country):
+                continue
+            batch = _batch(units, ids, here, country)
             if batch:
-                yield Batch(batch, (mover, country, owner == country))
+                yield Batch(batch, None, verified)
 
 
 @check(Remove, "K3", batched=True)
@@ -343,3 +460,7 @@ def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
 def _removals(tx: Tx, gated: bool) -> Iterator[tuple[Remove, ...]]:
     """Each unit on the map, as one batch (every unit there may be taken off)."""
     yield tuple(Remove((u,)) for u in sorted(tx.units))
+
+
+_GENERATED = (_move_ids, _move_in_phase, _independent_phases, _commonwealth_zones, _move_entry)
+"""The Move checks that `_moves` applies itself when they are in force."""

@@ -7,7 +7,6 @@ from enum import StrEnum
 from attrs import frozen
 
 from .._kernel.game import BaseGame
-from .._kernel.tx import Tx
 from ..domain import DiplomaticLevel, FootnoteKind, Status, Theater
 from ..domain.units import UnitKind
 from .deployment import force_specs
@@ -263,7 +262,7 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
     the `†` share for the current result (Ireland, Ukraine, 82.63), the `**` partisans."""
     rs = game.ruleset
     name = rs.minor(minor).name
-    tx = Tx(game.raw_state, rs, frozenset(), game.rulebook)
+    tx = game.board()
     row = rs.force_row(name)
     if row is None:
         return ForcePool(name, (), (), "82.62", f"{name} has no armed forces")

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 from .._kernel.rulebook import Violation
 from ..domain.clock import Phase
+from ..ruleset.tables import Ruleset
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
 
-__all__ = ["in_phase", "out_of_turn"]
+__all__ = ["by_name", "in_phase", "in_turn", "majors_in_turn", "minors_in_play", "out_of_turn"]
 
 
 def out_of_turn(
@@ -19,12 +20,19 @@ def out_of_turn(
 ) -> Iterator[Violation]:
     """K1: `what` (the subject and its verb, "a border war belongs"; `{major}` stands for
     the major) is done only in `phase` of `major`'s own player turn."""
-    side = tx.side(major)
-    if tx.clock.phase is not phase or tx.clock.side is not side:
+    if not in_turn(tx, major, phase):
+        side = tx.side(major)
         subject = what.format(major=major)
         yield Violation(
             "K1", f"{subject} in the {side.value} {phase.value} phase, not {tx.clock}", {key: major}
         )
+
+
+def in_turn(tx: Tx, major: str, phase: Phase) -> bool:
+    """K1: whether it is `phase` of `major`'s own player turn (`out_of_turn`'s boolean
+    path)."""
+    clock = tx.clock
+    return clock.phase is phase and clock.side is tx.side(major)
 
 
 def in_phase(tx: Tx, gated: bool, *phases: Phase) -> bool:
@@ -37,6 +45,16 @@ def majors_in_turn(tx: Tx) -> list[str]:
     """The major powers whose player turn it is, in table order."""
     side = tx.clock.side
     return [m for m, record in tx.rs.majors.items() if record.faction.side is side]
+
+
+def by_name(tx: Tx) -> tuple[str, ...]:
+    """Every minor country, sorted by name (the order rules that act on many minors at once
+    take, so that their effects come in one order)."""
+    return tx.rs.derived(_by_name)
+
+
+def _by_name(rs: Ruleset) -> tuple[str, ...]:
+    return tuple(sorted(rs.minors))
 
 
 def minors_in_play(tx: Tx) -> list[str]:

@@ -12,6 +12,7 @@ from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..ruleset.records import Alignment
 from .machine import Context, Trigger, fire
+from .sequence import by_name
 from .ties import neutral_major, set_status
 
 if TYPE_CHECKING:
@@ -142,7 +143,7 @@ def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
 @effect("82.81")
 def _associations_due(tx: Tx, side: Side) -> None:
     """At the start of a diplomacy phase, before any roll, due associations take effect."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         pending = tx.minors[name].pending
         if pending is not None and pending.due is not None and pending.due <= tx.clock:
             resolve_pending(tx, name, f"survived its attack ({pending.rule})")
@@ -160,7 +161,7 @@ def on_war_between_majors(tx: Tx, a: str, b: str) -> None:
 def _join(tx: Tx, a: str, b: str) -> None:
     """82.82: a minor fighting alone associates when an opposing faction goes to war with
     its attacker; the partner is that faction's (the association table)."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         state = tx.minors[name]
         pending = state.pending
         if pending is None or pending.due is not None or pending.rule != "82.82":

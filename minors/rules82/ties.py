@@ -10,6 +10,7 @@ from .._kernel.rulebook import at_start, effect
 from .._kernel.state import MinorState, evolve
 from ..domain import Status, Theater
 from ..ruleset.tables import Ruleset
+from .sequence import by_name
 
 if TYPE_CHECKING:
     from .._kernel.tx import Tx
@@ -92,9 +93,18 @@ def neutral_major(tx: Tx, major: str) -> bool:
 @effect("82.12")
 def refresh_wars(tx: Tx, rule: str = "82.12") -> None:
     """Rederive every minor's wars after wars between majors began or ended."""
+    enemies: dict[str, list[str]] = {}
     for name in tx.rs.minors:  # table order, whatever order the dict was built in
         state = tx.minors[name]
-        wars = wars_of(tx, state)
+        if state.status in TIED and state.major is not None:
+            if state.major not in enemies:
+                enemies[state.major] = tx.enemies(state.major)
+            found = set(state.direct_wars)
+            found.update(enemies[state.major])
+            found.discard(state.major)
+            wars = tuple(sorted(found))
+        else:
+            wars = wars_of(tx, state)
         if wars == state.at_war_with:
             continue
         for enemy in sorted(set(wars) - set(state.at_war_with)):
@@ -111,7 +121,7 @@ def refresh_wars(tx: Tx, rule: str = "82.12") -> None:
 def start_wars(tx: Tx) -> None:
     """82.12: at the start a tied minor is at war through its major: the wars the start
     table gives it are its major's, not its own."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         state = tx.minors[name]
         if state.status in TIED:
             state = evolve(state, direct_wars=(), attacked_by=None, attacked_at=None)

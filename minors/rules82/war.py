@@ -3,14 +3,15 @@ subversion, refusal of association, surrender and re-entry."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
 from .._kernel.effects import BrpChange, Note, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
-from .._kernel.rulebook import Violation, candidates, check, effect, handles
+from .._kernel.rulebook import Batch, Violation, candidates, check, effect, handles
 from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
 from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
@@ -18,7 +19,7 @@ from ..domain.units import GROUND
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
 from .machine import Context, Trigger, fire
-from .sequence import in_phase, majors_in_turn, minors_in_play, out_of_turn
+from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .survival import attack_renews, on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
 
@@ -110,35 +111,70 @@ def garrisons(tx: Tx, minor: str, attacker: str) -> list[str]:
 # ---- checks shared by declarations and border wars -------------------------------------
 
 
+def _unfit(tx: Tx, attacker: str, target: str) -> str | None:
+    """K2, K7: why `attacker` cannot make war on `target` at all now, or None."""
+    if attacker in tx.surrendered:
+        return "surrendered"
+    return _unfit_target(tx, attacker, target)
+
+
+def _unfit_target(tx: Tx, attacker: str, target: str) -> str | None:
+    """K2, K7: what about `target` keeps `attacker` from making war on it, or None."""
+    if target in tx.rs.majors:
+        if target == attacker or tx.faction(target) is tx.faction(attacker):
+            return "own faction"
+        if tx.at_war(attacker, target):
+            return "at war"
+        if target in tx.surrendered:
+            return "target surrendered"
+        return None
+    state = tx.minor(target)
+    if not state.active:
+        return "not in play"
+    if attacker in state.at_war_with:
+        return "at war"
+    return None
+
+
 def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
     if attacker in tx.surrendered:
         yield Violation("K2", f"{attacker} has surrendered", {"major": attacker})
+    why = _unfit_target(tx, attacker, target)
+    if why is None:
+        return
     if target in tx.rs.majors:
-        if target == attacker or tx.faction(target) is tx.faction(attacker):
+        if why == "own faction":
             yield Violation(
                 "K2",
                 f"{attacker} cannot declare war on its own faction's {target}",
                 {"target": target},
             )
-        elif tx.at_war(attacker, target):
+        elif why == "at war":
             yield Violation("K2", f"{attacker} is already at war with {target}", {"target": target})
-        elif target in tx.surrendered:
+        else:
             yield Violation("K2", f"{target} has surrendered", {"target": target})
-        return
-    state = tx.minor(target)
-    if not state.active:
+    elif why == "not in play":
         yield Violation("K7", f"{target} is not in play", {"minor": target})
-    elif attacker in state.at_war_with:
+    else:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
+
+
+def _tied(tx: Tx, cmd: DeclareWar, clause: str) -> MinorState | None:
+    """The record of a target tied to a major by `clause` (or conquered, 82.42) that
+    `cmd`'s attacker is not at war with: war is made on its major instead."""
+    state = tx.minors.get(cmd.target)
+    if state is None or state.status not in TIED_OR_CONQUERED:
+        return None
+    if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+        return None
+    return state
 
 
 def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
     """A declaration on a minor tied to a major by `clause` is refused: war is made on the
     major (a conquered minor is attacked without one)."""
-    state = tx.minors.get(cmd.target)
-    if state is None or state.status not in TIED_OR_CONQUERED:
-        return ()
-    if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+    state = _tied(tx, cmd, clause)
+    if state is None:
         return ()
     if state.status is Status.CONQUERED:
         message = (
@@ -153,61 +189,89 @@ def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
     return (Violation(clause, message, {"minor": cmd.target, "major": state.major}),)
 
 
-@check(DeclareWar, "82.12")
+def _untied(clause: str) -> Callable[[Tx, DeclareWar], bool]:
+    def passes(tx: Tx, cmd: DeclareWar) -> bool:
+        return _tied(tx, cmd, clause) is None
+
+    passes.__qualname__ = passes.__name__ = f"untied_{clause}"
+    return passes
+
+
+@check(DeclareWar, "82.12", passes=_untied("82.12"))
 def _no_declaration_on_a_colony(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
     return _refuse_tied(tx, cmd, "82.12")
 
 
-@check(DeclareWar, "82.13")
+@check(DeclareWar, "82.13", passes=_untied("82.13"))
 def _no_declaration_on_the_commonwealth(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
     return _refuse_tied(tx, cmd, "82.13")
 
 
-@check(DeclareWar, "82.42")
+@check(DeclareWar, "82.42", passes=_untied("82.42"))
 def _no_declaration_on_an_associate_or_ally(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
     return _refuse_tied(tx, cmd, "82.42")
 
 
-@check(DeclareWar, "82.93")
+@check(DeclareWar, "82.93", passes=_untied("82.93"))
 def _no_declaration_on_a_tied_pacific_minor(tx: Tx, cmd: DeclareWar) -> Iterable[Violation]:
     return _refuse_tied(tx, cmd, "82.93")
 
 
-@check(DeclareWar, "K1")
+def _declares_in_phase(tx: Tx, cmd: DeclareWar | BorderWar) -> bool:
+    return in_turn(tx, cmd.attacker, Phase.DECLARATIONS)
+
+
+@check(DeclareWar, "K1", batched=True, passes=_declares_in_phase)
 def _declare_in_phase(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a declaration of war belongs")
 
 
-@check(DeclareWar, "K2")
+def _fits(tx: Tx, cmd: DeclareWar) -> bool:
+    return _unfit(tx, cmd.attacker, cmd.target) is None
+
+
+@check(DeclareWar, "K2", passes=_fits)
 def _declare_fits(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     yield from _attacker_fit(tx, cmd.attacker, cmd.target)
 
 
-@check(DeclareWar, "82.34")
+def _unwarred_garrisons(tx: Tx, attacker: str, target: str) -> list[str]:
+    """82.34: the majors garrisoning `target` that `attacker` is not at war with."""
+    if target in tx.rs.majors or not tx.occupied(target):
+        return []
+    return [m for m in garrisons(tx, target, attacker) if not tx.at_war(attacker, m)]
+
+
+def _garrisons_at_war(tx: Tx, cmd: DeclareWar | BorderWar) -> bool:
+    return not _unwarred_garrisons(tx, cmd.attacker, cmd.target)
+
+
+@check(DeclareWar, "82.34", passes=_garrisons_at_war)
 def _garrison_needs_war(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
-    if cmd.target in tx.rs.majors or not tx.occupied(cmd.target):
-        return
-    for major in garrisons(tx, cmd.target, cmd.attacker):
-        if not tx.at_war(cmd.attacker, major):
-            yield Violation(
-                "82.34",
-                f"{major} garrisons {cmd.target}: {cmd.attacker} must declare war on {major} first",
-                {"garrison": major},
-            )
+    for major in _unwarred_garrisons(tx, cmd.attacker, cmd.target):
+        yield Violation(
+            "82.34",
+            f"{major} garrisons {cmd.target}: {cmd.attacker} must declare war on {major} first",
+            {"garrison": major},
+        )
 
 
-@check(BorderWar, "K1")
+@check(BorderWar, "K1", batched=True, passes=_declares_in_phase)
 def _border_in_phase(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.attacker, Phase.DECLARATIONS, "a border war belongs")
 
 
-@check(BorderWar, "82.41")
+def _border_row(tx: Tx, cmd: BorderWar) -> bool:
+    row = tx.rs.border_wars.get(cmd.target)
+    return row is not None and row.attacker == cmd.attacker
+
+
+@check(BorderWar, "82.41", passes=_border_row)
 def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     """82.41: only the border wars of the tables (Russia's on Finland or Rumania, 66.2,
     67.2) need no declaration."""
-    row = tx.rs.border_wars.get(cmd.target)
-    if row is None or row.attacker != cmd.attacker:
+    if not _border_row(tx, cmd):
         wars = "; ".join(f"{r.attacker} against {m}" for m, r in tx.rs.border_wars.items())
         yield Violation(
             "82.41",
@@ -217,13 +281,21 @@ def _border_war_pair(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
         )
 
 
-@check(BorderWar, "K2")
+def _border_fits_ok(tx: Tx, cmd: BorderWar) -> bool:
+    return cmd.target not in tx.rs.minors or _unfit(tx, cmd.attacker, cmd.target) is None
+
+
+@check(BorderWar, "K2", passes=_border_fits_ok)
 def _border_fits(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     if cmd.target in tx.rs.minors:
         yield from _attacker_fit(tx, cmd.attacker, cmd.target)
 
 
-@check(BorderWar, "82.34")
+def _border_garrisons_ok(tx: Tx, cmd: BorderWar) -> bool:
+    return cmd.target not in tx.rs.minors or _garrisons_at_war(tx, cmd)
+
+
+@check(BorderWar, "82.34", passes=_border_garrisons_ok)
 def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
     if cmd.target in tx.rs.minors:
         yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
@@ -249,14 +321,24 @@ def _border_war(tx: Tx, cmd: BorderWar) -> None:
     attack(tx, cmd.attacker, cmd.target, "82.41", f"{cmd.attacker}'s border war")
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _declaration(attacker: str, target: str) -> DeclareWar:
+    """One declaration per (attacker, target), reused: commands are immutable."""
+    return DeclareWar(attacker, target)
+
+
 @candidates(DeclareWar)
-def _declarations(tx: Tx, gated: bool) -> Iterator[DeclareWar]:
-    """Every major of the player turn on every major power and minor in play."""
+def _declarations(tx: Tx, gated: bool) -> Iterator[Batch[DeclareWar]]:
+    """Every major of the player turn on every major power and minor in play, a batch per
+    attacker (K1 reads only the attacker). Gated, a surrendered attacker is skipped when
+    the K2 check is in force."""
     if in_phase(tx, gated, Phase.DECLARATIONS):
         targets = (*tx.rs.majors, *minors_in_play(tx))
+        out = gated and tx.enforces(_declare_fits)
         for attacker in majors_in_turn(tx):
-            for target in targets:
-                yield DeclareWar(attacker, target)
+            if out and attacker in tx.surrendered:
+                continue
+            yield Batch(tuple(_declaration(attacker, t) for t in targets))
 
 
 @candidates(BorderWar)
@@ -573,7 +655,7 @@ def _reenter(tx: Tx, cmd: ReenterWar) -> None:
 @effect("82.81C")
 def _waiting_associations(tx: Tx, major: str) -> None:
     """82.81C: minors waiting for `major` associate with it when it re-enters the war."""
-    for name in sorted(tx.minors):
+    for name in by_name(tx):
         pending = tx.minors[name].pending
         if pending is not None and pending.partner == major and pending.due is None:
             resolve_pending(tx, name, f"{major} re-entered the war (82.81C)")

@@ -546,7 +546,9 @@ class Limit:
     clause: str
     minor: str = ""
     side: Side | None = None
-    max_armor_units: int | None = None
+    max_armor_units: int | None = field(
+        default=None, validator=attrs.validators.optional(non_negative)
+    )
     always: bool = False
     """Applies whatever the minor's status (Finland, 82.322)."""
     counted_kinds: tuple[UnitKind, ...] = (

@@ -8,7 +8,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import attrs
 from attrs import frozen
@@ -89,7 +89,7 @@ class Ruleset:
     """Each major power's side (derived, for the hot path)."""
     faction_members: Mapping[Faction, tuple[str, ...]] = attrs.field(init=False, repr=False)
     """Each faction's major powers, in table order (derived)."""
-    cache: dict[object, object] = attrs.field(init=False, repr=False, eq=False)
+    cache: dict[object, Any] = attrs.field(init=False, repr=False, eq=False)
     """Values derived from the tables on demand (force pools ...); the tables never change."""
     scale: tuple[int, int] = attrs.field(init=False, repr=False)
     """The lowest and highest diplomatic results (derived)."""
@@ -114,7 +114,7 @@ class Ruleset:
         pool, a set of powers), worked out once: the tables never change."""
         key = (compute, *args) if args else compute
         try:
-            return cast(T, self.cache[key])
+            return self.cache[key]  # type: ignore[no-any-return]  # what compute gave for key
         except KeyError:
             value = self.cache[key] = compute(self, *args)
             return value

@@ -43,8 +43,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log
 from .._kernel.rulebook import RuleViolation, Violation
-from .._kernel.state import GameState, evolve
-from .._kernel.tx import Tx
+from .._kernel.state import GameState
 from ..audit import log as auditlog
 from ..domain import LedgerKind, Status
 from ..domain.clock import Moment, Phase
@@ -438,10 +437,9 @@ def conquered_units(game: Game) -> list[str]:
 
 def exceeded_limits(game: Game) -> list[str]:
     """82.32-82.322: the foreign-factor limits in force that the map exceeds now."""
-    from .._kernel.tx import Tx
     from ..rules82.limits import group_of, limits_on, measure
 
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.rulebook)
+    tx = game.board()
     problems: list[str] = []
     seen: set[str] = set()
     for name in game.ruleset.minors:
@@ -505,32 +503,10 @@ def ledger_problems(game: Game) -> list[str]:
 
 
 def stale_caches(game: Game) -> list[str]:
-    """The state's derived caches (unit ids by country and by owner, each minor's active
-    grants, the BRP totals, the position key), kept up to date command by command, agree
-    with caches built afresh from the units, the ledger and the position."""
-    state, problems = game.raw_state, []
-    blank = evolve(state, where=None, owned=None, grants=None, totals=None, key=None)
-    tx = Tx(blank, game.ruleset, frozenset(), game.rulebook)
-    tx.build_caches()
-    fresh = tx.commit()
-    for name in ("where", "owned"):
-        kept, built = getattr(state, name), getattr(fresh, name)
-        kept_sets = {k: set(v) for k, v in (kept or {}).items() if v}
-        built_sets = {k: set(v) for k, v in built.items() if v}
-        if kept is not None and kept_sets != built_sets:
-            problems.append(f"the {name} index {kept_sets} disagrees with the units {built_sets}")
-    if state.grants is not None:
-        kept_grants = {k: tuple(e.seq for e in v) for k, v in state.grants.items() if v}
-        built_grants = {k: tuple(e.seq for e in v) for k, v in (fresh.grants or {}).items() if v}
-        if kept_grants != built_grants:
-            problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
-    kept_totals = {k: v for k, v in (state.totals or {}).items() if v}
-    built_totals = {k: v for k, v in (fresh.totals or {}).items() if v}
-    if state.totals is not None and kept_totals != built_totals:
-        problems.append(f"BRP totals {kept_totals} disagree with the ledger {built_totals}")
-    if state.key is not None and state.key != fresh.key:
-        problems.append(f"the position key {state.key:#x} is not the position's {fresh.key:#x}")
-    return problems
+    """The board's derived caches (unit ids by country and by owner, each minor's active
+    grants, the BRP totals, the position key), kept up to date step by step and undone by
+    `pop`, agree with caches built afresh from the units, the ledger and the position."""
+    return game.board().cache_problems()
 
 
 def state_problems(game: Game) -> list[str]:
