@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import minors
 import minors.auditlog
 from minors.examples.winter_truce import RULEBOOK as WINTER_TRUCE
-from minors.testing import stale_caches
+from minors.testing import commands, games, stale_caches
 
 MOMENTS = [
     "1939-fall/axis/diplomacy",
@@ -242,3 +242,30 @@ def test_a_unit_abroad_whose_minor_has_no_major_may_go_home() -> None:
     listed = moved.legal_actions(kinds=["move"])
     assert home in listed
     assert not [c for c in listed if "thailand-1" in c.units and c.to != "Thailand"]
+
+
+# ---- boolean paths against the checks --------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_each_boolean_path_passes_exactly_what_its_check_passes(data: st.DataObject) -> None:
+    """A check's boolean path (what `apply` asks first and `legal_actions` asks alone)
+    passes a command exactly when the check finds nothing wrong with it: over arbitrary
+    commands, and commands drawn near the legal ones, in positions reached by play."""
+    game = data.draw(games(max_steps=10))
+    listed = game.legal_actions()
+    pool = commands() if not listed or data.draw(st.booleans()) else st.sampled_from(listed)
+    cmd = data.draw(pool)
+    try:
+        cmd = game.resolve(cmd)
+    except minors.CommandError:
+        return
+    active = game.rulebook.active(game.disabled)
+    board = game.board()
+    for check, passes in zip(
+        active.checks.get(type(cmd), ()), active.allows.get(type(cmd), ()), strict=True
+    ):
+        found = list(check(board, cmd))
+        assert passes(board, cmd) == (not found), (check.__qualname__, cmd, found)
+    assert (game.check(cmd) == []) == all(p(board, cmd) for p in active.allows[type(cmd)])

@@ -59,9 +59,11 @@ def position(rs: Ruleset, start: str) -> GameState:
     return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
-Plan = tuple[list[Callable[[Tx, Command], bool]], dict[Hashable, bool]]
-"""The checks `legal_actions` runs on batches that vouch for the same checks, and the
-verdicts it found for their `share` keys."""
+Plan = tuple[
+    list[Callable[[Tx, Command], bool]], list[Callable[[Tx, Command], bool]], dict[Hashable, bool]
+]
+"""The batched and the single checks `legal_actions` runs on batches that vouch for the same
+checks, and the verdicts it found for their `share` keys."""
 
 
 def _passes(checks: list[Callable[[Tx, Command], bool]], tx: Tx, cmd: Command) -> bool:
@@ -382,8 +384,16 @@ class BaseGame:
         return resolved
 
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
+        """Every violation of `cmd` now: none when every check's boolean path passes it (no
+        message is made), else what each check finds, in clause order."""
+        kind = type(cmd)
+        for ok in self._active.allows.get(kind, ()):
+            if not ok(tx, cmd):
+                break
+        else:
+            return []
         found: list[Violation] = []
-        for fn in self._active.checks.get(type(cmd), ()):
+        for fn in self._active.checks.get(kind, ()):
             found.extend(fn(tx, cmd))
         return found
 
@@ -522,23 +532,25 @@ class BaseGame:
             if name not in wanted or generate is None:
                 continue
             pairs = active.batched.get(kind, ())
-            everything: Plan = ([ok for _, ok in pairs], {})
+            singles = active.single.get(kind, ())
+            everything: Plan = ([ok for _, ok in pairs], [ok for _, ok in singles], {})
             plans: dict[frozenset[Any], Plan] = {}
-            single = [ok for _, ok in active.single.get(kind, ())]
             for item in generate(tx, gate):
                 share = None
-                checks, verdicts = everything
+                checks, single, verdicts = everything
                 if isinstance(item, Batch):
                     batch: Sequence[Command] = item.commands
                     share = item.share
-                    if item.verified:
-                        plan = plans.get(item.verified)
+                    vouched = item.verified
+                    if vouched:
+                        plan = plans.get(vouched)
                         if plan is None:
-                            left: list[Callable[[Tx, Command], bool]] = [
-                                ok for fn, ok in pairs if fn not in item.verified
-                            ]
-                            plan = plans[item.verified] = (left, {})
-                        checks, verdicts = plan
+                            plan = plans[vouched] = (
+                                [ok for fn, ok in pairs if fn not in vouched],
+                                [ok for fn, ok in singles if fn not in vouched],
+                                {},
+                            )
+                        checks, single, verdicts = plan
                 elif isinstance(item, Command):
                     batch = (item,)
                 else:

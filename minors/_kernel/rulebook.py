@@ -344,6 +344,8 @@ class Active:
 
     checks: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
     """Every check in force per kind, in clause order (`check`, `apply`)."""
+    allows: Mapping[type[Any], tuple[Callable[..., bool], ...]]
+    """Their boolean paths: `apply` asks them first, and builds messages only on a refusal."""
     batched: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
     """(check, its boolean path) of the checks `legal_actions` runs once per candidates
     batch, in clause order."""
@@ -626,6 +628,7 @@ class Rulebook:
         }
         return Active(
             checks=ordered,
+            allows={k: tuple(_passes(f) for f in fns) for k, fns in ordered.items()},
             batched={
                 k: tuple((f, _passes(f)) for f in fns if _batched(f)) for k, fns in ordered.items()
             },

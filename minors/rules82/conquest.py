@@ -227,7 +227,7 @@ def _conquests(tx: Tx, gated: bool) -> Iterator[Batch[Conquer]]:
     """Each major of the player turn on each minor in play, a batch per major (K1 reads
     only the conqueror). Gated, a conquest that the 82.41 check in force refuses (no war,
     no exception) is skipped."""
-    if in_phase(tx, gated, Phase.COMBAT):
+    if in_phase(tx, gated, _conquer_in_combat, Phase.COMBAT):
         targets = minors_in_play(tx)
         warred = gated and tx.enforces(_war_first)
         for major in majors_in_turn(tx):

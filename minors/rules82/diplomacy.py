@@ -11,7 +11,7 @@ from attrs import frozen
 
 from .._kernel.effects import BrpChange, DeadlineSet, Note, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
-from .._kernel.rulebook import Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
 from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
@@ -293,16 +293,26 @@ def _scale(minor: str, major: str, low: int, high: int) -> tuple[DiplomaticResul
 
 
 @candidates(DiplomaticResult)
-def _results(tx: Tx, gated: bool) -> Iterator[tuple[DiplomaticResult, ...]]:
+def _results(tx: Tx, gated: bool) -> Iterator[Batch[DiplomaticResult]]:
     """Every result of the scale by each major of the player turn on each minor in play, a
-    batch per (minor, major): no batched check reads the result (K4 reads it only beside a
-    roll, which candidates have not)."""
-    if in_phase(tx, gated, Phase.DIPLOMACY):
-        low, high = min(tx.rs.diplomatic_results), max(tx.rs.diplomatic_results)
-        targets = minors_in_play(tx)
-        for roller in majors_in_turn(tx):
-            for target in targets:
-                yield _scale(target, roller, low, high)
+    batch per (minor, major). Gated, it applies the checks in force itself and vouches for
+    them: K1 (the diplomacy phase of the roller's player turn), K2 (a roller still in the
+    war), K4 (no roll is given), K7 (a minor that takes rolls: read once per minor and
+    roller, none of them reads the result)."""
+    if not in_phase(tx, gated, _in_diplomacy_phase, Phase.DIPLOMACY):
+        return
+    low, high = tx.rs.scale
+    targets = minors_in_play(tx)
+    verified = frozenset(c for c in _GENERATED if tx.enforces(c)) if gated else frozenset()
+    peace = _minor_at_peace in verified
+    for roller in majors_in_turn(tx):
+        if _roller_in_the_war in verified and roller in tx.surrendered:
+            continue
+        for target in targets:
+            batch = _scale(target, roller, low, high)
+            if peace and not _takes_rolls(tx, batch[0]):
+                continue
+            yield Batch(batch, None, verified)
 
 
 @effect("82.22")
@@ -437,3 +447,8 @@ def _deadline_passes(tx: Tx, side: Side) -> None:
                 )
         rest = tuple(d for d in tx.minors[name].deadlines if d not in due)
         tx.put(evolve(tx.minors[name], deadlines=rest))
+
+
+_GENERATED = (_in_diplomacy_phase, _roller_in_the_war, _roll_adds_up, _minor_at_peace)
+"""The checks of a diplomatic result that `_results` applies itself when they are in force
+(K1 by the phase and the rollers of the player turn, K4 by giving no roll)."""

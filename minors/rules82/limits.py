@@ -296,7 +296,7 @@ def _traces(tx: Tx, gated: bool) -> Iterator[Batch[TraceSupply]]:
     """Each unit on the map through each minor under a limit now (not the one it is in), a
     batch per minor. Gated, it vouches for K1 (it yields only in the phases of the limits)
     and K3 (units on the map, outside the minor) while they are in force."""
-    if in_phase(tx, gated, *ENFORCED_AT):
+    if in_phase(tx, gated, _trace_in_phase, *ENFORCED_AT):
         verified = _vouched(tx, _trace_in_phase, _trace_units) if gated else frozenset()
         ids = sorted(tx.units)
         units = tx.units
@@ -309,7 +309,7 @@ def _traces(tx: Tx, gated: bool) -> Iterator[Batch[TraceSupply]]:
 def _losses(tx: Tx, gated: bool) -> Iterator[Batch[ChooseLosses]]:
     """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
     minor. Gated, it vouches for K1 and K3 (foreign units there) while they are in force."""
-    if in_phase(tx, gated, *ENFORCED_AT):
+    if in_phase(tx, gated, _losses_in_phase, *ENFORCED_AT):
         verified = _vouched(tx, _losses_in_phase, _losses_units) if gated else frozenset()
         grouped = _losses_units in verified  # K3: foreign to the whole group
         for name in tx.rs.minors:

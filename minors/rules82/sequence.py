@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from .._kernel.rulebook import Violation
@@ -35,10 +35,11 @@ def in_turn(tx: Tx, major: str, phase: Phase) -> bool:
     return clock.phase is phase and clock.side is tx.side(major)
 
 
-def in_phase(tx: Tx, gated: bool, *phases: Phase) -> bool:
+def in_phase(tx: Tx, gated: bool, check: Callable[..., object], *phases: Phase) -> bool:
     """For candidate generators: whether commands of a kind that belongs to `phases` are
-    worth trying now. Gated, and with K1 in force, only in those phases; otherwise always."""
-    return not gated or "K1" in tx.disabled or tx.clock.phase in phases
+    worth trying now. Gated, and with `check` (the kind's K1 check) in force, only in those
+    phases; otherwise always."""
+    return not gated or not tx.enforces(check) or tx.clock.phase in phases
 
 
 def majors_in_turn(tx: Tx) -> list[str]:

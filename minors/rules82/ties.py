@@ -3,6 +3,7 @@ they are at war with, and the clause by which a war on them is made on their maj
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from .._kernel.effects import StatusChanged, WarBegan, WarEnded
@@ -91,11 +92,15 @@ def neutral_major(tx: Tx, major: str) -> bool:
 
 
 @effect("82.12")
-def refresh_wars(tx: Tx, rule: str = "82.12") -> None:
-    """Rederive every minor's wars after wars between majors began or ended."""
+def refresh_wars(tx: Tx, rule: str = "82.12", majors: Collection[str] | None = None) -> None:
+    """Rederive the minors' wars after wars between majors began or ended: of every minor,
+    or (`majors`) of those tied to the majors whose enemies changed (the others' wars are
+    their own, which no war between majors changes)."""
     enemies: dict[str, list[str]] = {}
     for name in tx.rs.minors:  # table order, whatever order the dict was built in
         state = tx.minors[name]
+        if majors is not None and state.major not in majors:
+            continue
         if state.status in TIED and state.major is not None:
             if state.major not in enemies:
                 enemies[state.major] = tx.enemies(state.major)

@@ -309,7 +309,7 @@ def _declare_war(tx: Tx, cmd: DeclareWar) -> None:
     if cmd.target in tx.rs.majors:
         _pay(tx, cmd.attacker, "declare_war_major", f"war on {cmd.target}")
         tx.add_war(cmd.attacker, cmd.target, "K2", f"{cmd.attacker} declares war")
-        refresh_wars(tx)
+        refresh_wars(tx, majors=(cmd.attacker, cmd.target))
         on_war_between_majors(tx, cmd.attacker, cmd.target)
         return
     _pay(tx, cmd.attacker, "declare_war_minor", f"war on {cmd.target}")
@@ -330,20 +330,39 @@ def _declaration(attacker: str, target: str) -> DeclareWar:
 @candidates(DeclareWar)
 def _declarations(tx: Tx, gated: bool) -> Iterator[Batch[DeclareWar]]:
     """Every major of the player turn on every major power and minor in play, a batch per
-    attacker (K1 reads only the attacker). Gated, a surrendered attacker is skipped when
-    the K2 check is in force."""
-    if in_phase(tx, gated, Phase.DECLARATIONS):
-        targets = (*tx.rs.majors, *minors_in_play(tx))
-        out = gated and tx.enforces(_declare_fits)
+    attacker. Gated, it applies the declaration checks in force itself and vouches for
+    them (`Batch.verified`): K1 by the phase and the majors of the player turn, K2 once per
+    attacker (surrendered) and per target, the tied refusals (82.12, 82.13, 82.42, 82.93)
+    by the clause that ties the target, 82.34 by its garrisons, 82.56 by giving no hex."""
+    if not in_phase(tx, gated, _declare_in_phase, Phase.DECLARATIONS):
+        return
+    targets = (*tx.rs.majors, *minors_in_play(tx))
+    if not gated:
         for attacker in majors_in_turn(tx):
-            if out and attacker in tx.surrendered:
-                continue
             yield Batch(tuple(_declaration(attacker, t) for t in targets))
+        return
+    verified = frozenset(c for c in _DECLARATION_CHECKS if tx.enforces(c))
+    fits, garrisoned = _declare_fits in verified, _garrison_needs_war in verified
+    refused = {clause for clause, c in _TIED_CHECKS.items() if c in verified}
+    for attacker in majors_in_turn(tx):
+        if fits and attacker in tx.surrendered:
+            continue
+        legal = []
+        for target in targets:
+            cmd = _declaration(attacker, target)
+            if fits and _unfit_target(tx, attacker, target) is not None:
+                continue
+            if refused and any(_tied(tx, cmd, clause) is not None for clause in refused):
+                continue
+            if garrisoned and not _garrisons_at_war(tx, cmd):
+                continue
+            legal.append(cmd)
+        yield Batch(tuple(legal), None, verified)
 
 
 @candidates(BorderWar)
 def _border_wars(tx: Tx, gated: bool) -> Iterator[BorderWar]:
-    if in_phase(tx, gated, Phase.DECLARATIONS):
+    if in_phase(tx, gated, _border_in_phase, Phase.DECLARATIONS):
         for target, row in tx.rs.border_wars.items():
             yield BorderWar(row.attacker, target)
 
@@ -513,7 +532,7 @@ def _subvert(tx: Tx, cmd: Subvert) -> None:
 
 @candidates(Subvert)
 def _subversions(tx: Tx, gated: bool) -> Iterator[Subvert]:
-    if in_phase(tx, gated, Phase.DIPLOMACY):
+    if in_phase(tx, gated, _subvert_in_phase, Phase.DIPLOMACY):
         communists = [m for m, record in tx.rs.majors.items() if record.communist]
         for target in minors_in_play(tx):
             for major in communists:
@@ -598,7 +617,7 @@ def _surrender(tx: Tx, cmd: Surrender) -> None:
     tx.wars = {pair: m for pair, m in tx.wars.items() if cmd.major not in pair}
     for enemy in enemies:
         tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
-    refresh_wars(tx, "K2")
+    refresh_wars(tx, "K2", (cmd.major, *enemies))
     _free_french(tx, cmd.major)
     vichy(tx)
 
@@ -648,7 +667,7 @@ def _reenter(tx: Tx, cmd: ReenterWar) -> None:
     for enemy in enemies:
         if enemy not in tx.surrendered and not tx.at_war(cmd.major, enemy):
             tx.add_war(cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
-    refresh_wars(tx, "K2")
+    refresh_wars(tx, "K2", (cmd.major, *enemies))
     _waiting_associations(tx, cmd.major)
 
 
@@ -659,3 +678,20 @@ def _waiting_associations(tx: Tx, major: str) -> None:
         pending = tx.minors[name].pending
         if pending is not None and pending.partner == major and pending.due is None:
             resolve_pending(tx, name, f"{major} re-entered the war (82.81C)")
+
+
+_TIED_CHECKS = {
+    "82.12": _no_declaration_on_a_colony,
+    "82.13": _no_declaration_on_the_commonwealth,
+    "82.42": _no_declaration_on_an_associate_or_ally,
+    "82.93": _no_declaration_on_a_tied_pacific_minor,
+}
+"""The refusal of a declaration on a tied minor, by the clause that ties it."""
+_DECLARATION_CHECKS = (
+    *_TIED_CHECKS.values(),
+    _declare_in_phase,
+    _declare_fits,
+    _garrison_needs_war,
+    _displace_next_to_capital,
+)
+"""The declaration checks that `_declarations` applies itself when they are in force."""
