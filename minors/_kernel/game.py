@@ -487,7 +487,7 @@ class BaseGame:
                 for fn in ends.get(tx.clock.phase, ()):
                     fn(tx, tx.clock.side)
                 tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
-                tx.clock = tx.clock.next()
+                tx.assign("clock", tx.clock.next())
                 for fn in starts.get(tx.clock.phase, ()):
                     fn(tx, tx.clock.side)
         except BaseException:

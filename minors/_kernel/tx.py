@@ -58,9 +58,10 @@ DICTS = (
 )  # fmt: skip
 """The dicts of the board: copied by a board the first time it writes to one it shares."""
 LISTS = ("eliminated", "removed")
-WHOLE = ("_wars", "_surrendered", "_fallen", "_traces", "_losses")
-"""Dicts the rules may replace whole (`tx.traces = {}`), behind properties."""
-KEYED = frozenset(("minors", "units", "gone", "totals", "_clock", *WHOLE))
+WHOLE = ("clock", "wars", "surrendered", "fallen", "traces", "losses")
+"""What the rules replace whole (`tx.assign("traces", {})`): the clock, and dicts they
+rebuild rather than write entry by entry."""
+KEYED = frozenset(("minors", "units", "gone", "totals", *WHOLE))
 """The attributes whose entries make the position (`key`): the indexes and the active grants
 are derived from them, and the ledger is history (its totals count)."""
 
@@ -77,36 +78,36 @@ class Tx:
     """
 
     __slots__ = (
-        "_clock",
         "_contrib",
         "_dirty",
-        "_fallen",
         "_key",
-        "_losses",
         "_memo",
         "_memos",
         "_mine",
         "_snap",
-        "_surrendered",
         "_tokens",
-        "_traces",
-        "_wars",
         "active",
+        "clock",
         "disabled",
         "effects",
         "eliminated",
+        "fallen",
         "gone",
         "grants",
         "impls",
         "journal",
         "ledger",
+        "losses",
         "minors",
         "owned",
         "removed",
         "rs",
         "rules",
+        "surrendered",
         "totals",
+        "traces",
         "units",
+        "wars",
         "where",
     )  # fmt: skip
 
@@ -131,14 +132,14 @@ class Tx:
         """What the step under way replaced, oldest first (`undo` puts it back)."""
         self._mine: set[str] = set()
         """The containers this board may write in place (the others it shares)."""
-        self._clock = state.clock
+        self.clock = state.clock
         self.minors: dict[str, MinorState] = state.minors
         self.units: dict[str, Unit] = state.units
-        self._wars = state.wars
-        self._surrendered = state.surrendered
-        self._fallen = state.fallen
-        self._traces = state.traces
-        self._losses = state.losses
+        self.wars = state.wars
+        self.surrendered = state.surrendered
+        self.fallen = state.fallen
+        self.traces = state.traces
+        self.losses = state.losses
         self.ledger: Chain[LedgerEntry] = state.ledger
         self.eliminated: list[str] = list(state.eliminated)
         self.removed: list[str] = list(state.removed)
@@ -211,10 +212,10 @@ class Tx:
         before its next write to each (so the snapshot never changes)."""
         if self._snap is None:
             self._snap = GameState(
-                clock=self._clock, minors=self.minors, units=self.units, wars=self._wars,
-                ledger=self.ledger, surrendered=self._surrendered, fallen=self._fallen,
+                clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
+                ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
                 eliminated=tuple(self.eliminated), removed=tuple(self.removed),
-                traces=self._traces, losses=self._losses,
+                traces=self.traces, losses=self.losses,
             )  # fmt: skip
             self._mine.difference_update(("minors", "units", *WHOLE))
         return self._snap
@@ -264,8 +265,8 @@ class Tx:
     def _dirty_whole(self, name: str, old: Any, new: Any) -> None:
         if self._contrib is None or name not in KEYED:
             return
-        if name == "_clock":
-            self._dirty.add(("_clock", None))
+        if name == "clock":
+            self._dirty.add(("clock", None))
         else:
             self._dirty.update((name, k) for k in (*old, *new))
 
@@ -317,15 +318,15 @@ class Tx:
         if self._contrib is None:
             self._contrib = {}
             self._key = 0
-            self._dirty = {("_clock", None)}
-            for name in KEYED - {"_clock"}:
+            self._dirty = {("clock", None)}
+            for name in KEYED - {"clock"}:
                 self._dirty.update((name, k) for k in getattr(self, name))
         if not self._dirty:
             return self._key
         contrib = self._own("_contrib")
         key = self._key
         for name, k in self._dirty:
-            now = self._clock if name == "_clock" else getattr(self, name).get(k, MISSING)
+            now = self.clock if name == "clock" else getattr(self, name).get(k, MISSING)
             new = 0 if now is MISSING else entry_key(name, k, now)
             key ^= contrib.pop((name, k), 0) ^ new
             if new:
@@ -334,56 +335,16 @@ class Tx:
         self._dirty = set()
         return key
 
-    # ---- the clock and what the rules replace whole -------------------------------------
+    # ---- what the rules replace whole -------------------------------------------------
 
-    @property
-    def clock(self) -> Moment:
-        return self._clock
+    def assign(self, name: str, value: Any) -> None:
+        """Replace a whole attribute the rules rebuild (`clock`, `wars`, `surrendered`,
+        `fallen`, `traces`, `losses`), journaled: `tx.assign("traces", {})`."""
+        if name not in WHOLE:
+            raise AttributeError(f"{name!r} is not replaced whole; replace one of {WHOLE}")
+        self._replace(name, value)
 
-    @clock.setter
-    def clock(self, value: Moment) -> None:
-        self._replace("_clock", value)
-
-    @property
-    def wars(self) -> dict[tuple[str, str], Moment]:
-        """Wars between major powers, keyed by the sorted pair (read-only: assign anew)."""
-        return self._wars
-
-    @wars.setter
-    def wars(self, value: dict[tuple[str, str], Moment]) -> None:
-        self._replace("_wars", value)
-
-    @property
-    def surrendered(self) -> dict[str, tuple[str, ...]]:
-        return self._surrendered
-
-    @surrendered.setter
-    def surrendered(self, value: dict[str, tuple[str, ...]]) -> None:
-        self._replace("_surrendered", value)
-
-    @property
-    def fallen(self) -> dict[str, Moment]:
-        return self._fallen
-
-    @fallen.setter
-    def fallen(self, value: dict[str, Moment]) -> None:
-        self._replace("_fallen", value)
-
-    @property
-    def traces(self) -> dict[str, tuple[str, ...]]:
-        return self._traces
-
-    @traces.setter
-    def traces(self, value: dict[str, tuple[str, ...]]) -> None:
-        self._replace("_traces", value)
-
-    @property
-    def losses(self) -> dict[str, tuple[str, ...]]:
-        return self._losses
-
-    @losses.setter
-    def losses(self, value: dict[str, tuple[str, ...]]) -> None:
-        self._replace("_losses", value)
+    # ---- what the rules work out from the state ------------------------------------
 
     def memo(self) -> dict[Hashable, Any]:
         """A scratch dict for what the rules work out from the state as it stands (who may
@@ -396,7 +357,7 @@ class Tx:
 
     def memo_on(self, *containers: str) -> dict[Hashable, Any]:
         """A scratch dict like `memo` that lasts while the containers named (`minors`,
-        `units`, `_wars` ...) are not written: what the rules work out from those alone
+        `units`, `wars` ...) are not written: what the rules work out from those alone
         (who may enter a minor reads the minors and the wars) survives moves of units."""
         tokens = self._tokens
         now = tuple(tokens.setdefault(name, object()) for name in containers)
@@ -422,7 +383,7 @@ class Tx:
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two major powers are at war."""
-        wars = self._wars
+        wars = self.wars
         return (a, b) in wars or (b, a) in wars
 
     def enemies(self, major: str) -> list[str]:
@@ -430,7 +391,7 @@ class Tx:
         memo = self.memo()
         found: list[str] | None = memo.get(("enemies", major))
         if found is None:
-            found = sorted({b if a == major else a for a, b in self._wars if major in (a, b)})
+            found = sorted({b if a == major else a for a, b in self.wars if major in (a, b)})
             memo[("enemies", major)] = found
         return list(found)
 
@@ -444,7 +405,7 @@ class Tx:
         return list(self.rs.faction_members[self.rs.majors[major].faction])
 
     def add_war(self, a: str, b: str, rule: str, cause: str) -> None:
-        self._set("_wars", (a, b) if a < b else (b, a), self._clock)
+        self._set("wars", (a, b) if a < b else (b, a), self.clock)
         self.effects.append(WarBegan(a, b, rule, cause))
 
     # ---- minors ----------------------------------------------------------------------
@@ -568,7 +529,7 @@ class Tx:
         return len(self.ledger) + 1
 
     def moment(self) -> Moment:
-        return self._clock
+        return self.clock
 
     # ---- checking the caches -----------------------------------------------------------
 

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Conquer",
+    "attack_table",
     "attackers",
     "colonies_open_to",
     "conquer",
@@ -92,15 +93,27 @@ def attackers(tx: Tx, minor: str) -> dict[str, str]:
     """Every major that may attack `minor` without (more) declaring war now, with the
     clause that lets it: at war with it already (82.41), at war with the major it is
     associated with, allied to or conquered by (82.42), a Vichy colony open to it (82.41's
-    exception), an occupation 82.91D names. Worked out once per state (`Tx.memo`)."""
-    # what it reads: the minors, the wars (82.42), and the tables, while the Vichy rule is
-    # rule 82's own (a variant's may read anything)
-    memo = tx.memo_on("minors", "_wars") if as_written(tx, vichy_colony) else tx.memo()
-    found: dict[str, str] | None = memo.get(("attackers", minor))
-    if found is not None:
-        return found
-    state = tx.minor(minor)
-    found = {}
+    exception), an occupation 82.91D names. Worked out once per state of the minors and
+    wars (`attack_table`)."""
+    table = attack_table(tx)
+    found = table.get(minor)
+    return found if found is not None else _attackers_into(tx, minor, table)
+
+
+def attack_table(tx: Tx) -> dict[str, dict[str, str]]:
+    """Where `attackers` keeps what it worked out: it reads the minors, the wars (82.42)
+    and the tables, while the Vichy rule is rule 82's own (a variant's may read anything:
+    then it is worked out again after every write)."""
+    memo = tx.memo_on("minors", "wars") if as_written(tx, vichy_colony) else tx.memo()
+    table: dict[str, dict[str, str]] | None = memo.get("attackers")
+    if table is None:
+        table = memo["attackers"] = {}
+    return table
+
+
+def _attackers_into(tx: Tx, minor: str, table: dict[str, dict[str, str]]) -> dict[str, str]:
+    state = tx.minors[minor]
+    found: dict[str, str] = {}
     for major in tx.rs.derived(_occupiers, minor):  # the weakest reason first: stronger overwrite
         found[major] = "82.91D"
     for major in tx.rs.derived(_colonizers):
@@ -111,7 +124,7 @@ def attackers(tx: Tx, minor: str) -> dict[str, str]:
             found[major] = "82.42"
     for major in state.at_war_with:
         found[major] = "82.41"
-    memo[("attackers", minor)] = found
+    table[minor] = found
     return found
 
 
@@ -167,13 +180,18 @@ def _war_first_ok(tx: Tx, cmd: Conquer) -> bool:
     return _may_conquer(tx, cmd.by, cmd.minor)
 
 
-def _may_conquer(tx: Tx, by: str, minor: str) -> bool:
+def _may_conquer(
+    tx: Tx, by: str, minor: str, table: dict[str, dict[str, str]] | None = None
+) -> bool:
     """82.41: `by` is at war with `minor`, or may attack it without a declaration (or
-    holds it already)."""
+    holds it already); `table` is `attack_table(tx)` when the caller has it."""
     state = tx.minors[minor]
     if state.status is Status.CONQUERED and state.major == by:
         return True
-    return by in attackers(tx, minor)
+    if table is None:
+        return by in attackers(tx, minor)
+    found = table.get(minor)
+    return by in (found if found is not None else _attackers_into(tx, minor, table))
 
 
 @check(Conquer, "82.41", passes=_war_first_ok)

@@ -246,7 +246,9 @@ def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
 @handles(TraceSupply)
 def _trace(tx: Tx, cmd: TraceSupply) -> None:
     known = tx.traces.get(cmd.through, ())
-    tx.traces = {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
+    tx.assign(
+        "traces", {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
+    )
     tx.effects.append(
         Note(f"{', '.join(cmd.units)} trace supply through {cmd.through} this phase", "82.32B")
     )
@@ -333,7 +335,7 @@ def _limited(tx: Tx) -> list[str]:
 
 @handles(ChooseLosses)
 def _choose(tx: Tx, cmd: ChooseLosses) -> None:
-    tx.losses = {**tx.losses, cmd.minor: cmd.units}
+    tx.assign("losses", {**tx.losses, cmd.minor: cmd.units})
     tx.effects.append(
         Note(f"if {cmd.minor}'s limit is exceeded, {', '.join(cmd.units)} go first", "82.321B")
     )
@@ -375,9 +377,9 @@ def _enforce(tx: Tx, side: Side) -> None:
         for limit in limits_on(tx, group):
             _enforce_one(tx, limit, group)
     if tx.traces:
-        tx.traces = {}
+        tx.assign("traces", {})
     if tx.losses:
-        tx.losses = {}
+        tx.assign("losses", {})
 
 
 def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:

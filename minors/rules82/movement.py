@@ -95,14 +95,22 @@ def entry_refusal(tx: Tx, owner: str, country: str) -> str | None:
     there (the boolean path of `entry_violation`: no message is made)."""
     if owner == country:
         return None
-    major = _major_of(tx, owner)
+    return _refusal(tx, _major_of(tx, owner), country, entry_table(tx))
+
+
+def _refusal(tx: Tx, major: str | None, country: str, table: EntryTable) -> str | None:
+    """`entry_refusal` for units fighting for `major` (None: a minor's with no major) in
+    a country not their own, `table` being `entry_table(tx)`."""
     if country in tx.rs.majors:
         if major is not None and (tx.side(major) is tx.side(country) or tx.at_war(major, country)):
             return None
         return "K3"
     if major is None:
         return "82.83C"
-    if major in entrants(tx, country):
+    allowed = table.get(country)
+    if allowed is None:
+        allowed = _entrants_into(tx, country, table)
+    if major in allowed:
         return None
     state = tx.minors[country]
     tied = tie_rule(tx.rs, state)
@@ -111,17 +119,30 @@ def entry_refusal(tx: Tx, owner: str, country: str) -> str | None:
     return "82.41"
 
 
+EntryTable = dict[str, frozenset[str]]
+
+
 def entrants(tx: Tx, minor: str) -> frozenset[str]:
     """The major powers whose units (and those of the minors fighting for them) may be in
     `minor` now: the side of the major it is tied to, conquered by, or (independent and
     attacked) would associate with (82.82, 82.83); the controlling power's faction (82.32D);
-    and every power that may attack it without (more) declaring war (82.41, 82.42). Worked
-    out once per state (`Tx.memo`)."""
-    # what it reads: the minors and the wars (through `attackers`), and the tables
-    memo = tx.memo_on("minors", "_wars") if as_written(tx, vichy_colony) else tx.memo()
-    found: frozenset[str] | None = memo.get(("entrants", minor))
-    if found is not None:
-        return found
+    and every power that may attack it without (more) declaring war (82.41, 82.42)."""
+    table = entry_table(tx)
+    found = table.get(minor)
+    return found if found is not None else _entrants_into(tx, minor, table)
+
+
+def entry_table(tx: Tx) -> EntryTable:
+    """Where `entrants` keeps what it worked out, once per state of the minors and wars
+    (what it reads, with the tables, while the Vichy rule is rule 82's own)."""
+    memo = tx.memo_on("minors", "wars") if as_written(tx, vichy_colony) else tx.memo()
+    table: EntryTable | None = memo.get("entrants")
+    if table is None:
+        table = memo["entrants"] = {}
+    return table
+
+
+def _entrants_into(tx: Tx, minor: str, table: EntryTable) -> frozenset[str]:
     state = tx.minors[minor]
     status = state.status
     friendly = state.major if status in _FRIENDLY_HOLD else None
@@ -137,7 +158,7 @@ def entrants(tx: Tx, minor: str) -> frozenset[str]:
         and holding.level >= DiplomaticLevel.CONTROL
     ):
         allowed.update(tx.allies(holding.major))  # 82.32D: the controlling power and its allies
-    found = memo[("entrants", minor)] = frozenset(allowed)
+    found = table[minor] = frozenset(allowed)
     return found
 
 
@@ -430,6 +451,7 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
                     yield Batch(batch)
         return
     verified = frozenset(c for c in _GENERATED if tx.enforces(c))
+    table = entry_table(tx)
     phases = _move_in_phase in verified
     idle = _independent_phases in verified
     entry = _move_entry in verified
@@ -439,10 +461,11 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
         first = units[ids[0]]  # K1, 82.83A and 82.13A read only the owner of a unit
         if (phases and _out_of_phase(tx, first)) or (idle and _idle_independent(tx, first)):
             continue
-        home_only = entry and _major_of(tx, owner) is None  # 82.83C: it fights at home only
+        major = _major_of(tx, owner)
+        home_only = entry and major is None  # 82.83C: it fights at home only
         here = {units[u].country for u in ids}
         for country in (owner,) if home_only else countries:
-            if entry and entry_refusal(tx, owner, country) is not None:
+            if entry and country != owner and _refusal(tx, major, country, table) is not None:
                 continue
             if zones and _out_of_zone(tx, first, country):
                 continue

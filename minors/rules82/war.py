@@ -159,15 +159,23 @@ def _attacker_fit(tx: Tx, attacker: str, target: str) -> Iterator[Violation]:
         yield Violation("K2", f"{attacker} is already at war with {target}", {"minor": target})
 
 
-def _tied(tx: Tx, cmd: DeclareWar, clause: str) -> MinorState | None:
-    """The record of a target tied to a major by `clause` (or conquered, 82.42) that
-    `cmd`'s attacker is not at war with: war is made on its major instead."""
-    state = tx.minors.get(cmd.target)
+def _tie_refusal(tx: Tx, attacker: str, target: str) -> str | None:
+    """The clause that ties `target` to a major (or conquered, 82.42) which `attacker` is
+    not at war with through it: war is made on that major instead. None otherwise."""
+    state = tx.minors.get(target)
     if state is None or state.status not in TIED_OR_CONQUERED:
         return None
-    if tie_rule(tx.rs, state) != clause or cmd.attacker in state.at_war_with:
+    if attacker in state.at_war_with:
         return None
-    return state
+    return tie_rule(tx.rs, state)
+
+
+def _tied(tx: Tx, cmd: DeclareWar, clause: str) -> MinorState | None:
+    """The record of a target tied to a major by `clause` that `cmd`'s attacker is not at
+    war with (see `_tie_refusal`)."""
+    if _tie_refusal(tx, cmd.attacker, cmd.target) != clause:
+        return None
+    return tx.minors[cmd.target]
 
 
 def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
@@ -352,7 +360,7 @@ def _declarations(tx: Tx, gated: bool) -> Iterator[Batch[DeclareWar]]:
             cmd = _declaration(attacker, target)
             if fits and _unfit_target(tx, attacker, target) is not None:
                 continue
-            if refused and any(_tied(tx, cmd, clause) is not None for clause in refused):
+            if refused and _tie_refusal(tx, attacker, target) in refused:
                 continue
             if garrisoned and not _garrisons_at_war(tx, cmd):
                 continue
@@ -611,10 +619,10 @@ def _surrenders(tx: Tx, gated: bool) -> Iterator[Surrender]:
 @handles(Surrender)
 def _surrender(tx: Tx, cmd: Surrender) -> None:
     enemies = tuple(tx.enemies(cmd.major))
-    tx.surrendered = {**tx.surrendered, cmd.major: enemies}
+    tx.assign("surrendered", {**tx.surrendered, cmd.major: enemies})
     if cmd.major not in tx.fallen:
-        tx.fallen = {**tx.fallen, cmd.major: tx.clock}
-    tx.wars = {pair: m for pair, m in tx.wars.items() if cmd.major not in pair}
+        tx.assign("fallen", {**tx.fallen, cmd.major: tx.clock})
+    tx.assign("wars", {pair: m for pair, m in tx.wars.items() if cmd.major not in pair})
     for enemy in enemies:
         tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
     refresh_wars(tx, "K2", (cmd.major, *enemies))
@@ -663,7 +671,7 @@ def _reentries(tx: Tx, gated: bool) -> Iterator[ReenterWar]:
 @handles(ReenterWar)
 def _reenter(tx: Tx, cmd: ReenterWar) -> None:
     enemies = tx.surrendered[cmd.major]
-    tx.surrendered = {m: e for m, e in tx.surrendered.items() if m != cmd.major}
+    tx.assign("surrendered", {m: e for m, e in tx.surrendered.items() if m != cmd.major})
     for enemy in enemies:
         if enemy not in tx.surrendered and not tx.at_war(cmd.major, enemy):
             tx.add_war(cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
