@@ -51,6 +51,8 @@ class Row:
     key: Key
     classes: frozenset[UnitClass] | None
     units: frozenset[str]
+    except_classes: frozenset[UnitClass]
+    except_units: frozenset[str]
     vs: frozenset[str]
     not_vs: frozenset[str]
 
@@ -86,6 +88,8 @@ def _build(rs: Ruleset) -> Index:
             key=(row.kind, str(row.aspect)),
             classes=expand_classes(row.classes) if row.classes else None,
             units=frozenset(row.units),
+            except_classes=expand_classes(row.except_classes),
+            except_units=frozenset(row.except_units),
             vs=frozenset(row.vs),
             not_vs=frozenset(row.not_vs),
         )
@@ -159,6 +163,11 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
                 return _NO
         else:
             status = _OPEN
+    left_out = _left_out(r, ctx, cls)
+    if left_out == _YES:
+        return _NO
+    if left_out == _OPEN:
+        status = _OPEN
     if ctx.vs is not None:
         if (r.vs and not r.vs & ctx.vs_lineage) or r.not_vs & ctx.vs_lineage:
             return _NO
@@ -171,12 +180,31 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
     return status
 
 
-def _covers(t: Row, r: Row, ctx: QueryContext) -> bool:
+def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
+    """Whether the unit is one the row's exception leaves out (`_YES`, `_NO`), or may be
+    (`_OPEN`: the exception names unit types and the query gives no unit). A unit without
+    a class is never of an excepted class."""
+    if not (r.except_classes or r.except_units):
+        return _NO
+    if r.except_classes and (cls is None or cls not in r.except_classes):
+        return _NO
+    if not r.except_units:
+        return _YES
+    if ctx.unit is None:
+        return _OPEN
+    return _YES if ctx.unit.matches(r.except_units) else _NO
+
+
+def _covers(t: Row, r: Row, ctx: QueryContext, cls: UnitClass | None) -> bool:
     """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
     does, for what the query leaves open."""
     if t.row.situation and t.row.situation != r.row.situation:
         return False
     if ctx.unit is None and t.units and not (r.units and r.units <= t.units):
+        return False
+    if _left_out(t, ctx, cls) == _OPEN and not (
+        _left_out(r, ctx, cls) == _OPEN and t.except_units <= r.except_units
+    ):
         return False
     if ctx.vs is None:
         if t.vs and not (r.vs and r.vs <= t.vs):
@@ -199,7 +227,7 @@ def resolve_rows(
                 r
                 for r in index.rows.get(node, {}).get(key, ())
                 if _status(r, ctx, cls, closed) != _NO
-                and (cumulative or not any(_covers(t, r, ctx) for t in taken))
+                and (cumulative or not any(_covers(t, r, ctx, cls) for t in taken))
             ]
             taken.extend(fresh)
         out.extend(taken)
@@ -209,6 +237,14 @@ def resolve_rows(
 def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     row = r.row
     classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
+    # Narrowed to one class, the exception keeps only what that class still leaves open.
+    except_units = row.except_units
+    if cls is None:
+        except_classes = tuple(c for c in UnitClass if c in r.except_classes)
+    else:
+        except_classes = ()
+        if r.except_classes and cls not in r.except_classes:
+            except_units = ()
     return Trait(
         kind=row.kind,
         value=row.value,
@@ -218,6 +254,8 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
             until=row.until,
             classes=classes,
             units=row.units,
+            except_classes=except_classes,
+            except_units=except_units,
             vs=row.vs,
             not_vs=row.not_vs,
             home=row.home,

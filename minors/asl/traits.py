@@ -33,12 +33,16 @@ __all__ = ["Profile", "Projection", "QueryContext", "QueryUnit", "Trait", "Trait
 @frozen
 class TraitCondition:
     """When a trait holds: its row's conditions, with the classes narrowed to the one a
-    class-dependent trait was resolved for."""
+    class-dependent trait was resolved for. `except_classes` and `except_units` are the
+    units it leaves out: those of one of the classes (when given) and of one of the unit
+    selectors (when given); a unit without a class is never of an excepted class."""
 
     from_: YearMonth | None = None
     until: YearMonth | None = None
     classes: tuple[UnitClass, ...] = ()
     units: tuple[str, ...] = ()
+    except_classes: tuple[UnitClass, ...] = ()
+    except_units: tuple[str, ...] = ()
     vs: tuple[str, ...] = ()
     not_vs: tuple[str, ...] = ()
     home: bool | None = None
@@ -59,6 +63,9 @@ class TraitCondition:
             parts.append(", ".join(self.classes))
         if self.units:
             parts.append(", ".join(self.units))
+        if self.except_classes or self.except_units:
+            left_out = ("/".join(self.except_classes), "/".join(self.except_units))
+            parts.append(f"except {' '.join(p for p in left_out if p)}")
         if self.vs:
             parts.append(f"vs {', '.join(self.vs)}")
         if self.not_vs:
@@ -83,6 +90,8 @@ class TraitCondition:
             ("until", self.until),
             ("classes", self.classes),
             ("units", self.units),
+            ("except_classes", self.except_classes),
+            ("except_units", self.except_units),
             ("vs", self.vs),
             ("not_vs", self.not_vs),
             ("home", self.home),
