@@ -335,16 +335,32 @@ class Profile:
 
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
-        """Panzerfaust use (A25.76, A25.85, C13.3), or None: availability, range, the
+        """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
+        troops: whether the unit has PF (`available`), the rule followed, the range, the
         highest Final PF Check dr, the check drm with their conditions, the shot cap per
-        squad-equivalent, the classes and units that may use it, and the rule followed. A
-        nationality whose figures are all outside A25 (German, C13.3) gets the reference
-        alone, with `available` and `range` None."""
+        squad-equivalent, the classes and units that may use it (and those left out), and
+        the A25 clauses. A unit no `pf` row gives PF to (a leader, a crew, a 2nd Line Finn,
+        any unit before the date) has `available` false and no figures. A nationality whose
+        figures are all outside A25 (German, C13.3) gets the reference alone, with
+        `available` and `range` None."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
-        able = [t for t in pf if t.value is True]
-        if not able and (pf or not rules):
+        if not pf and not rules:
             return None
+        able = [t for t in pf if t.value is True]
+        available = True if able else (False if pf else None)
+        clauses = list(
+            dict.fromkeys(
+                t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
+            )
+        )
+        if available is False:
+            return {
+                "available": False,
+                "reference": rules[0].reference if rules else None,
+                **dict.fromkeys(_PF_FIGURES),
+                "clauses": clauses,
+            }
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
@@ -352,7 +368,7 @@ class Profile:
 
         classes = sorted({c for t in able for c in t.condition.classes}, key=list(UnitClass).index)
         return {
-            "available": True if able else None,
+            "available": available,
             "reference": rules[0].reference if rules else None,
             "range": one(TraitKind.PF_RANGE),
             "check_dr": one(TraitKind.PF_CHECK_DR),
@@ -363,13 +379,8 @@ class Profile:
             "shot_cap_per_squad_equivalent": one(TraitKind.PF_SHOT_CAP),
             "classes": classes or None,
             "units": sorted({u for t in able for u in t.condition.units}) or None,
-            "clauses": list(
-                dict.fromkeys(
-                    t.clause
-                    for t in self.traits
-                    if t.kind in _PF_KINDS and t.clause.startswith("A25")
-                )
-            ),
+            "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
+            "clauses": clauses,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -388,6 +399,17 @@ class Profile:
             "traits": [t.to_json() for t in self.traits],
         }
 
+
+_PF_FIGURES = (
+    "range",
+    "check_dr",
+    "check_drm",
+    "shot_cap_per_squad_equivalent",
+    "classes",
+    "units",
+    "except_units",
+)
+"""The fields of the PF projection that describe the use of a PF a unit has."""
 
 _PF_KINDS = (
     TraitKind.PF_RULES,
