@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import minors
 from minors import TableError, load_ruleset
+from minors.bridge import troops
 from minors.cli import main
 from minors.domain.a25 import TraitKind, UnitClass
 from minors.nationality import profile
@@ -94,3 +96,59 @@ def test_an_overlay_exception_changes_who_holds_the_trait(tmp_path: Path) -> Non
     assert profile("Finnish", "1942-02", **query).self_rally is True
     assert profile("Finnish", "1942-02", ruleset=rs, **query).self_rally is False
     assert profile("Finnish", "1942-02", unit="leader", ruleset=rs).self_rally is True
+
+
+# ---- item 9: an opponent outside A25 -------------------------------------------------
+
+
+@pytest.mark.rule("A25.8")
+@pytest.mark.parametrize("opponent", ["Japan", "Communist China", "Thailand", "Philippines"])
+def test_an_opponent_outside_a25_is_an_opponent_no_row_names(opponent: str) -> None:
+    """Against a power with no A25 section the profile is the one against any opponent a
+    row does not name (here the Russians): only opponent-bound rows read the opponent."""
+    query = {"unit_class": "second_line", "unit": "squad", "home": True, "ssr": "home_morale"}
+    outside = profile("Romanian", "1944-09", vs=opponent, **query)
+    russians = profile("Romanian", "1944-09", vs="Russian", **query)
+    assert outside.context.vs == opponent
+    assert "another ASL chapter" in outside.context.vs_outside
+    assert outside.projection == russians.projection
+    assert [t.to_json() for t in outside.traits if t.kind is not TraitKind.ESCAPE] == [
+        t.to_json() for t in russians.traits if t.kind is not TraitKind.ESCAPE
+    ]  # A25.82: at home Romanians escape from Russians only
+
+
+@pytest.mark.rule("A25.8")
+def test_cli_vs_japan() -> None:
+    """`minors nationality British --vs Japan` answers, and says why Japan has no traits."""
+    result = CliRunner().invoke(
+        main, ["nationality", "British", "--date", "1942-02", "--vs", "Japan", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    context = json.loads(result.stdout)["context"]
+    assert context["vs"] == "Japan"
+    assert "another ASL chapter" in context["vs_outside_a25"]
+    unknown = CliRunner().invoke(
+        main, ["nationality", "British", "--date", "1942-02", "--vs", "Mars"]
+    )
+    assert unknown.exit_code == 2
+    assert "unknown nationality or country 'Mars'" in unknown.stderr
+
+
+@pytest.mark.rule("A25.4")
+def test_the_bridge_keeps_an_opponent_outside_a25() -> None:
+    """Britain at war with Germany and Japan gets a profile against each; `vs` naming a
+    power outside A25, or a nationality, is the opponent of the profile, never dropped."""
+    game = minors.Game.new()
+    game.advance_to("1941-winter/axis/declarations")
+    game.apply(minors.command("declare_war", attacker="Japan", target="Britain"))
+    found = troops(game, "Britain")
+    assert [(t.vs, t.profile.context.vs if t.profile else None) for t in found] == [
+        ("Germany", "German"),
+        ("Japan", "Japan"),
+    ]
+    (thai,) = troops(game, "Britain", vs="Thailand")
+    assert thai.profile is not None
+    assert thai.profile.context.vs == "Thailand"
+    (vichy,) = troops(game, "Britain", vs="Vichy French")
+    assert vichy.profile is not None
+    assert vichy.profile.context.vs == "Vichy French"

@@ -20,6 +20,7 @@ from attrs import frozen
 from .._kernel.game import BaseGame
 from ..domain import Season, Side, Status
 from ..domain.clock import Moment
+from ..errors import UnknownNameError
 from .nationality import country_nationality, profile, thresholds
 from .traits import Profile
 
@@ -79,6 +80,28 @@ def _enemies(game: BaseGame, name: str) -> list[str]:
     return list(game.raw_state.minors[name].at_war_with)
 
 
+def _named(game: BaseGame, name: str) -> str:
+    """A country's canonical name, or a name that is no country (a nationality) as given."""
+    try:
+        return game.ruleset.resolve(name)
+    except UnknownNameError:
+        return name
+
+
+def _against(game: BaseGame, name: str) -> str:
+    """What a profile opposes: a country's troops as the nationality they are in this
+    game (its side, its fate), a country whose troops A25 does not describe by its own
+    name (the profile takes it as an opponent no opponent-bound row names), a nationality
+    as named."""
+    rs = game.ruleset
+    if name not in rs.minors and name not in rs.majors:
+        return name
+    mapping = country_nationality(
+        name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
+    )
+    return mapping.nationality or name
+
+
 def troops(
     game: BaseGame,
     country: str,
@@ -112,24 +135,11 @@ def troops(
     _, *rest = SEASON_MONTHS[game.clock.season]
     inside = {_month(game.clock.year, m) for m in rest}
     changes = tuple(str(t) for t in thresholds(mapping.nationality, ruleset=rs) if str(t) in inside)
-    opponents: list[str | None] = [rs.resolve(vs)] if vs is not None else []
-    if vs is None:
-        for enemy in _enemies(game, name):
-            other = country_nationality(
-                enemy, side=_side(game, enemy), conquered=_conquered(game, enemy), ruleset=rs
-            )
-            if other.nationality is not None:
-                opponents.append(enemy)
+    opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
     out = []
     for opponent in opponents or [None]:
-        against = None
-        if opponent is not None:
-            against = country_nationality(
-                opponent,
-                side=_side(game, opponent),
-                conquered=_conquered(game, opponent),
-                ruleset=rs,
-            ).nationality
+        named = _named(game, opponent) if opponent is not None else None
+        against = _against(game, named) if named is not None else None
         found = profile(
             mapping.nationality,
             month,
@@ -149,7 +159,7 @@ def troops(
                 mapping.reason,
                 mapping.clause,
                 month,
-                opponent,
+                named,
                 home,
                 changes,
                 found,

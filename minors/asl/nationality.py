@@ -125,8 +125,10 @@ def country_nationality(
 
 @frozen
 class _Resolved:
-    nationality: str
+    nationality: str | None
     country: str | None
+    reason: str = ""
+    """Why a country has no A25 nationality (`nationality` is then None)."""
 
 
 def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
@@ -140,7 +142,14 @@ def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     return _resolve(name, ruleset or load_ruleset()).nationality
 
 
-def _resolve(name: str, rs: Ruleset) -> _Resolved:
+@frozen
+class _Found:
+    nationality: str
+    country: str | None
+
+
+def _lookup(name: str, rs: Ruleset) -> _Resolved:
+    """A nationality, or a country with its nationality or the reason it has none."""
     index = index_of(rs)
     found = index.names.get(name_key(name))
     if found is not None:
@@ -152,9 +161,14 @@ def _resolve(name: str, rs: Ruleset) -> _Resolved:
         close = difflib.get_close_matches(name_key(name), list(spellings), n=3, cutoff=0.7)
         suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
         raise UnknownNameError("nationality or country", name, suggestions) from None
-    if mapping.nationality is None:
-        raise NoNationalityError(f"{mapping.country} has no A25 nationality: {mapping.reason}")
-    return _Resolved(mapping.nationality, mapping.country)
+    return _Resolved(mapping.nationality, mapping.country, mapping.reason)
+
+
+def _resolve(name: str, rs: Ruleset) -> _Found:
+    looked = _lookup(name, rs)
+    if looked.nationality is None:
+        raise NoNationalityError(f"{looked.country} has no A25 nationality: {looked.reason}")
+    return _Found(looked.nationality, looked.country)
 
 
 def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
@@ -253,16 +267,27 @@ def _classes(
     return chosen
 
 
-def _vs(
-    name: str | None, nationality: str, index: Index, rs: Ruleset
-) -> tuple[str | None, frozenset[str]]:
+@frozen
+class _Opponent:
+    name: str | None
+    lineage: frozenset[str]
+    outside: str = ""
+
+
+def _vs(name: str | None, nationality: str, index: Index, rs: Ruleset) -> _Opponent:
+    """The opponent and its line of the tree. A country whose troops A25 does not describe
+    (Japan, Thailand) is an opponent all the same: it is none of the nationalities a row
+    names, so a `vs` row does not hold against it and a `not_vs` row does."""
     if name is None:
-        return None, frozenset()
-    opponent = _resolve(name, rs).nationality
+        return _Opponent(None, frozenset())
+    looked = _lookup(name, rs)
+    if looked.nationality is None:
+        return _Opponent(looked.country, frozenset(), looked.reason)
+    opponent = looked.nationality
     theirs, ours = index.lineage[opponent], index.lineage[nationality]
     if opponent in ours or nationality in theirs:
         raise ProfileError(f"{nationality} troops cannot oppose {opponent}: one includes the other")
-    return opponent, frozenset(theirs)
+    return _Opponent(opponent, frozenset(theirs))
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
@@ -314,7 +339,8 @@ def profile(
         unit: a unit type (squad, half_squad, crew, leader, commissar) or a rating A25
             names for the nationality (`4-6-8`, whose class it fixes).
         vs: the opposing nationality (or country); None leaves opponent-bound traits as
-            conditions.
+            conditions. A country whose troops A25 does not describe (Japan) is an
+            opponent that no opponent-bound row names.
         home: the troops fight within their own borders.
         ssr: special rules in force (`Ssr` names; one name may be given alone).
         scenario_kind: historical, hypothetical or dyo.
@@ -336,14 +362,15 @@ def profile(
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
     passes = _classes(selector, the_unit, name, index)
-    opponent, opponent_line = _vs(vs, name, index, rs)
+    opponent = _vs(vs, name, index, rs)
     ctx = QueryContext(
         date=month,
         classes=passes,
         unit_class=selector,
         unit=the_unit,
-        vs=opponent,
-        vs_lineage=opponent_line,
+        vs=opponent.name,
+        vs_lineage=opponent.lineage,
+        vs_outside=opponent.outside,
         home=home,
         ssr=_enum_set(ssr),
         scenario_kind=_scenario_kind(scenario_kind),
@@ -374,6 +401,7 @@ def profile(
         unit=reference_unit,
         vs=ctx.vs,
         vs_lineage=ctx.vs_lineage,
+        vs_outside=ctx.vs_outside,
         home=ctx.home,
         ssr=ctx.ssr,
         scenario_kind=ctx.scenario_kind,

@@ -195,10 +195,13 @@ class QueryContext:
     """The class as asked (a class, `inexperienced`, `non_elite`, or None)."""
     unit: QueryUnit | None
     vs: str | None
+    """The opposing nationality, or a country whose troops A25 does not describe."""
     vs_lineage: frozenset[str]
     home: bool
     ssr: frozenset[Ssr]
     scenario_kind: ScenarioKind
+    vs_outside: str = ""
+    """Why the opponent has no A25 nationality, when it has none (`vs` is then a country)."""
 
     def to_json(self) -> dict[str, Any]:
         """The context as JSON data."""
@@ -207,6 +210,7 @@ class QueryContext:
             "class": self.unit_class,
             "unit": str(self.unit) if self.unit else None,
             "vs": self.vs,
+            "vs_outside_a25": self.vs_outside or None,
             "home": self.home,
             "ssr": sorted(s.value for s in self.ssr),
             "scenario_kind": self.scenario_kind.value,
