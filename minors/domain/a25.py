@@ -28,6 +28,7 @@ __all__ = [
     "Equipment",
     "Gear",
     "HeatOfBattle",
+    "HobRoll",
     "KindSpec",
     "ObaAccuracy",
     "Paatc",
@@ -259,6 +260,14 @@ class HeatOfBattle(StrEnum):
 
     SURRENDER = "surrender"
     BERSERK = "berserk"
+
+
+class HobRoll(StrEnum):
+    """The Final Heat of Battle DR a `heat_of_battle` trait is about: A25.82's Berserk
+    exception covers 10 and 11 only, and a higher DR still surrenders."""
+
+    DR_10_11 = "dr_10_11"
+    DR_12_OR_MORE = "dr_12_or_more"
 
 
 class Equipment(StrEnum):
@@ -530,7 +539,7 @@ _SPECIAL: dict[TraitKind, KindSpec] = {
     TraitKind.BROKEN_MORALE: _I,
     TraitKind.BROKEN_MORALE_MODIFIER: KindSpec(int, cumulative=True),
     TraitKind.PAATC: KindSpec(Paatc),
-    TraitKind.HEAT_OF_BATTLE: KindSpec(HeatOfBattle),
+    TraitKind.HEAT_OF_BATTLE: KindSpec(HeatOfBattle, aspect=HobRoll),
     TraitKind.LEADERLESS_DEPLOY: _S,
     TraitKind.LEADER_RANKS: _T,
     TraitKind.LEADER_LOSS_MAX_MC: _I,
