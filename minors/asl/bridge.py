@@ -19,8 +19,9 @@ from attrs import frozen
 
 from .._kernel.game import BaseGame
 from ..domain import Season, Side, Status
+from ..domain.arguments import checked
 from ..domain.clock import Moment
-from ..errors import UnknownNameError
+from ..errors import ProfileError, UnknownNameError
 from .nationality import country_nationality, profile, thresholds
 from .traits import Profile
 
@@ -39,6 +40,7 @@ def _month(year: int, month: int) -> str:
     return f"{year + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}"
 
 
+@checked(ProfileError)
 def month_of(moment: Moment) -> str:
     """The month a date-dependent trait is read at for a turn: the season's first."""
     return _month(moment.year, SEASON_MONTHS[moment.season][0])
@@ -102,6 +104,7 @@ def _against(game: BaseGame, name: str) -> str:
     return mapping.nationality or name
 
 
+@checked(ProfileError)
 def troops(
     game: BaseGame,
     country: str,

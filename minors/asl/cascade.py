@@ -29,7 +29,8 @@ from ..domain.a25 import (
     expand_classes,
     name_key,
 )
-from ..errors import TableError
+from ..domain.arguments import checked
+from ..errors import ProfileError, TableError
 from ..ruleset.a25 import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
 from .traits import Projection, QueryContext, Trait, TraitCondition
@@ -135,6 +136,7 @@ def _build(rs: Ruleset) -> Index:
     )
 
 
+@checked(ProfileError)
 def index_of(rs: Ruleset) -> Index:
     """The A25 tables indexed for queries, built once per ruleset."""
     return rs.derived(_build)
@@ -214,9 +216,12 @@ def _covers(t: Row, r: Row, ctx: QueryContext, cls: UnitClass | None) -> bool:
     return True
 
 
+@checked(ProfileError)
 def resolve_rows(
     index: Index, nationality: str, ctx: QueryContext, cls: UnitClass | None, closed: bool
 ) -> list[Row]:
+    if nationality not in index.lineage:
+        raise ProfileError(f"{nationality!r} is not a nationality of the tables")
     nodes = (*index.lineage[nationality], EVERY)
     out: list[Row] = []
     for key in index.keys[nationality]:
@@ -234,6 +239,7 @@ def resolve_rows(
     return out
 
 
+@checked(ProfileError)
 def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     row = r.row
     classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
@@ -280,6 +286,7 @@ def _int(value: TraitValue) -> int:
     return value
 
 
+@checked(ProfileError)
 def project(rows: list[Row]) -> Projection:
     by_key: dict[Key, list[Row]] = {}
     for r in rows:
@@ -316,7 +323,10 @@ def project(rows: list[Row]) -> Projection:
     )
 
 
+@checked(ProfileError)
 def merge(projections: list[Projection]) -> Projection:
+    if not projections:
+        raise ProfileError("merge() needs at least one projection")
     first = projections[0]
 
     def same(name: str) -> Any:

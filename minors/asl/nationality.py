@@ -37,6 +37,7 @@ from ..domain.a25 import (
     expand_classes,
     name_key,
 )
+from ..domain.arguments import checked
 from ..errors import NoNationalityError, ProfileError, UnknownNameError
 from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
@@ -78,6 +79,7 @@ class CountryMapping:
     """How it was chosen: '' (the country's own), 'axis' or 'organized_by'."""
 
 
+@checked(ProfileError)
 def country_nationality(
     country: str,
     *,
@@ -97,7 +99,11 @@ def country_nationality(
     """
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
-    side = Side(side) if side is not None else None
+    try:
+        side = Side(side) if side is not None else None
+    except ValueError:
+        sides = ", ".join(repr(s.value) for s in Side)
+        raise ProfileError(f"side {side!r} is not a side; give one of {sides}") from None
     row = rs.country_nationality.get(name)
     if row is None:
         minor = rs.minors.get(name)
@@ -131,6 +137,7 @@ class _Resolved:
     """Why a country has no A25 nationality (`nationality` is then None)."""
 
 
+@checked(ProfileError)
 def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     """The nationality `name` stands for: a nationality (or alias; case, spaces and hyphens
     do not matter), else a country through `country_nationality`.
@@ -171,6 +178,7 @@ def _resolve(name: str, rs: Ruleset) -> _Found:
     return _Found(looked.nationality, looked.country)
 
 
+@checked(ProfileError)
 def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """The nationality and its parents, nearest first (`SS`, `German`)."""
     rs = ruleset or load_ruleset()
@@ -315,6 +323,7 @@ def _sort_key(text_order: Mapping[str, int], trait: Trait, order: int) -> tuple[
     return (position is None, position or 0, trait.clause, order)
 
 
+@checked(ProfileError)
 def profile(
     nationality: str,
     date: YearMonth | str | Date,
@@ -469,6 +478,7 @@ def _chart_traits(
     ]  # fmt: skip
 
 
+@checked(ProfileError)
 def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[YearMonth, ...]:
     """The months in which some trait of the nationality starts or stops holding (the
     first month a row holds, and the month after its last), in order: a query for a

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ..domain.arguments import checked
+from ..errors import MinorsError, ProfileError
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, index_of, trait
 
@@ -133,6 +135,7 @@ def _countries(rs: Ruleset) -> list[str]:
     )
 
 
+@checked(ProfileError)
 def markdown(rs: Ruleset | None = None) -> str:
     """The generated part of docs/nationality.md for the rules in force."""
     rs = rs or load_ruleset()
@@ -168,15 +171,17 @@ def markdown(rs: Ruleset | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+@checked(ProfileError)
 def replace_generated(document: str, generated: str) -> str:
     """`document` with the part between BEGIN and END replaced by `generated`."""
     head, begin, rest = document.partition(BEGIN)
     _, end, tail = rest.partition(END)
     if not begin or not end:
-        raise ValueError(f"the document lacks the markers {BEGIN!r} and {END!r}")
+        raise ProfileError(f"the document lacks the markers {BEGIN!r} and {END!r}")
     return f"{head}{BEGIN}\n\n{generated.strip()}\n\n{END}{tail}"
 
 
+@checked(ProfileError)
 def generated_part(document: str) -> str:
     """The part of `document` between the markers, without the blank lines around it."""
     _, _, rest = document.partition(BEGIN)
@@ -184,13 +189,19 @@ def generated_part(document: str) -> str:
     return inner.strip()
 
 
+@checked(ProfileError)
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the generated Markdown, or write it into a document (`--write FILE`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     text = markdown()
     if args[:1] == ["--write"] and len(args) == 2:
         path = Path(args[1])
-        path.write_text(replace_generated(path.read_text(encoding="utf-8"), text), encoding="utf-8")
+        try:
+            document = replace_generated(path.read_text(encoding="utf-8"), text)
+            path.write_text(document, encoding="utf-8")
+        except (OSError, UnicodeDecodeError, MinorsError) as exc:
+            print(f"{path}: {exc}", file=sys.stderr)
+            return 2
         return 0
     if args:
         print("usage: python -m minors.asl.nationality_doc [--write FILE]", file=sys.stderr)
