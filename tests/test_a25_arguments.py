@@ -72,7 +72,20 @@ GOOD: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
             "window": False,
         },
     ),
-    "nationality.thresholds": (nationality.thresholds, {"nationality": "Finnish", "ruleset": RS}),
+    "nationality.thresholds": (
+        nationality.thresholds,
+        {
+            "nationality": "Finnish",
+            "unit_class": "first_line",
+            "unit": "squad",
+            "vs": "Russian",
+            "home": True,
+            "ssr": "ammunition_override",
+            "scenario_kind": "historical",
+            "ruleset": RS,
+            "window": True,
+        },
+    ),
     "bridge.month_of": (bridge.month_of, {"moment": GAME.clock}),
     "bridge.troops": (
         bridge.troops,

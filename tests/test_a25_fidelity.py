@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 import minors
 from minors import TableError, load_ruleset
+from minors.asl import cascade
 from minors.bridge import troops
 from minors.cli import main
-from minors.domain.a25 import TraitKind, UnitClass
-from minors.nationality import profile
+from minors.domain.a25 import TraitKind, UnitClass, YearMonth
+from minors.nationality import profile, resolve, thresholds
 
 # ---- item 7: "X except Y" is stored as that -------------------------------------------
 
@@ -152,3 +154,64 @@ def test_the_bridge_keeps_an_opponent_outside_a25() -> None:
     (vichy,) = troops(game, "Britain", vs="Vichy French")
     assert vichy.profile is not None
     assert vichy.profile.context.vs == "Vichy French"
+
+
+# ---- item 12: thresholds are months where the answer changes -------------------------
+
+
+def _changes_by_scan(nationality: str, **query: Any) -> list[str]:
+    """Every month whose profile differs from the month before's, by asking each month."""
+    first, last = cascade.index_of(load_ruleset()).window[resolve(nationality)]
+    month, end = first or YearMonth(1939, 1), last or YearMonth(1945, 12)
+    out, before = [], None
+    while month <= end:
+        answer = profile(nationality, month, **query).to_json()
+        del answer["context"]
+        if before is not None and answer != before:
+            out.append(str(month))
+        month, before = month.next(), answer
+    return out
+
+
+@pytest.mark.rule("A25.242")
+@pytest.mark.parametrize(
+    ("nationality", "query"),
+    [
+        ("Partisan", {}),
+        ("Russian Partisan", {"unit": "commissar"}),
+        ("Eritrean", {}),
+        ("Free French", {"scenario_kind": "dyo"}),
+        ("Vichy French", {}),
+        ("Romanian", {"unit_class": "first_line", "vs": "Russian"}),
+        ("Finnish", {"vs": "German"}),
+        ("SS", {"unit": "squad"}),
+        ("Hungarian", {"unit": "crew", "home": True, "ssr": "home_morale"}),
+    ],
+)
+def test_thresholds_are_exactly_the_months_the_answer_changes(
+    nationality: str, query: dict[str, Any]
+) -> None:
+    """`thresholds` gives the months in which the profile asked with the same arguments
+    differs from the month before's, and only those: what asking every month finds."""
+    assert [str(m) for m in thresholds(nationality, **query)] == _changes_by_scan(
+        nationality, **query
+    )
+
+
+@pytest.mark.rule("A25.242")
+def test_a_row_overridden_by_a_nationalitys_own_rule_is_no_threshold() -> None:
+    """A25.32 turns (a) pieces black from 1944, but Partisan ordnance stays red (A25.242):
+    nothing changes for Partisans in 1/44."""
+    assert "1944-01" not in [str(m) for m in thresholds("Partisan")]
+    assert "1944-01" in [str(m) for m in thresholds("Russian")]
+
+
+@pytest.mark.rule("A25.78")
+def test_the_bridge_reports_the_changes_of_each_profile() -> None:
+    """In Winter 1942 Finnish OBA becomes Plentiful in 1/43, except against Germans: the
+    profile against Russia changes inside the season, the one against Germany does not."""
+    game = minors.Game.new()
+    game.advance_to("1942-winter/axis/diplomacy")
+    (germans,) = troops(game, "Finland", vs="Germany")
+    (russians,) = troops(game, "Finland", vs="Russia")
+    assert (germans.changes, russians.changes) == ((), ("1943-01",))

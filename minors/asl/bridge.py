@@ -14,6 +14,7 @@ splitting French forces into Free French and Vichy French.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from attrs import frozen
 
@@ -58,7 +59,7 @@ class Troops:
     vs: str | None
     home: bool
     changes: tuple[str, ...]
-    """Months inside the season in which some of the nationality's traits change."""
+    """Months inside the season in which this profile's answer changes (`thresholds`)."""
     profile: Profile | None
 
 
@@ -137,23 +138,24 @@ def troops(
         return [Troops(name, None, mapping.reason, "", month, vs, home, (), None)]
     _, *rest = SEASON_MONTHS[game.clock.season]
     inside = {_month(game.clock.year, m) for m in rest}
-    changes = tuple(str(t) for t in thresholds(mapping.nationality, ruleset=rs) if str(t) in inside)
     opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
     out = []
     for opponent in opponents or [None]:
         named = _named(game, opponent) if opponent is not None else None
         against = _against(game, named) if named is not None else None
-        found = profile(
-            mapping.nationality,
-            month,
-            unit_class=unit_class,
-            unit=unit,
-            vs=against,
-            home=home,
-            ssr=tuple(ssr),
-            scenario_kind=scenario_kind,
-            ruleset=rs,
-            window=False,  # the game, not a fixed June 1940, says when France has fallen
+        query: dict[str, Any] = {
+            "unit_class": unit_class,
+            "unit": unit,
+            "vs": against,
+            "home": home,
+            "ssr": tuple(ssr),
+            "scenario_kind": scenario_kind,
+            "ruleset": rs,
+            "window": False,  # the game, not a fixed June 1940, says when France has fallen
+        }
+        found = profile(mapping.nationality, month, **query)
+        changes = tuple(
+            str(m) for m in thresholds(mapping.nationality, **query) if str(m) in inside
         )
         out.append(
             Troops(

@@ -479,13 +479,44 @@ def _chart_traits(
 
 
 @checked(ProfileError)
-def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[YearMonth, ...]:
-    """The months in which some trait of the nationality starts or stops holding (the
-    first month a row holds, and the month after its last), in order: a query for a
-    span of months (a strategic season) reports the traits that change inside it."""
+def thresholds(
+    nationality: str,
+    *,
+    unit_class: UnitClass | str | None = None,
+    unit: UnitType | str | None = None,
+    vs: str | None = None,
+    home: bool = False,
+    ssr: Iterable[Ssr | str] | str = frozenset(),
+    scenario_kind: ScenarioKind | str = ScenarioKind.HISTORICAL,
+    ruleset: Ruleset | None = None,
+    window: bool = True,
+) -> tuple[YearMonth, ...]:
+    """The months in which the answer to a query changes: the profile of `nationality`
+    asked with these arguments (those of `profile`, without the date) differs from the
+    month before's. A query for a span of months (a strategic season) reports what changes
+    inside it. A month in which a row starts or stops holding while a nearer row replaces
+    it (Partisan ordnance stays red when A25.32's date rule turns other `(a)` pieces
+    black) is not one.
+
+    Raises:
+        UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
+    """
     rs = ruleset or load_ruleset()
+    query = (
+        str(unit_class) if unit_class is not None else None,
+        str(unit) if unit is not None else None,
+        vs,
+        home,
+        tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
+        str(scenario_kind),
+        window,
+    )
+    return rs.derived(_thresholds, _resolve(nationality, rs).nationality, query)
+
+
+def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMonth, ...]:
+    unit_class, unit, vs, home, ssr, scenario_kind, window = query
     index = index_of(rs)
-    name = _resolve(nationality, rs).nationality
     start, end = index.window[name]
     months: set[YearMonth] = set()
     for node in (*index.lineage[name], EVERY):
@@ -495,6 +526,23 @@ def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[Yea
                     months.add(r.row.from_)
                 if r.row.until:
                     months.add(r.row.until.next())
-    return tuple(
-        sorted(m for m in months if (start is None or m > start) and (end is None or m <= end))
-    )
+    if window:
+        months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
+
+    def answer(month: YearMonth) -> dict[str, Any]:
+        found = profile(
+            name,
+            month,
+            unit_class=unit_class,
+            unit=unit,
+            vs=vs,
+            home=home,
+            ssr=ssr,
+            scenario_kind=scenario_kind,
+            ruleset=rs,
+            window=window,
+        ).to_json()
+        del found["context"]
+        return found
+
+    return tuple(m for m in sorted(months) if answer(m.previous()) != answer(m))

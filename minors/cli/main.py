@@ -547,9 +547,14 @@ def _bridge(
             "month": found[0].month,
             "nationality": found[0].nationality,
             "reason": found[0].reason,
-            "changes_in_season": list(found[0].changes),
+            "changes_in_season": sorted({m for t in found for m in t.changes}),
             "profiles": [
-                {"vs": t.vs, "home": t.home, **(t.profile.to_json() if t.profile else {})}
+                {
+                    "vs": t.vs,
+                    "home": t.home,
+                    "changes_in_season": list(t.changes),
+                    **(t.profile.to_json() if t.profile else {}),
+                }
                 for t in found
             ],
         }
@@ -561,10 +566,11 @@ def _bridge(
         console.print(f"{first.country}: {first.reason}")
         return
     head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
-    if first.changes:
-        head += f"; traits change inside the season in {', '.join(first.changes)}"
     console.print(head)
     for t in found:
         if t.profile is not None:
-            console.print(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
+            line = f"against {t.vs or 'any opponent'}" + (" at home" if t.home else "")
+            if t.changes:
+                line += f"; the answer changes inside the season in {', '.join(t.changes)}"
+            console.print(line)
             console.print(_nationality_table(t.profile))
