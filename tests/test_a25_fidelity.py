@@ -36,10 +36,11 @@ def test_an_exception_is_a_condition_of_its_own_in_text_and_json() -> None:
 
 @pytest.mark.rule("A25.44")
 def test_per_class_the_exception_is_decided_and_not_shown() -> None:
-    """Without a unit, ANZAC Stealth comes once for each class that is not Green, each
-    conditioned on its class alone; the Finnish Conscripts, whose crews are left in, keep
-    the exception as the condition of the one trait."""
-    stealthy = profile("ANZAC", "1942-10").of(TraitKind.STEALTHY)
+    """Without a unit, ANZAC Stealth comes once for each class that is not Green (in a
+    hypothetical scenario, where Conscripts exist: A25.41), each conditioned on its class;
+    the Finnish Conscripts, whose crews are left in, keep the exception as the condition
+    of the one trait."""
+    stealthy = profile("ANZAC", "1942-10", scenario_kind="hypothetical").of(TraitKind.STEALTHY)
     assert [(t.condition.classes, str(t.condition)) for t in stealthy] == [
         ((UnitClass.ELITE,), "elite"),
         ((UnitClass.FIRST_LINE,), "first_line"),
@@ -215,3 +216,51 @@ def test_the_bridge_reports_the_changes_of_each_profile() -> None:
     (germans,) = troops(game, "Finland", vs="Germany")
     (russians,) = troops(game, "Finland", vs="Russia")
     assert (germans.changes, russians.changes) == ((), ("1943-01",))
+
+
+# ---- item 13: A25.41, the Human Wave traits, --vs ---------------------------------------
+
+
+@pytest.mark.rule("A25.41")
+@pytest.mark.parametrize("nationality", ["British", "Gurkha", "ANZAC", "Canadian", "Indian"])
+def test_british_conscripts_only_in_hypothetical_scenarios(nationality: str) -> None:
+    """A British profile (and a Commonwealth one) resolves no Conscript class in a
+    historical or DYO scenario, and does in a hypothetical one."""
+    for kind in ("historical", "dyo"):
+        found = profile(nationality, "1943-01", scenario_kind=kind)
+        assert UnitClass.CONSCRIPT not in found.context.classes
+        assert UnitClass.CONSCRIPT not in found.by_class
+        assert profile(
+            nationality, "1943-01", unit_class="inexperienced", scenario_kind=kind
+        ).context.classes == (UnitClass.GREEN,)
+    hypothetical = profile(nationality, "1943-01", scenario_kind="hypothetical")
+    assert UnitClass.CONSCRIPT in hypothetical.by_class
+
+
+@pytest.mark.rule("A25.41")
+def test_cli_refuses_british_conscripts_in_a_historical_scenario() -> None:
+    """`minors nationality British --class conscript` exits 2 naming A25.41, unless the
+    scenario is hypothetical."""
+    args = ["nationality", "British", "--date", "1943-01", "--class", "conscript"]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2
+    assert "A25.41" in refused.stderr
+    allowed = CliRunner().invoke(main, [*args, "--scenario-kind", "hypothetical", "--json"])
+    assert allowed.exit_code == 0, allowed.output
+    assert json.loads(allowed.stdout)["context"]["class"] == "conscript"
+
+
+def test_a_class_limit_names_its_scenario_kinds(tmp_path: Path) -> None:
+    """`classes_only_in` names at least one kind of scenario per class, and its clause."""
+    for body, where in (
+        (
+            ["classes_only_in = { conscript = [] }", "classes_only_in_clause = 'A25.41'"],
+            "no kind",
+        ),
+        (["classes_only_in = { conscript = ['hypothetical'] }"], "classes_only_in_clause"),
+    ):
+        path = tmp_path / "house.toml"
+        path.write_text("\n".join(["[nationalities.French]", *body, ""]))
+        with pytest.raises(TableError, match=r"house\.toml") as info:
+            load_ruleset([path])
+        assert where in str(info.value)

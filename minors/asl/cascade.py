@@ -20,6 +20,7 @@ from attrs import frozen
 
 from ..domain.a25 import (
     KIND_SPECS,
+    ScenarioKind,
     ToHit,
     TraitKind,
     TraitValue,
@@ -69,6 +70,9 @@ class Index:
     catalogue: Mapping[str, Mapping[str, CatalogueUnit]]
     classes: Mapping[str, tuple[UnitClass, ...]]
     class_clause: Mapping[str, str]
+    classes_only_in: Mapping[str, Mapping[UnitClass, tuple[ScenarioKind, ...]]]
+    """Classes that exist only in some kinds of scenario (A25.41), and the clause."""
+    classes_only_in_clause: Mapping[str, str]
     window: Mapping[str, tuple[YearMonth | None, YearMonth | None]]
     commissars: frozenset[str]
 
@@ -100,6 +104,8 @@ def _build(rs: Ruleset) -> Index:
     catalogue: dict[str, dict[str, CatalogueUnit]] = {}
     classes: dict[str, tuple[UnitClass, ...]] = {}
     class_clause: dict[str, str] = {}
+    only_in: dict[str, Mapping[UnitClass, tuple[ScenarioKind, ...]]] = {}
+    only_in_clause: dict[str, str] = {}
     window: dict[str, tuple[YearMonth | None, YearMonth | None]] = {}
     commissars = set()
     for name, chain in lines.items():
@@ -109,6 +115,9 @@ def _build(rs: Ruleset) -> Index:
         own = next((n for n in chain if nations[n].classes is not None), None)
         classes[name] = tuple(nations[own].classes or ()) if own else tuple(UnitClass)
         class_clause[name] = (nations[own].classes_clause or nations[own].clause) if own else ""
+        limited = next((nations[n] for n in chain if nations[n].classes_only_in), None)
+        only_in[name] = MappingProxyType(dict(limited.classes_only_in) if limited else {})
+        only_in_clause[name] = limited.classes_only_in_clause if limited else ""
         window[name] = (
             next((nations[n].from_ for n in chain if nations[n].from_), None),
             next((nations[n].until for n in chain if nations[n].until), None),
@@ -131,6 +140,8 @@ def _build(rs: Ruleset) -> Index:
         catalogue=freeze({n: freeze(c) for n, c in catalogue.items()}),
         classes=freeze(classes),
         class_clause=freeze(class_clause),
+        classes_only_in=freeze(only_in),
+        classes_only_in_clause=freeze(only_in_clause),
         window=freeze(window),
         commissars=frozenset(commissars),
     )

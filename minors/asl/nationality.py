@@ -235,10 +235,16 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryU
 
 
 def _classes(
-    selector: str | None, unit: QueryUnit | None, nationality: str, index: Index
+    selector: str | None,
+    unit: QueryUnit | None,
+    nationality: str,
+    index: Index,
+    scenario_kind: ScenarioKind,
 ) -> tuple[UnitClass | None, ...]:
     allowed = index.classes[nationality]
     where = index.class_clause[nationality]
+    only_in = index.classes_only_in[nationality]
+    absent = [c for c in allowed if c in only_in and scenario_kind not in only_in[c]]
     if unit is not None and unit.type in UNIT_GROUPS["smc"]:
         if selector is not None:
             raise ProfileError(f"a {unit.type.value} has no unit class; drop the class")
@@ -264,9 +270,18 @@ def _classes(
                 f"{nationality} units have no unit class, so none is {selector} ({where})"
             )
         return (None,)
+    present = tuple(c for c in allowed if c not in absent)
     if wanted is None:
-        return allowed
-    chosen = tuple(c for c in allowed if c in wanted)
+        return present
+    chosen = tuple(c for c in present if c in wanted)
+    if not chosen and any(c in wanted for c in absent):
+        kinds = " or ".join(
+            dict.fromkeys(k.value for c in absent if c in wanted for k in only_in[c])
+        )
+        raise ProfileError(
+            f"{nationality} troops have no {selector} units in a {scenario_kind.value}"
+            f" scenario, only in {kinds} ones ({index.classes_only_in_clause[nationality]})"
+        )
     if not chosen:
         raise ProfileError(
             f"{nationality} units are never {selector}: their classes are"
@@ -370,7 +385,8 @@ def profile(
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
-    passes = _classes(selector, the_unit, name, index)
+    kind = _scenario_kind(scenario_kind)
+    passes = _classes(selector, the_unit, name, index, kind)
     opponent = _vs(vs, name, index, rs)
     ctx = QueryContext(
         date=month,
@@ -382,7 +398,7 @@ def profile(
         vs_outside=opponent.outside,
         home=home,
         ssr=_enum_set(ssr),
-        scenario_kind=_scenario_kind(scenario_kind),
+        scenario_kind=kind,
     )
     nodes = (*index.lineage[name], EVERY)
     home_of = {r.order: n for n in nodes for g in index.rows.get(n, {}).values() for r in g}

@@ -64,7 +64,14 @@ def _nationality(rs: Ruleset, name: str) -> list[str]:
     record = rs.nationalities[name]
     index = index_of(rs)
     start, end = index.window[name]
-    classes = ", ".join(index.classes[name]) or "none"
+    only_in = index.classes_only_in[name]
+    classes = ", ".join(
+        f"{c} (only in {' and '.join(only_in[c])} scenarios, {index.classes_only_in_clause[name]})"
+        if c in only_in
+        else c
+        for c in index.classes[name]
+    )
+    classes = classes or "none"
     lines = [
         f"### {name} ({record.clause})",
         "",

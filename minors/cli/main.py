@@ -413,12 +413,23 @@ def _nationality_table(found: Any) -> Any:
     "--class",
     "unit_class",
     metavar="CLASS",
-    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite).",
+    help=(
+        "elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
+        " British Conscripts only with --scenario-kind hypothetical (A25.41)."
+    ),
 )
 @click.option(
     "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
 )
-@click.option("--vs", metavar="NAME", help="The opposing nationality or country.")
+@click.option(
+    "--vs",
+    metavar="NAME",
+    help=(
+        "The opposing nationality or country (the whole opposing OB). Only opponent-bound"
+        " traits read it; a country A25 does not describe (Japan) is an opponent no row"
+        " names. With --scenario: the one opponent, instead of one profile per enemy."
+    ),
+)
 @click.option("--home", is_flag=True, help="They fight within their own borders.")
 @click.option(
     "--ssr",

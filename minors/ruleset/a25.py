@@ -103,6 +103,10 @@ class Nationality:
     classes: tuple[UnitClass, ...] | None = None
     """The unit classes it has; None takes the parent's (a root: all five)."""
     classes_clause: str = field(default="", validator=_a25_clause)
+    classes_only_in: dict[UnitClass, tuple[ScenarioKind, ...]] = field(factory=dict)
+    """Classes that exist only in some kinds of scenario (A25.41: British Conscripts only
+    in hypothetical ones); empty takes the parent's."""
+    classes_only_in_clause: str = field(default="", validator=_a25_clause)
     units: tuple[CatalogueUnit, ...] = ()
     successors: tuple[str, ...] = ()
     """The nationalities that carry on after `until` (French: Vichy and Free French)."""
@@ -116,6 +120,17 @@ class Nationality:
         for rating in ratings:
             if ratings.count(rating) > 1:
                 raise FieldError("units", f"{rating!r} is listed twice", "list it once")
+        for unit_class, kinds in self.classes_only_in.items():
+            if not kinds:
+                raise FieldError(
+                    "classes_only_in",
+                    f"{unit_class.value} is given no kind of scenario",
+                    "name the kinds of scenario it exists in",
+                )
+        if self.classes_only_in and not self.classes_only_in_clause:
+            raise FieldError(
+                "classes_only_in_clause", "is empty", "cite the clause that limits the classes"
+            )
 
 
 def _typed_value(kind: TraitKind, value: Any) -> TraitValue:

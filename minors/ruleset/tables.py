@@ -617,6 +617,7 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
         nation_ok("nationalities", key, "successors", nation.successors)
         clause_ok("nationalities", key, "clause", nation.clause)
         clause_ok("nationalities", key, "classes_clause", nation.classes_clause)
+        clause_ok("nationalities", key, "classes_only_in_clause", nation.classes_only_in_clause)
         for unit in nation.units:
             clause_ok("nationalities", key, "units", unit.clause)
         for spelling in (key, *nation.aliases):
