@@ -264,3 +264,33 @@ def test_a_class_limit_names_its_scenario_kinds(tmp_path: Path) -> None:
         with pytest.raises(TableError, match=r"house\.toml") as info:
             load_ruleset([path])
         assert where in str(info.value)
+
+
+HW_TRAITS = {
+    (TraitKind.HW_MORALE_BONUS, ""): 1,
+    (TraitKind.LAX, ""): True,
+    (TraitKind.LOSES_CONCEALMENT, ""): True,
+    (TraitKind.EXEMPT_FROM, "heat_of_battle"): True,
+    (TraitKind.EXEMPT_FROM, "paatc"): True,
+    (TraitKind.EXEMPT_FROM, "pin"): True,
+}
+
+
+@pytest.mark.rule("A25.23")
+def test_the_effects_of_a_hw_unit_are_traits_of_the_russian_profile() -> None:
+    """What docs/humanwave.md says being a HW Unit does is in the Russian profile, each a
+    trait of A25.23 under its situation, and no projection decides it; other nationalities
+    (Russian Partisans included) have none of it."""
+    found = profile("Russian", "1943-02", unit="squad", unit_class="conscript")
+    for (kind, aspect), value in HW_TRAITS.items():
+        (trait,) = found.of(kind, aspect)
+        assert (trait.value, trait.clause) == (value, "A25.23")
+        assert "HW Unit" in trait.condition.situation
+    assert found.lax is False
+    for other in ("Russian Partisan", "British", "German"):
+        traits = profile(other, "1943-02").traits
+        assert not [t for t in traits if (t.kind, t.aspect) in HW_TRAITS and t.clause == "A25.23"]
+    text = (Path(__file__).parent.parent / "docs/humanwave.md").read_text(encoding="utf-8")
+    for kind, aspect in HW_TRAITS:
+        assert f"`{kind.value}`" in text
+        assert not aspect or f"`{aspect}`" in text
