@@ -294,3 +294,20 @@ def test_the_effects_of_a_hw_unit_are_traits_of_the_russian_profile() -> None:
     for kind, aspect in HW_TRAITS:
         assert f"`{kind.value}`" in text
         assert not aspect or f"`{aspect}`" in text
+
+
+@pytest.mark.rule("A25.66")
+def test_a_nearer_row_with_an_exception_replaces_only_what_it_takes_in(tmp_path: Path) -> None:
+    """A house Eritrean "not Lax, except crews" leaves Eritrean crews under the Italian
+    Lax rule: a crew is Lax, a squad is not, and without a unit both rows are listed."""
+    path = tmp_path / "house.toml"
+    path.write_text('[nationality_traits."25.66-not-lax"]\nexcept_units = ["crew"]\n')
+    rs = load_ruleset([path])
+    query: dict[str, Any] = {"unit_class": "green", "ruleset": rs}
+    assert profile("Eritrean", "1941-03", unit="crew", **query).lax is True
+    assert profile("Eritrean", "1941-03", unit="squad", **query).lax is False
+    listed = profile("Eritrean", "1941-03", **query).of(TraitKind.LAX)
+    assert sorted((t.value, t.nationality) for t in listed) == [
+        (False, "Eritrean"),
+        (True, "Italian"),
+    ]

@@ -634,7 +634,6 @@ def test_each_clause_of_the_tree_has_a_case_that_fails_without_it(
     assert [c["name"] for c in cases if not _holds(c, broken)] != [], what
 
 
-@pytest.mark.rule("A25.72")
 def test_the_a25_72_chart_has_a_case_that_fails_without_it() -> None:
     """With the Finnish replacement chart reversed, a case of A25.72 fails."""
     chart = RS.replacement_charts["Finnish"]
