@@ -151,7 +151,8 @@ class PersonnelError(MinorsError, ValueError):
 
 class ProfileError(MinorsError, ValueError):
     """A profile query that cannot be answered as asked: an impossible date, a class or
-    unit the nationality does not have, an opponent on its own side."""
+    unit the nationality does not have, an opponent on its own side, an argument of the
+    wrong type to a function of the profiles, the bridge or their docs."""
 
 
 class HexError(MinorsError, ValueError):

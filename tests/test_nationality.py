@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -17,6 +19,7 @@ from minors import ClauseKind, TableError, UnknownNameError, load_ruleset
 from minors.asl.nationality_doc import generated_part, markdown
 from minors.cli import main
 from minors.domain.a25 import TraitKind, UnitClass, YearMonth
+from minors.errors import clause_key
 from minors.nationality import (
     NoNationalityError,
     ProfileError,
@@ -70,11 +73,15 @@ def _path(document: Any, dotted: str) -> Any:
 )
 def test_rulebook_case(case: dict[str, Any]) -> None:
     """The profile gives exactly the traits and projections the case expects."""
+    _check(case, RS)
+
+
+def _check(case: dict[str, Any], rs: minors.Ruleset) -> None:
     if "error" in case:
         with pytest.raises(ERRORS[case["error"]], match=case.get("match")):
-            profile(case["nationality"], case["date"], **_query(case))
+            profile(case["nationality"], case["date"], ruleset=rs, **_query(case))
         return
-    found = profile(case["nationality"], case["date"], **_query(case))
+    found = profile(case["nationality"], case["date"], ruleset=rs, **_query(case))
     traits = [t.to_json() for t in found.traits]
     for expected in case.get("expect", []):
         same = [
@@ -93,6 +100,26 @@ def test_rulebook_case(case: dict[str, Any]) -> None:
     document = found.to_json()
     for dotted, value in case.get("project", {}).items():
         assert _path(document, dotted) == (None if value == "null" else value), dotted
+
+
+def _holds(case: dict[str, Any], rs: minors.Ruleset) -> bool:
+    try:
+        _check(case, rs)
+    except (AssertionError, minors.MinorsError, pytest.fail.Exception):
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    "clause", sorted({r.clause for r in RS.nationality_traits.values() if r.clause}, key=clause_key)
+)
+def test_each_clause_has_a_case_that_fails_without_its_rows(clause: str) -> None:
+    """With every row citing the clause taken out of the tables, some case of the clause
+    fails: each A25 clause that data carries is cited by a test that notices it broken."""
+    rows = {k: r for k, r in RS.nationality_traits.items() if r.clause != clause}
+    broken = attrs.evolve(RS, nationality_traits=MappingProxyType(rows))
+    cases = [c for c in CASES if c["clause"] == clause]
+    assert [c["name"] for c in cases if not _holds(c, broken)] != []
 
 
 def test_every_rule_clause_has_a_case() -> None:
@@ -550,7 +577,7 @@ def test_cli_errors_exit_2_with_one_line(args: tuple[str, ...], message: str) ->
 
 
 def test_docs_tables_are_the_generated_ones() -> None:
-    """docs/nationality.md holds exactly what `python -m minors.nationality_doc` writes."""
+    """docs/nationality.md holds exactly what `python -m minors.asl.nationality_doc` writes."""
     document = (ROOT / "docs/nationality.md").read_text(encoding="utf-8")
     assert generated_part(document) == markdown(RS).strip()
 
@@ -562,3 +589,55 @@ def test_docs_list_every_nationality_and_country() -> None:
         assert f"### {name} ({record.clause})" in text
     for country in RS.country_nationality:
         assert f"| {country} |" in text
+
+
+def _tree_mutations() -> list[tuple[str, str, Any]]:
+    """(clause, what is broken, the broken nationality table) for the tree's own data: the
+    months a nationality has, its classes, the classes limited to some scenarios, the class
+    A25 gives a counter."""
+    out: list[tuple[str, str, Any]] = []
+    nations = RS.nationalities
+
+    def without(name: str, **changes: Any) -> Any:
+        return MappingProxyType({**nations, name: attrs.evolve(nations[name], **changes)})
+
+    for name, record in nations.items():
+        if record.from_ or record.until:
+            months = (record.from_, record.until)
+            if months != (YearMonth(1939, 1), YearMonth(1945, 12)):
+                out.append((record.clause, f"{name} months", without(name, from_=None, until=None)))
+        if record.classes is not None:
+            clause = record.classes_clause or record.clause
+            out.append((clause, f"{name} classes", without(name, classes=None)))
+        if record.classes_only_in:
+            broken = without(name, classes_only_in={})
+            out.append((record.classes_only_in_clause, f"{name} classes_only_in", broken))
+        for unit in record.units:
+            if unit.unit_class is not None:
+                units = tuple(
+                    attrs.evolve(u, unit_class=None) if u == unit else u for u in record.units
+                )
+                out.append((unit.clause, f"{name} {unit.rating} class", without(name, units=units)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("clause", "what", "nations"), [pytest.param(*m, id=m[1]) for m in _tree_mutations()]
+)
+def test_each_clause_of_the_tree_has_a_case_that_fails_without_it(
+    clause: str, what: str, nations: Any
+) -> None:
+    """With a nationality's months, classes, class limits or a counter's class taken out,
+    some case of the clause that gives it fails."""
+    broken = attrs.evolve(RS, nationalities=nations)
+    cases = [c for c in CASES if c["clause"] == clause]
+    assert [c["name"] for c in cases if not _holds(c, broken)] != [], what
+
+
+def test_the_a25_72_chart_has_a_case_that_fails_without_it() -> None:
+    """With the Finnish replacement chart reversed, a case of A25.72 fails."""
+    chart = RS.replacement_charts["Finnish"]
+    reversed_chart = attrs.evolve(chart, steps=tuple(reversed(chart.steps)))
+    broken = attrs.evolve(RS, replacement_charts=MappingProxyType({"Finnish": reversed_chart}))
+    cases = [c for c in CASES if c["clause"] == "A25.72"]
+    assert [c["name"] for c in cases if not _holds(c, broken)] != []

@@ -14,12 +14,15 @@ splitting French forces into Free French and Vichy French.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from attrs import frozen
 
 from .._kernel.game import BaseGame
 from ..domain import Season, Side, Status
+from ..domain.arguments import checked
 from ..domain.clock import Moment
+from ..errors import ProfileError, UnknownNameError
 from .nationality import country_nationality, profile, thresholds
 from .traits import Profile
 
@@ -38,6 +41,7 @@ def _month(year: int, month: int) -> str:
     return f"{year + (month - 1) // 12}-{(month - 1) % 12 + 1:02d}"
 
 
+@checked(ProfileError)
 def month_of(moment: Moment) -> str:
     """The month a date-dependent trait is read at for a turn: the season's first."""
     return _month(moment.year, SEASON_MONTHS[moment.season][0])
@@ -55,7 +59,7 @@ class Troops:
     vs: str | None
     home: bool
     changes: tuple[str, ...]
-    """Months inside the season in which some of the nationality's traits change."""
+    """Months inside the season in which this profile's answer changes (`thresholds`)."""
     profile: Profile | None
 
 
@@ -79,6 +83,29 @@ def _enemies(game: BaseGame, name: str) -> list[str]:
     return list(game.raw_state.minors[name].at_war_with)
 
 
+def _named(game: BaseGame, name: str) -> str:
+    """A country's canonical name, or a name that is no country (a nationality) as given."""
+    try:
+        return game.ruleset.resolve(name)
+    except UnknownNameError:
+        return name
+
+
+def _against(game: BaseGame, name: str) -> str:
+    """What a profile opposes: a country's troops as the nationality they are in this
+    game (its side, its fate), a country whose troops A25 does not describe by its own
+    name (the profile takes it as an opponent no opponent-bound row names), a nationality
+    as named."""
+    rs = game.ruleset
+    if name not in rs.minors and name not in rs.majors:
+        return name
+    mapping = country_nationality(
+        name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
+    )
+    return mapping.nationality or name
+
+
+@checked(ProfileError)
 def troops(
     game: BaseGame,
     country: str,
@@ -111,36 +138,24 @@ def troops(
         return [Troops(name, None, mapping.reason, "", month, vs, home, (), None)]
     _, *rest = SEASON_MONTHS[game.clock.season]
     inside = {_month(game.clock.year, m) for m in rest}
-    changes = tuple(str(t) for t in thresholds(mapping.nationality, ruleset=rs) if str(t) in inside)
-    opponents: list[str | None] = [rs.resolve(vs)] if vs is not None else []
-    if vs is None:
-        for enemy in _enemies(game, name):
-            other = country_nationality(
-                enemy, side=_side(game, enemy), conquered=_conquered(game, enemy), ruleset=rs
-            )
-            if other.nationality is not None:
-                opponents.append(enemy)
+    opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
     out = []
     for opponent in opponents or [None]:
-        against = None
-        if opponent is not None:
-            against = country_nationality(
-                opponent,
-                side=_side(game, opponent),
-                conquered=_conquered(game, opponent),
-                ruleset=rs,
-            ).nationality
-        found = profile(
-            mapping.nationality,
-            month,
-            unit_class=unit_class,
-            unit=unit,
-            vs=against,
-            home=home,
-            ssr=tuple(ssr),
-            scenario_kind=scenario_kind,
-            ruleset=rs,
-            window=False,  # the game, not a fixed June 1940, says when France has fallen
+        named = _named(game, opponent) if opponent is not None else None
+        against = _against(game, named) if named is not None else None
+        query: dict[str, Any] = {
+            "unit_class": unit_class,
+            "unit": unit,
+            "vs": against,
+            "home": home,
+            "ssr": tuple(ssr),
+            "scenario_kind": scenario_kind,
+            "ruleset": rs,
+            "window": False,  # the game, not a fixed June 1940, says when France has fallen
+        }
+        found = profile(mapping.nationality, month, **query)
+        changes = tuple(
+            str(m) for m in thresholds(mapping.nationality, **query) if str(m) in inside
         )
         out.append(
             Troops(
@@ -149,7 +164,7 @@ def troops(
                 mapping.reason,
                 mapping.clause,
                 month,
-                opponent,
+                named,
                 home,
                 changes,
                 found,

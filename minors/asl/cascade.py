@@ -20,6 +20,7 @@ from attrs import frozen
 
 from ..domain.a25 import (
     KIND_SPECS,
+    ScenarioKind,
     ToHit,
     TraitKind,
     TraitValue,
@@ -29,7 +30,8 @@ from ..domain.a25 import (
     expand_classes,
     name_key,
 )
-from ..errors import TableError
+from ..domain.arguments import checked
+from ..errors import ProfileError, TableError
 from ..ruleset.a25 import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
 from .traits import Projection, QueryContext, Trait, TraitCondition
@@ -51,6 +53,8 @@ class Row:
     key: Key
     classes: frozenset[UnitClass] | None
     units: frozenset[str]
+    except_classes: frozenset[UnitClass]
+    except_units: frozenset[str]
     vs: frozenset[str]
     not_vs: frozenset[str]
 
@@ -66,6 +70,9 @@ class Index:
     catalogue: Mapping[str, Mapping[str, CatalogueUnit]]
     classes: Mapping[str, tuple[UnitClass, ...]]
     class_clause: Mapping[str, str]
+    classes_only_in: Mapping[str, Mapping[UnitClass, tuple[ScenarioKind, ...]]]
+    """Classes that exist only in some kinds of scenario (A25.41), and the clause."""
+    classes_only_in_clause: Mapping[str, str]
     window: Mapping[str, tuple[YearMonth | None, YearMonth | None]]
     commissars: frozenset[str]
 
@@ -86,6 +93,8 @@ def _build(rs: Ruleset) -> Index:
             key=(row.kind, str(row.aspect)),
             classes=expand_classes(row.classes) if row.classes else None,
             units=frozenset(row.units),
+            except_classes=expand_classes(row.except_classes),
+            except_units=frozenset(row.except_units),
             vs=frozenset(row.vs),
             not_vs=frozenset(row.not_vs),
         )
@@ -95,6 +104,8 @@ def _build(rs: Ruleset) -> Index:
     catalogue: dict[str, dict[str, CatalogueUnit]] = {}
     classes: dict[str, tuple[UnitClass, ...]] = {}
     class_clause: dict[str, str] = {}
+    only_in: dict[str, Mapping[UnitClass, tuple[ScenarioKind, ...]]] = {}
+    only_in_clause: dict[str, str] = {}
     window: dict[str, tuple[YearMonth | None, YearMonth | None]] = {}
     commissars = set()
     for name, chain in lines.items():
@@ -104,6 +115,9 @@ def _build(rs: Ruleset) -> Index:
         own = next((n for n in chain if nations[n].classes is not None), None)
         classes[name] = tuple(nations[own].classes or ()) if own else tuple(UnitClass)
         class_clause[name] = (nations[own].classes_clause or nations[own].clause) if own else ""
+        limited = next((nations[n] for n in chain if nations[n].classes_only_in), None)
+        only_in[name] = MappingProxyType(dict(limited.classes_only_in) if limited else {})
+        only_in_clause[name] = limited.classes_only_in_clause if limited else ""
         window[name] = (
             next((nations[n].from_ for n in chain if nations[n].from_), None),
             next((nations[n].until for n in chain if nations[n].until), None),
@@ -126,11 +140,14 @@ def _build(rs: Ruleset) -> Index:
         catalogue=freeze({n: freeze(c) for n, c in catalogue.items()}),
         classes=freeze(classes),
         class_clause=freeze(class_clause),
+        classes_only_in=freeze(only_in),
+        classes_only_in_clause=freeze(only_in_clause),
         window=freeze(window),
         commissars=frozenset(commissars),
     )
 
 
+@checked(ProfileError)
 def index_of(rs: Ruleset) -> Index:
     """The A25 tables indexed for queries, built once per ruleset."""
     return rs.derived(_build)
@@ -159,6 +176,11 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
                 return _NO
         else:
             status = _OPEN
+    left_out = _left_out(r, ctx, cls)
+    if left_out == _YES:
+        return _NO
+    if left_out == _OPEN:
+        status = _OPEN
     if ctx.vs is not None:
         if (r.vs and not r.vs & ctx.vs_lineage) or r.not_vs & ctx.vs_lineage:
             return _NO
@@ -171,12 +193,31 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
     return status
 
 
-def _covers(t: Row, r: Row, ctx: QueryContext) -> bool:
+def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
+    """Whether the unit is one the row's exception leaves out (`_YES`, `_NO`), or may be
+    (`_OPEN`: the exception names unit types and the query gives no unit). A unit without
+    a class is never of an excepted class."""
+    if not (r.except_classes or r.except_units):
+        return _NO
+    if r.except_classes and (cls is None or cls not in r.except_classes):
+        return _NO
+    if not r.except_units:
+        return _YES
+    if ctx.unit is None:
+        return _OPEN
+    return _YES if ctx.unit.matches(r.except_units) else _NO
+
+
+def _covers(t: Row, r: Row, ctx: QueryContext, cls: UnitClass | None) -> bool:
     """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
     does, for what the query leaves open."""
     if t.row.situation and t.row.situation != r.row.situation:
         return False
     if ctx.unit is None and t.units and not (r.units and r.units <= t.units):
+        return False
+    if _left_out(t, ctx, cls) == _OPEN and not (
+        _left_out(r, ctx, cls) == _OPEN and t.except_units <= r.except_units
+    ):
         return False
     if ctx.vs is None:
         if t.vs and not (r.vs and r.vs <= t.vs):
@@ -186,9 +227,12 @@ def _covers(t: Row, r: Row, ctx: QueryContext) -> bool:
     return True
 
 
+@checked(ProfileError)
 def resolve_rows(
     index: Index, nationality: str, ctx: QueryContext, cls: UnitClass | None, closed: bool
 ) -> list[Row]:
+    if nationality not in index.lineage:
+        raise ProfileError(f"{nationality!r} is not a nationality of the tables")
     nodes = (*index.lineage[nationality], EVERY)
     out: list[Row] = []
     for key in index.keys[nationality]:
@@ -199,16 +243,25 @@ def resolve_rows(
                 r
                 for r in index.rows.get(node, {}).get(key, ())
                 if _status(r, ctx, cls, closed) != _NO
-                and (cumulative or not any(_covers(t, r, ctx) for t in taken))
+                and (cumulative or not any(_covers(t, r, ctx, cls) for t in taken))
             ]
             taken.extend(fresh)
         out.extend(taken)
     return out
 
 
+@checked(ProfileError)
 def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     row = r.row
     classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
+    # Narrowed to one class, the exception keeps only what that class still leaves open.
+    except_units = row.except_units
+    if cls is None:
+        except_classes = tuple(c for c in UnitClass if c in r.except_classes)
+    else:
+        except_classes = ()
+        if r.except_classes and cls not in r.except_classes:
+            except_units = ()
     return Trait(
         kind=row.kind,
         value=row.value,
@@ -218,6 +271,8 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
             until=row.until,
             classes=classes,
             units=row.units,
+            except_classes=except_classes,
+            except_units=except_units,
             vs=row.vs,
             not_vs=row.not_vs,
             home=row.home,
@@ -242,6 +297,7 @@ def _int(value: TraitValue) -> int:
     return value
 
 
+@checked(ProfileError)
 def project(rows: list[Row]) -> Projection:
     by_key: dict[Key, list[Row]] = {}
     for r in rows:
@@ -278,7 +334,10 @@ def project(rows: list[Row]) -> Projection:
     )
 
 
+@checked(ProfileError)
 def merge(projections: list[Projection]) -> Projection:
+    if not projections:
+        raise ProfileError("merge() needs at least one projection")
     first = projections[0]
 
     def same(name: str) -> Any:

@@ -17,6 +17,7 @@ from attrs import field, frozen
 
 from .._kernel.rulebook import RuleViolation, Violation
 from ..domain import Side
+from ..domain.arguments import checked, typed
 from ..errors import CommissarError
 from .personnel import PersonnelKind, check_rating
 
@@ -62,7 +63,7 @@ class CommissarRating(StrEnum):
         return 9 if self is CommissarRating.NINE_ZERO else 10
 
 
-@frozen
+@frozen(field_transformer=typed(CommissarError))
 class Personnel:
     """A personnel counter, as much of it as the Commissar rules need.
 
@@ -122,7 +123,7 @@ LAST_SUBSTITUTION_MONTH = (1942, 10)
 """A25.22: Commissars may be substituted in scenarios set in or before October 1942."""
 
 
-@frozen
+@frozen(field_transformer=typed(CommissarError))
 class Substitution:
     """A25.22: the Russian player's proposal to replace leader `leader` by a Commissar."""
 
@@ -130,6 +131,7 @@ class Substitution:
     commissar: CommissarRating = field(converter=CommissarRating)
 
 
+@checked(CommissarError)
 def check_substitution(
     scenario_date: datetime.date,
     order_of_battle: Iterable[Personnel],
@@ -206,6 +208,7 @@ def check_substitution(
     return tuple(out)
 
 
+@checked(CommissarError)
 def substitute(
     scenario_date: datetime.date,
     order_of_battle: Iterable[Personnel],
@@ -234,6 +237,7 @@ def substitute(
 # ---- leadership and morale (A25.221) -------------------------------------------------------
 
 
+@checked(CommissarError)
 def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.221: the order in which one side's units in a Location take an IFT-dictated MC.
 
@@ -257,6 +261,7 @@ def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     return tuple(sorted(units, key=rank))
 
 
+@checked(CommissarError)
 def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
     """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC.
 
@@ -277,11 +282,13 @@ def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
     return unit.morale <= leader.morale
 
 
+@checked(CommissarError)
 def leadership_applies(unit: Personnel) -> bool:
     """A25.221: whether a leader's leadership can modify `unit`'s DR: never a Commissar's."""
     return not unit.is_commissar
 
 
+@checked(CommissarError)
 def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int:
     """A25.221: `unit`'s Morale Level in `location`: one higher with an unbroken friendly
     Commissar there, unless `unit` is itself a Commissar or berserk.
@@ -324,6 +331,7 @@ class RallyTerms:
     """Desperation Morale does not count while a Commissar rallies the unit."""
 
 
+@checked(CommissarError)
 def rally_terms(unit: Personnel, location: Sequence[Personnel]) -> RallyTerms:
     """A25.221-A25.222: who rallies the broken `unit`, and on what terms.
 
@@ -396,6 +404,7 @@ LOWEST = frozenset({"2-2-6"})
 """A25.222: a broken 2-2-6 that fails a Commissar's rally is eliminated."""
 
 
+@checked(CommissarError)
 def rally_outcome(
     unit: Personnel,
     commissar_present: bool,
@@ -433,6 +442,7 @@ def rally_outcome(
 # ---- berserk (A25.223) ---------------------------------------------------------------------
 
 
+@checked(CommissarError)
 def berserk_spread(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.223: the Location after a Commissar in it goes berserk: every friendly Infantry
     unit there is berserk too (Cavalry, being mounted, and enemy units are not).

@@ -14,6 +14,7 @@ from attrs import field, frozen
 
 from .._kernel.rulebook import Violation
 from ..domain import Side
+from ..domain.arguments import checked, typed
 from ..errors import DyoError
 
 __all__ = ["DyoError", "FrenchForce", "Purchase", "check_purchases", "french_force"]
@@ -39,6 +40,7 @@ def _key(name: str) -> str:
     return re.sub(r"[\s\-]+", "_", name.strip().lower())
 
 
+@checked(DyoError)
 def french_force(nationality: str) -> FrenchForce | None:
     """The French force a nationality name stands for, or None (including plain `French`,
     the army of 1940, which A25.57 does not concern)."""
@@ -51,7 +53,7 @@ def _text(value: str) -> str:
     return value
 
 
-@frozen
+@frozen(field_transformer=typed(DyoError))
 class Purchase:
     """One item of a DYO purchase list: what, for which side, of which nationality."""
 
@@ -60,6 +62,7 @@ class Purchase:
     nationality: str = field(converter=_text)
 
 
+@checked(DyoError)
 def check_purchases(purchases: Iterable[Purchase]) -> tuple[Violation, ...]:
     """A25.57: one violation for each side whose purchases include both Free French and
     Vichy French, naming the items of each."""

@@ -26,6 +26,7 @@ from itertools import pairwise
 
 from attrs import field, frozen
 
+from ..domain.arguments import checked, typed
 from ..errors import HexError
 
 __all__ = ["Hex", "HexError", "HexGrain", "Hexside", "distance", "grains_through"]
@@ -47,6 +48,7 @@ class Hexside(IntEnum):
     NW = 6
     """Up and to the left: the previous column, half a hex higher."""
 
+    @checked(HexError)
     def turned(self, steps: int) -> Hexside:
         """The hexside `steps` places clockwise (negative: anticlockwise)."""
         return Hexside((self.value - 1 + steps) % 6 + 1)
@@ -56,6 +58,7 @@ class Hexside(IntEnum):
         """The hexside facing this one."""
         return self.turned(3)
 
+    @checked(HexError)
     def is_beside(self, other: Hexside) -> bool:
         """Whether the two hexsides meet at a vertex (they are one place apart)."""
         return other in (self.turned(1), self.turned(-1))
@@ -74,6 +77,10 @@ _OFFSET: dict[Hexside, tuple[int, int]] = {
 _NAME = re.compile(r"^([A-Z])(\1?)(\d{1,3})$")
 MAX_COLUMN = 52
 """`ZZ`: single letters are columns 1-26, doubled letters 27-52."""
+MAX_ROW = 999
+"""A hex is named with at most three digits of row (`A999`)."""
+_REACH = 2 * (MAX_ROW + 1) + 2 * MAX_COLUMN
+"""No hex of a grain farther than this many steps from its target is on the board."""
 
 
 def _column_letters(column: int) -> str:
@@ -81,7 +88,7 @@ def _column_letters(column: int) -> str:
     return letter * (1 + (column - 1) // 26)
 
 
-@frozen(order=True)
+@frozen(order=True, field_transformer=typed(HexError))
 class Hex:
     """A hex of the board: `column` 1 (`A`) ... 52 (`ZZ`), `row` 0 upward from the top."""
 
@@ -95,8 +102,8 @@ class Hex:
 
     @row.validator
     def _check_row(self, _: object, value: int) -> None:
-        if not isinstance(value, int) or value < 0:
-            raise HexError(f"row {value!r} is not on the board; rows are 0 and up")
+        if not isinstance(value, int) or not 0 <= value <= MAX_ROW:
+            raise HexError(f"row {value!r} is not on the board; rows are 0 to {MAX_ROW}")
 
     @classmethod
     def parse(cls, text: str | Hex) -> Hex:
@@ -123,13 +130,15 @@ class Hex:
         return self.column, 2 * self.row + (1 if self.column % 2 == 0 else 0)
 
     @classmethod
+    @checked(HexError)
     def from_doubled(cls, column: int, y: int) -> Hex | None:
         """The hex at doubled coordinates, or None when that is off the board."""
         low = 1 if column % 2 == 0 else 0
-        if not 1 <= column <= MAX_COLUMN or y < low or (y - low) % 2:
+        if not 1 <= column <= MAX_COLUMN or not low <= y <= 2 * MAX_ROW + low or (y - low) % 2:
             return None
         return cls(column, (y - low) // 2)
 
+    @checked(HexError)
     def neighbour(self, side: Hexside) -> Hex | None:
         """The hex across `side`, or None when that is off the board."""
         dc, dy = _OFFSET[side]
@@ -140,6 +149,7 @@ class Hex:
         """The hexes across hexsides 1-6, in that order, leaving out those off the board."""
         return tuple(h for side in Hexside if (h := self.neighbour(side)) is not None)
 
+    @checked(HexError)
     def side_towards(self, other: Hex) -> Hexside | None:
         """The hexside shared with `other`, or None when the two are not adjacent."""
         for side in Hexside:
@@ -159,6 +169,7 @@ def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return dc + max(0, (dy - dc) // 2)
 
 
+@checked(HexError)
 def distance(a: Hex, b: Hex) -> int:
     """The range in hexes between two hexes (0 for the same hex)."""
     return _distance(a.doubled, b.doubled)
@@ -179,7 +190,7 @@ def _to_optional_side(value: Hexside | int | None) -> Hexside | None:
     return None if value is None else _to_side(value)
 
 
-@frozen
+@frozen(field_transformer=typed(HexError))
 class HexGrain:
     """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it.
 
@@ -218,19 +229,27 @@ class HexGrain:
         return self.alternate
 
     def _doubled_at(self, k: int) -> tuple[int, int]:
+        # Steps 0, 2, 4 ... cross `direction`, steps 1, 3 ... `alternate`; behind the
+        # target, steps -1, -3 ... are the alternate ones, walked backwards.
         column, y = self.target.doubled
-        for i in range(k) if k > 0 else range(-1, k - 1, -1):
-            dc, dy = _OFFSET[self._step(i)]
-            column, y = (column + dc, y + dy) if k > 0 else (column - dc, y - dy)
-        return column, y
+        first, second = _OFFSET[self.direction], _OFFSET[self.alternate or self.direction]
+        n = abs(k)
+        firsts, seconds = ((n + 1) // 2, n // 2) if k >= 0 else (n // 2, (n + 1) // 2)
+        sign = 1 if k >= 0 else -1
+        dc = firsts * first[0] + seconds * second[0]
+        dy = firsts * first[1] + seconds * second[1]
+        return column + sign * dc, y + sign * dy
 
+    @checked(HexError)
     def hex_at(self, k: int) -> Hex | None:
         """The grain's hex at index `k` (0: the target), or None when it is off the board."""
-        return Hex.from_doubled(*self._doubled_at(k))
+        return Hex.from_doubled(*self._doubled_at(k)) if abs(k) <= _REACH else None
 
+    @checked(HexError)
     def hexes(self, start: int, stop: int) -> tuple[Hex, ...]:
         """The grain's hexes from index `start` up to, not including, `stop` (on the board)."""
-        return tuple(h for k in range(start, stop) if (h := self.hex_at(k)) is not None)
+        span = range(max(start, -_REACH), min(stop, _REACH + 1))
+        return tuple(h for k in span if (h := self.hex_at(k)) is not None)
 
     def _nearest(self, hex_: Hex) -> tuple[int, tuple[int, ...]]:
         """The range from `hex_` to the grain and the indexes of the grain's nearest hexes.
@@ -244,10 +263,12 @@ class HexGrain:
         best = min(ranges.values())
         return best, tuple(k for k, r in sorted(ranges.items()) if r == best)
 
+    @checked(HexError)
     def range_from(self, hex_: Hex) -> int:
         """A25.2321: the range from `hex_` to the closest hex of this grain."""
         return self._nearest(hex_)[0]
 
+    @checked(HexError)
     def approaches_target(self, hex_: Hex) -> bool:
         """Whether a unit in `hex_` lies behind or level with the target along this grain
         (one of its nearest grain hexes has index ≤ 0), so that the grain's direction runs
@@ -274,6 +295,7 @@ class HexGrain:
         return tuple(sorted(beside - set(forward)))
 
     @classmethod
+    @checked(HexError)
     def from_hexes(cls, hexes: Sequence[str | Hex], target: str | Hex) -> HexGrain:
         """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`).
 
@@ -327,6 +349,7 @@ def _iter_grains(target: Hex) -> Iterator[HexGrain]:
             yield HexGrain(target, side, side.turned(turn))
 
 
+@checked(HexError)
 def grains_through(target: Hex) -> tuple[HexGrain, ...]:
     """The 18 oriented grains through `target`: six normal, twelve alternate (each line of
     an alternate grain has two sets of hexes)."""

@@ -1,7 +1,7 @@
 """Human Wave (A25.23-A25.234): the declaration, the direction, where a HW Unit may go in
 each Impulse, and when it stops being one.
 
-Pure functions over the geometry of `minors.hexgrid`. What depends on terrain, LOS or
+Pure functions over the geometry of `minors.asl.hexgrid`. What depends on terrain, LOS or
 counters on the map (who has LOS, what is ADJACENT, what a hex costs to enter, which
 in-hex moves a building, wire or entrenchment offers) is the caller's fact, passed in.
 A Location here is a hex; in-hex moves (building levels, entrenchments, Panji/Wire) are
@@ -20,6 +20,7 @@ from types import MappingProxyType
 from attrs import field, frozen
 
 from .._kernel.rulebook import Violation
+from ..domain.arguments import checked, typed
 from ..errors import HumanWaveError
 from .hexgrid import Hex, HexGrain, distance, grains_through
 from .personnel import PersonnelKind
@@ -78,7 +79,7 @@ def _hex(value: str | Hex) -> Hex:
 # ---- the declaration (A25.23) -------------------------------------------------------------
 
 
-@frozen
+@frozen(field_transformer=typed(HumanWaveError))
 class HWCandidate:
     """A unit the ATTACKER selects for a Human Wave, with the facts A25.23 looks at.
 
@@ -128,6 +129,7 @@ def _establishes(unit: HWCandidate, target: Hex) -> bool:
     return unit.los_to_target and unit.hex != target and distance(unit.hex, target) <= TARGET_RANGE
 
 
+@checked(HumanWaveError)
 def check_declaration(
     units: Iterable[HWCandidate], target: str | Hex, *, wave: WaveKind = WaveKind.HUMAN_WAVE
 ) -> tuple[Violation, ...]:
@@ -221,6 +223,7 @@ def _unit_violations(unit: HWCandidate, wave: WaveKind) -> Iterable[Violation]:
 # ---- the direction and forward and side hexes (A25.231, A25.2311) ---------------------------
 
 
+@checked(HumanWaveError)
 def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexGrain, ...]:
     """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction.
 
@@ -242,6 +245,7 @@ def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexG
     return tuple(g for g, r in ranges.items() if r == best)
 
 
+@checked(HumanWaveError)
 def check_direction(grain: HexGrain, units: Iterable[HWCandidate]) -> tuple[Violation, ...]:
     """A25.231: why `grain` cannot be the HW Direction (empty when it can)."""
     allowed = hw_directions(grain.target, units)
@@ -258,6 +262,7 @@ def check_direction(grain: HexGrain, units: Iterable[HWCandidate]) -> tuple[Viol
     )
 
 
+@checked(HumanWaveError)
 def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
     """A25.2311: the forward hexes of a HW Unit in `hex_`: three on a normal grain, two on
     an alternate one (in hexside order, leaving out any off the board)."""
@@ -265,6 +270,7 @@ def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
     return tuple(h for s in grain.forward_hexsides if (h := here.neighbour(s)) is not None)
 
 
+@checked(HumanWaveError)
 def side_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
     """A25.2311: the side hexes of a HW Unit in `hex_`: none on a normal grain, two on an
     alternate one."""
@@ -308,7 +314,7 @@ class HWMoveKind(StrEnum):
 _KIND_ORDER = {kind: i for i, kind in enumerate(HWMoveKind)}
 
 
-@frozen
+@frozen(field_transformer=typed(HumanWaveError))
 class HWMove:
     """One Impulse's move: what the unit does and the hex it ends in."""
 
@@ -316,7 +322,7 @@ class HWMove:
     hex: Hex = field(converter=_hex)
 
 
-@frozen
+@frozen(field_transformer=typed(HumanWaveError))
 class HWUnitState:
     """A HW Unit during its MPh: where it is, the hexes it left in prior Impulses (A25.2322),
     and whether it carries a Range counter (A25.2321)."""
@@ -344,7 +350,7 @@ def _in_hex_kinds(values: Iterable[HWMoveKind]) -> frozenset[HWMoveKind]:
     return kinds
 
 
-@frozen
+@frozen(field_transformer=typed(HumanWaveError))
 class ImpulseFacts:
     """What the caller knows about a HW Unit's surroundings for one Impulse.
 
@@ -384,6 +390,7 @@ def _blocked_by_left(hex_: Hex, left: frozenset[Hex]) -> bool:
     return any(distance(hex_, old) <= 1 for old in left)
 
 
+@checked(HumanWaveError)
 def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tuple[HWMove, ...]:
     """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay.
 
@@ -429,6 +436,7 @@ def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tup
     return tuple(sorted(options, key=lambda m: (_KIND_ORDER[m.kind], m.hex)))
 
 
+@checked(HumanWaveError)
 def after_move(state: HWUnitState, move: HWMove, grain: HexGrain) -> HWUnitState:
     """The unit's state after `move`: the hex left is remembered (A25.2322); moving farther
     from the grain puts on a Range counter, moving closer takes it off (A25.2321).
@@ -454,6 +462,7 @@ class EntryEffect(StrEnum):
     """Its only enemy is one SMC: Infantry OVR without NTC, at normal MF; the SMC stays."""
 
 
+@checked(HumanWaveError)
 def entry_effects(move: HWMove, facts: ImpulseFacts) -> frozenset[EntryEffect]:
     """A25.233: the effects of a HW Unit's move into an enemy-occupied Location."""
     if move.kind is HWMoveKind.BELOW_ENEMY_ENTRENCHMENT:
@@ -489,7 +498,7 @@ class HWEnd(StrEnum):
     """It became a Guard by capturing an SMC, Unarmed or Disrupted unit."""
 
 
-@frozen
+@frozen(field_transformer=typed(HumanWaveError))
 class UnitCondition:
     """A HW Unit's condition at an Impulse's start or end, for A25.234."""
 
@@ -501,6 +510,7 @@ class UnitCondition:
     going_below_enemy_entrenchment: bool = False
 
 
+@checked(HumanWaveError)
 def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | None:
     """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one.
 
@@ -523,6 +533,7 @@ def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | No
     return None
 
 
+@checked(HumanWaveError)
 def human_wave_ends(options: Mapping[str, Sequence[HWMove]]) -> bool:
     """A25.234: the Human Wave is over when no HW Unit is left (`options` maps each
     remaining HW Unit's id to its `legal_moves`) or none can enter a new Location."""

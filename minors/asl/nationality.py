@@ -37,6 +37,7 @@ from ..domain.a25 import (
     expand_classes,
     name_key,
 )
+from ..domain.arguments import checked
 from ..errors import NoNationalityError, ProfileError, UnknownNameError
 from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
@@ -78,6 +79,7 @@ class CountryMapping:
     """How it was chosen: '' (the country's own), 'axis' or 'organized_by'."""
 
 
+@checked(ProfileError)
 def country_nationality(
     country: str,
     *,
@@ -97,7 +99,11 @@ def country_nationality(
     """
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
-    side = Side(side) if side is not None else None
+    try:
+        side = Side(side) if side is not None else None
+    except ValueError:
+        sides = ", ".join(repr(s.value) for s in Side)
+        raise ProfileError(f"side {side!r} is not a side; give one of {sides}") from None
     row = rs.country_nationality.get(name)
     if row is None:
         minor = rs.minors.get(name)
@@ -125,10 +131,13 @@ def country_nationality(
 
 @frozen
 class _Resolved:
-    nationality: str
+    nationality: str | None
     country: str | None
+    reason: str = ""
+    """Why a country has no A25 nationality (`nationality` is then None)."""
 
 
+@checked(ProfileError)
 def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     """The nationality `name` stands for: a nationality (or alias; case, spaces and hyphens
     do not matter), else a country through `country_nationality`.
@@ -140,7 +149,14 @@ def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     return _resolve(name, ruleset or load_ruleset()).nationality
 
 
-def _resolve(name: str, rs: Ruleset) -> _Resolved:
+@frozen
+class _Found:
+    nationality: str
+    country: str | None
+
+
+def _lookup(name: str, rs: Ruleset) -> _Resolved:
+    """A nationality, or a country with its nationality or the reason it has none."""
     index = index_of(rs)
     found = index.names.get(name_key(name))
     if found is not None:
@@ -152,11 +168,17 @@ def _resolve(name: str, rs: Ruleset) -> _Resolved:
         close = difflib.get_close_matches(name_key(name), list(spellings), n=3, cutoff=0.7)
         suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
         raise UnknownNameError("nationality or country", name, suggestions) from None
-    if mapping.nationality is None:
-        raise NoNationalityError(f"{mapping.country} has no A25 nationality: {mapping.reason}")
-    return _Resolved(mapping.nationality, mapping.country)
+    return _Resolved(mapping.nationality, mapping.country, mapping.reason)
 
 
+def _resolve(name: str, rs: Ruleset) -> _Found:
+    looked = _lookup(name, rs)
+    if looked.nationality is None:
+        raise NoNationalityError(f"{looked.country} has no A25 nationality: {looked.reason}")
+    return _Found(looked.nationality, looked.country)
+
+
+@checked(ProfileError)
 def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """The nationality and its parents, nearest first (`SS`, `German`)."""
     rs = ruleset or load_ruleset()
@@ -213,10 +235,16 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryU
 
 
 def _classes(
-    selector: str | None, unit: QueryUnit | None, nationality: str, index: Index
+    selector: str | None,
+    unit: QueryUnit | None,
+    nationality: str,
+    index: Index,
+    scenario_kind: ScenarioKind,
 ) -> tuple[UnitClass | None, ...]:
     allowed = index.classes[nationality]
     where = index.class_clause[nationality]
+    only_in = index.classes_only_in[nationality]
+    absent = [c for c in allowed if c in only_in and scenario_kind not in only_in[c]]
     if unit is not None and unit.type in UNIT_GROUPS["smc"]:
         if selector is not None:
             raise ProfileError(f"a {unit.type.value} has no unit class; drop the class")
@@ -242,9 +270,18 @@ def _classes(
                 f"{nationality} units have no unit class, so none is {selector} ({where})"
             )
         return (None,)
+    present = tuple(c for c in allowed if c not in absent)
     if wanted is None:
-        return allowed
-    chosen = tuple(c for c in allowed if c in wanted)
+        return present
+    chosen = tuple(c for c in present if c in wanted)
+    if not chosen and any(c in wanted for c in absent):
+        kinds = " or ".join(
+            dict.fromkeys(k.value for c in absent if c in wanted for k in only_in[c])
+        )
+        raise ProfileError(
+            f"{nationality} troops have no {selector} units in a {scenario_kind.value}"
+            f" scenario, only in {kinds} ones ({index.classes_only_in_clause[nationality]})"
+        )
     if not chosen:
         raise ProfileError(
             f"{nationality} units are never {selector}: their classes are"
@@ -253,16 +290,27 @@ def _classes(
     return chosen
 
 
-def _vs(
-    name: str | None, nationality: str, index: Index, rs: Ruleset
-) -> tuple[str | None, frozenset[str]]:
+@frozen
+class _Opponent:
+    name: str | None
+    lineage: frozenset[str]
+    outside: str = ""
+
+
+def _vs(name: str | None, nationality: str, index: Index, rs: Ruleset) -> _Opponent:
+    """The opponent and its line of the tree. A country whose troops A25 does not describe
+    (Japan, Thailand) is an opponent all the same: it is none of the nationalities a row
+    names, so a `vs` row does not hold against it and a `not_vs` row does."""
     if name is None:
-        return None, frozenset()
-    opponent = _resolve(name, rs).nationality
+        return _Opponent(None, frozenset())
+    looked = _lookup(name, rs)
+    if looked.nationality is None:
+        return _Opponent(looked.country, frozenset(), looked.reason)
+    opponent = looked.nationality
     theirs, ours = index.lineage[opponent], index.lineage[nationality]
     if opponent in ours or nationality in theirs:
         raise ProfileError(f"{nationality} troops cannot oppose {opponent}: one includes the other")
-    return opponent, frozenset(theirs)
+    return _Opponent(opponent, frozenset(theirs))
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
@@ -290,6 +338,7 @@ def _sort_key(text_order: Mapping[str, int], trait: Trait, order: int) -> tuple[
     return (position is None, position or 0, trait.clause, order)
 
 
+@checked(ProfileError)
 def profile(
     nationality: str,
     date: YearMonth | str | Date,
@@ -314,7 +363,8 @@ def profile(
         unit: a unit type (squad, half_squad, crew, leader, commissar) or a rating A25
             names for the nationality (`4-6-8`, whose class it fixes).
         vs: the opposing nationality (or country); None leaves opponent-bound traits as
-            conditions.
+            conditions. A country whose troops A25 does not describe (Japan) is an
+            opponent that no opponent-bound row names.
         home: the troops fight within their own borders.
         ssr: special rules in force (`Ssr` names; one name may be given alone).
         scenario_kind: historical, hypothetical or dyo.
@@ -335,18 +385,20 @@ def profile(
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
-    passes = _classes(selector, the_unit, name, index)
-    opponent, opponent_line = _vs(vs, name, index, rs)
+    kind = _scenario_kind(scenario_kind)
+    passes = _classes(selector, the_unit, name, index, kind)
+    opponent = _vs(vs, name, index, rs)
     ctx = QueryContext(
         date=month,
         classes=passes,
         unit_class=selector,
         unit=the_unit,
-        vs=opponent,
-        vs_lineage=opponent_line,
+        vs=opponent.name,
+        vs_lineage=opponent.lineage,
+        vs_outside=opponent.outside,
         home=home,
         ssr=_enum_set(ssr),
-        scenario_kind=_scenario_kind(scenario_kind),
+        scenario_kind=kind,
     )
     nodes = (*index.lineage[name], EVERY)
     home_of = {r.order: n for n in nodes for g in index.rows.get(n, {}).values() for r in g}
@@ -374,6 +426,7 @@ def profile(
         unit=reference_unit,
         vs=ctx.vs,
         vs_lineage=ctx.vs_lineage,
+        vs_outside=ctx.vs_outside,
         home=ctx.home,
         ssr=ctx.ssr,
         scenario_kind=ctx.scenario_kind,
@@ -441,13 +494,45 @@ def _chart_traits(
     ]  # fmt: skip
 
 
-def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[YearMonth, ...]:
-    """The months in which some trait of the nationality starts or stops holding (the
-    first month a row holds, and the month after its last), in order: a query for a
-    span of months (a strategic season) reports the traits that change inside it."""
+@checked(ProfileError)
+def thresholds(
+    nationality: str,
+    *,
+    unit_class: UnitClass | str | None = None,
+    unit: UnitType | str | None = None,
+    vs: str | None = None,
+    home: bool = False,
+    ssr: Iterable[Ssr | str] | str = frozenset(),
+    scenario_kind: ScenarioKind | str = ScenarioKind.HISTORICAL,
+    ruleset: Ruleset | None = None,
+    window: bool = True,
+) -> tuple[YearMonth, ...]:
+    """The months in which the answer to a query changes: the profile of `nationality`
+    asked with these arguments (those of `profile`, without the date) differs from the
+    month before's. A query for a span of months (a strategic season) reports what changes
+    inside it. A month in which a row starts or stops holding while a nearer row replaces
+    it (Partisan ordnance stays red when A25.32's date rule turns other `(a)` pieces
+    black) is not one.
+
+    Raises:
+        UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
+    """
     rs = ruleset or load_ruleset()
+    query = (
+        str(unit_class) if unit_class is not None else None,
+        str(unit) if unit is not None else None,
+        vs,
+        home,
+        tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
+        str(scenario_kind),
+        window,
+    )
+    return rs.derived(_thresholds, _resolve(nationality, rs).nationality, query)
+
+
+def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMonth, ...]:
+    unit_class, unit, vs, home, ssr, scenario_kind, window = query
     index = index_of(rs)
-    name = _resolve(nationality, rs).nationality
     start, end = index.window[name]
     months: set[YearMonth] = set()
     for node in (*index.lineage[name], EVERY):
@@ -457,6 +542,23 @@ def thresholds(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[Yea
                     months.add(r.row.from_)
                 if r.row.until:
                     months.add(r.row.until.next())
-    return tuple(
-        sorted(m for m in months if (start is None or m > start) and (end is None or m <= end))
-    )
+    if window:
+        months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
+
+    def answer(month: YearMonth) -> dict[str, Any]:
+        found = profile(
+            name,
+            month,
+            unit_class=unit_class,
+            unit=unit,
+            vs=vs,
+            home=home,
+            ssr=ssr,
+            scenario_kind=scenario_kind,
+            ruleset=rs,
+            window=window,
+        ).to_json()
+        del found["context"]
+        return found
+
+    return tuple(m for m in sorted(months) if answer(m.previous()) != answer(m))

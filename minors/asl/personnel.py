@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from ..domain.arguments import checked
 from ..errors import PersonnelError
 
 __all__ = ["PersonnelError", "PersonnelKind", "check_rating"]
@@ -49,6 +50,7 @@ _LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
 """`morale-modifier` or `morale+modifier`, as on leaders (`8-1`, `10-0`, `6+1`)."""
 
 
+@checked(PersonnelError)
 def check_rating(kind: PersonnelKind, rating: str) -> str:
     """Return `rating` if it has the shape of a `kind` counter's rating, else raise.
 

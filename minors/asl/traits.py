@@ -33,12 +33,16 @@ __all__ = ["Profile", "Projection", "QueryContext", "QueryUnit", "Trait", "Trait
 @frozen
 class TraitCondition:
     """When a trait holds: its row's conditions, with the classes narrowed to the one a
-    class-dependent trait was resolved for."""
+    class-dependent trait was resolved for. `except_classes` and `except_units` are the
+    units it leaves out: those of one of the classes (when given) and of one of the unit
+    selectors (when given); a unit without a class is never of an excepted class."""
 
     from_: YearMonth | None = None
     until: YearMonth | None = None
     classes: tuple[UnitClass, ...] = ()
     units: tuple[str, ...] = ()
+    except_classes: tuple[UnitClass, ...] = ()
+    except_units: tuple[str, ...] = ()
     vs: tuple[str, ...] = ()
     not_vs: tuple[str, ...] = ()
     home: bool | None = None
@@ -59,6 +63,9 @@ class TraitCondition:
             parts.append(", ".join(self.classes))
         if self.units:
             parts.append(", ".join(self.units))
+        if self.except_classes or self.except_units:
+            left_out = ("/".join(self.except_classes), "/".join(self.except_units))
+            parts.append(f"except {' '.join(p for p in left_out if p)}")
         if self.vs:
             parts.append(f"vs {', '.join(self.vs)}")
         if self.not_vs:
@@ -83,6 +90,8 @@ class TraitCondition:
             ("until", self.until),
             ("classes", self.classes),
             ("units", self.units),
+            ("except_classes", self.except_classes),
+            ("except_units", self.except_units),
             ("vs", self.vs),
             ("not_vs", self.not_vs),
             ("home", self.home),
@@ -186,10 +195,13 @@ class QueryContext:
     """The class as asked (a class, `inexperienced`, `non_elite`, or None)."""
     unit: QueryUnit | None
     vs: str | None
+    """The opposing nationality, or a country whose troops A25 does not describe."""
     vs_lineage: frozenset[str]
     home: bool
     ssr: frozenset[Ssr]
     scenario_kind: ScenarioKind
+    vs_outside: str = ""
+    """Why the opponent has no A25 nationality, when it has none (`vs` is then a country)."""
 
     def to_json(self) -> dict[str, Any]:
         """The context as JSON data."""
@@ -198,6 +210,7 @@ class QueryContext:
             "class": self.unit_class,
             "unit": str(self.unit) if self.unit else None,
             "vs": self.vs,
+            "vs_outside_a25": self.vs_outside or None,
             "home": self.home,
             "ssr": sorted(s.value for s in self.ssr),
             "scenario_kind": self.scenario_kind.value,
@@ -326,16 +339,32 @@ class Profile:
 
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
-        """Panzerfaust use (A25.76, A25.85, C13.3), or None: availability, range, the
+        """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
+        troops: whether the unit has PF (`available`), the rule followed, the range, the
         highest Final PF Check dr, the check drm with their conditions, the shot cap per
-        squad-equivalent, the classes and units that may use it, and the rule followed. A
-        nationality whose figures are all outside A25 (German, C13.3) gets the reference
-        alone, with `available` and `range` None."""
+        squad-equivalent, the classes and units that may use it (and those left out), and
+        the A25 clauses. A unit no `pf` row gives PF to (a leader, a crew, a 2nd Line Finn,
+        any unit before the date) has `available` false and no figures. A nationality whose
+        figures are all outside A25 (German, C13.3) gets the reference alone, with
+        `available` and `range` None."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
-        able = [t for t in pf if t.value is True]
-        if not able and (pf or not rules):
+        if not pf and not rules:
             return None
+        able = [t for t in pf if t.value is True]
+        available = True if able else (False if pf else None)
+        clauses = list(
+            dict.fromkeys(
+                t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
+            )
+        )
+        if available is False:
+            return {
+                "available": False,
+                "reference": rules[0].reference if rules else None,
+                **dict.fromkeys(_PF_FIGURES),
+                "clauses": clauses,
+            }
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
@@ -343,7 +372,7 @@ class Profile:
 
         classes = sorted({c for t in able for c in t.condition.classes}, key=list(UnitClass).index)
         return {
-            "available": True if able else None,
+            "available": available,
             "reference": rules[0].reference if rules else None,
             "range": one(TraitKind.PF_RANGE),
             "check_dr": one(TraitKind.PF_CHECK_DR),
@@ -354,13 +383,8 @@ class Profile:
             "shot_cap_per_squad_equivalent": one(TraitKind.PF_SHOT_CAP),
             "classes": classes or None,
             "units": sorted({u for t in able for u in t.condition.units}) or None,
-            "clauses": list(
-                dict.fromkeys(
-                    t.clause
-                    for t in self.traits
-                    if t.kind in _PF_KINDS and t.clause.startswith("A25")
-                )
-            ),
+            "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
+            "clauses": clauses,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -379,6 +403,17 @@ class Profile:
             "traits": [t.to_json() for t in self.traits],
         }
 
+
+_PF_FIGURES = (
+    "range",
+    "check_dr",
+    "check_drm",
+    "shot_cap_per_squad_equivalent",
+    "classes",
+    "units",
+    "except_units",
+)
+"""The fields of the PF projection that describe the use of a PF a unit has."""
 
 _PF_KINDS = (
     TraitKind.PF_RULES,

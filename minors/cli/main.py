@@ -413,12 +413,23 @@ def _nationality_table(found: Any) -> Any:
     "--class",
     "unit_class",
     metavar="CLASS",
-    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite).",
+    help=(
+        "elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
+        " British Conscripts only with --scenario-kind hypothetical (A25.41)."
+    ),
 )
 @click.option(
     "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
 )
-@click.option("--vs", metavar="NAME", help="The opposing nationality or country.")
+@click.option(
+    "--vs",
+    metavar="NAME",
+    help=(
+        "The opposing nationality or country (the whole opposing OB). Only opponent-bound"
+        " traits read it; a country A25 does not describe (Japan) is an opponent no row"
+        " names. With --scenario: the one opponent, instead of one profile per enemy."
+    ),
+)
 @click.option("--home", is_flag=True, help="They fight within their own borders.")
 @click.option(
     "--ssr",
@@ -547,9 +558,14 @@ def _bridge(
             "month": found[0].month,
             "nationality": found[0].nationality,
             "reason": found[0].reason,
-            "changes_in_season": list(found[0].changes),
+            "changes_in_season": sorted({m for t in found for m in t.changes}),
             "profiles": [
-                {"vs": t.vs, "home": t.home, **(t.profile.to_json() if t.profile else {})}
+                {
+                    "vs": t.vs,
+                    "home": t.home,
+                    "changes_in_season": list(t.changes),
+                    **(t.profile.to_json() if t.profile else {}),
+                }
                 for t in found
             ],
         }
@@ -561,10 +577,11 @@ def _bridge(
         console.print(f"{first.country}: {first.reason}")
         return
     head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
-    if first.changes:
-        head += f"; traits change inside the season in {', '.join(first.changes)}"
     console.print(head)
     for t in found:
         if t.profile is not None:
-            console.print(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
+            line = f"against {t.vs or 'any opponent'}" + (" at home" if t.home else "")
+            if t.changes:
+                line += f"; the answer changes inside the season in {', '.join(t.changes)}"
+            console.print(line)
             console.print(_nationality_table(t.profile))

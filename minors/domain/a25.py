@@ -26,8 +26,10 @@ __all__ = [
     "Basis",
     "ClassSelector",
     "Equipment",
+    "Exemption",
     "Gear",
     "HeatOfBattle",
+    "HobRoll",
     "KindSpec",
     "ObaAccuracy",
     "Paatc",
@@ -261,6 +263,23 @@ class HeatOfBattle(StrEnum):
     BERSERK = "berserk"
 
 
+class HobRoll(StrEnum):
+    """The Final Heat of Battle DR a `heat_of_battle` trait is about: A25.82's Berserk
+    exception covers 10 and 11 only, and a higher DR still surrenders."""
+
+    DR_10_11 = "dr_10_11"
+    DR_12_OR_MORE = "dr_12_or_more"
+
+
+class Exemption(StrEnum):
+    """What a unit may be exempt from (A25.23: a HW Unit)."""
+
+    HEAT_OF_BATTLE = "heat_of_battle"
+    PAATC = "paatc"
+    PIN = "pin"
+    """Pin results."""
+
+
 class Equipment(StrEnum):
     """Equipment whose use may carry Captured penalties (A25.35, A25.54-A25.56,
     A25.75, A25.77)."""
@@ -403,6 +422,13 @@ class TraitKind(StrEnum):
     """The DRM of an entrenching attempt (A25.21)."""
     HUMAN_WAVE = "human_wave"
     """Whether the nationality may conduct a Human Wave (A25.23)."""
+    HW_MORALE_BONUS = "hw_morale_bonus"
+    """Morale Levels a HW Unit gains for the rest of the Player Turn, unless broken
+    (A25.23)."""
+    LOSES_CONCEALMENT = "loses_concealment"
+    """Whether the unit loses any concealment (A25.23: on becoming a HW Unit)."""
+    EXEMPT_FROM = "exempt_from"
+    """Whether the unit is exempt from a rule, the aspect (A25.23: a HW Unit)."""
     AFV_MOVES_BEFORE_INFANTRY = "afv_moves_before_infantry"
     """Whether AFV must move before the Infantry (A25.212)."""
     ARMORED_ASSAULT = "armored_assault"
@@ -530,7 +556,9 @@ _SPECIAL: dict[TraitKind, KindSpec] = {
     TraitKind.BROKEN_MORALE: _I,
     TraitKind.BROKEN_MORALE_MODIFIER: KindSpec(int, cumulative=True),
     TraitKind.PAATC: KindSpec(Paatc),
-    TraitKind.HEAT_OF_BATTLE: KindSpec(HeatOfBattle),
+    TraitKind.HEAT_OF_BATTLE: KindSpec(HeatOfBattle, aspect=HobRoll),
+    TraitKind.HW_MORALE_BONUS: _I,
+    TraitKind.EXEMPT_FROM: KindSpec(bool, aspect=Exemption),
     TraitKind.LEADERLESS_DEPLOY: _S,
     TraitKind.LEADER_RANKS: _T,
     TraitKind.LEADER_LOSS_MAX_MC: _I,

@@ -103,6 +103,10 @@ class Nationality:
     classes: tuple[UnitClass, ...] | None = None
     """The unit classes it has; None takes the parent's (a root: all five)."""
     classes_clause: str = field(default="", validator=_a25_clause)
+    classes_only_in: dict[UnitClass, tuple[ScenarioKind, ...]] = field(factory=dict)
+    """Classes that exist only in some kinds of scenario (A25.41: British Conscripts only
+    in hypothetical ones); empty takes the parent's."""
+    classes_only_in_clause: str = field(default="", validator=_a25_clause)
     units: tuple[CatalogueUnit, ...] = ()
     successors: tuple[str, ...] = ()
     """The nationalities that carry on after `until` (French: Vichy and Free French)."""
@@ -116,6 +120,17 @@ class Nationality:
         for rating in ratings:
             if ratings.count(rating) > 1:
                 raise FieldError("units", f"{rating!r} is listed twice", "list it once")
+        for unit_class, kinds in self.classes_only_in.items():
+            if not kinds:
+                raise FieldError(
+                    "classes_only_in",
+                    f"{unit_class.value} is given no kind of scenario",
+                    "name the kinds of scenario it exists in",
+                )
+        if self.classes_only_in and not self.classes_only_in_clause:
+            raise FieldError(
+                "classes_only_in_clause", "is empty", "cite the clause that limits the classes"
+            )
 
 
 def _typed_value(kind: TraitKind, value: Any) -> TraitValue:
@@ -156,10 +171,17 @@ def _typed_value(kind: TraitKind, value: Any) -> TraitValue:
 class TraitRow:
     """One distinction of A25 as data: for `nationalities` (`*`: every one), a trait of
     `kind` with `value`, citing `clause` (or, for a rule outside A25, `reference`), under
-    typed conditions: months `from`-`until`, unit classes, unit types or ratings, the
-    opponent (`vs`, `not_vs`), fighting at home, a special rule needed (`ssr`) or barred
+    typed conditions: months `from`-`until`, unit classes, unit types or ratings, an
+    exception (`except_classes`, `except_units`: the units the row leaves out), the opponent
+    (`vs`, `not_vs`), fighting at home, a special rule needed (`ssr`) or barred
     (`unless_ssr`), scenario kinds, and a `situation` the query cannot decide (shown, not
-    evaluated; never a date)."""
+    evaluated; never a date).
+
+    The exception is the text's "X except Y", "X [EXC: Y]", "unless Y": the row holds for
+    every unit its other conditions take in but those that are of one of `except_classes`
+    (when given) and of `except_units` (when given): "Finnish Personnel [EXC: Conscript
+    squads/HS]" is `except_classes = ["conscript"]`, `except_units = ["squad",
+    "half_squad"]`. A unit without a class (a leader) is never of an excepted class."""
 
     key: str
     nationalities: tuple[str, ...] = field()
@@ -173,6 +195,8 @@ class TraitRow:
     until: YearMonth | None = None
     classes: tuple[ClassSelector, ...] = ()
     units: tuple[str, ...] = ()
+    except_classes: tuple[ClassSelector, ...] = ()
+    except_units: tuple[str, ...] = ()
     vs: tuple[str, ...] = ()
     not_vs: tuple[str, ...] = ()
     home: bool | None = None
@@ -208,6 +232,12 @@ class TraitRow:
             raise FieldError(
                 "reference", f"{self.reference!r} is not a rule id", "write one like 'C13.3'"
             )
+        if self.classes and self.except_classes:
+            raise FieldError(
+                "except_classes",
+                "is given beside classes",
+                "give the classes the row holds for, or those it leaves out, not both",
+            )
         outside = self.basis in (Basis.REFERENCE, Basis.DEFAULT)
         if outside and not self.reference:
             raise FieldError(
@@ -216,13 +246,14 @@ class TraitRow:
         if not outside and not self.clause:
             raise FieldError("clause", "is empty", "cite the A25 clause")
         _year_month_range(self.from_, self.until)
-        for selector in self.units:
-            if selector not in {*UnitType, *UNIT_GROUPS} and not is_rating(selector):
-                raise FieldError(
-                    "units",
-                    f"{selector!r} is not a unit type, group or rating",
-                    f"use a rating, or one of {', '.join([*UnitType, *UNIT_GROUPS])}",
-                )
+        for name, selectors in (("units", self.units), ("except_units", self.except_units)):
+            for selector in selectors:
+                if selector not in {*UnitType, *UNIT_GROUPS} and not is_rating(selector):
+                    raise FieldError(
+                        name,
+                        f"{selector!r} is not a unit type, group or rating",
+                        f"use a rating, or one of {', '.join([*UnitType, *UNIT_GROUPS])}",
+                    )
         if _DATE_IN_TEXT.search(self.situation):
             raise FieldError(
                 "situation", "holds a date", "put dates in from/until, never in the text"

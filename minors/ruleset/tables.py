@@ -617,6 +617,7 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
         nation_ok("nationalities", key, "successors", nation.successors)
         clause_ok("nationalities", key, "clause", nation.clause)
         clause_ok("nationalities", key, "classes_clause", nation.classes_clause)
+        clause_ok("nationalities", key, "classes_only_in_clause", nation.classes_only_in_clause)
         for unit in nation.units:
             clause_ok("nationalities", key, "units", unit.clause)
         for spelling in (key, *nation.aliases):
@@ -678,18 +679,19 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
         if row.kind in named_by_value:
             values = row.value if isinstance(row.value, tuple) else (row.value,)
             nation_ok("nationality_traits", key, "value", [str(v) for v in values])
-        for selector in row.units:
-            if is_rating(selector):
-                for name in row.nationalities:
-                    _check(
-                        not every and selector in ratings.get(name, ()),
-                        f"{name} has no {selector!r} counter",
-                        origins,
-                        "nationality_traits",
-                        key,
-                        "units",
-                        "add the counter to the nationality's units, or fix the rating",
-                    )
+        for field, selectors in (("units", row.units), ("except_units", row.except_units)):
+            for selector in selectors:
+                if is_rating(selector):
+                    for name in row.nationalities:
+                        _check(
+                            not every and selector in ratings.get(name, ()),
+                            f"{name} has no {selector!r} counter",
+                            origins,
+                            "nationality_traits",
+                            key,
+                            field,
+                            "add the counter to the nationality's units, or fix the rating",
+                        )
     for key, chart in t["replacement_charts"].items():
         nation_ok("replacement_charts", key, "nationality", [key])
         clause_ok("replacement_charts", key, "clause", chart.clause)
