@@ -599,3 +599,39 @@ def _bridge(
         if t.profile is not None:
             show(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
             show(_nationality_table(t.profile))
+
+
+# ---- minors schema (JSON Schemas, docs/schemas/) -------------------------------------------
+
+
+@main.command("schema")
+@click.argument("name", required=False)
+@click.option(
+    "--write",
+    "folder",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Write every schema as DIR/NAME.schema.json (docs/schemas/ is made so).",
+)
+@_errors_exit_2
+def schema(name: str | None, folder: str | None) -> None:
+    """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the
+    document of exit 2), log (a log line of this version's format; log-1 ...), tables,
+    coverage. Without NAME, list them and which command's --json follows which."""
+    from .. import schema as schemas
+
+    if folder is not None:
+        for path in schemas.write(folder):
+            click.echo(str(path))
+        return
+    if name is not None:
+        click.echo(schemas.text(name), nl=False)
+        return
+    for key in schemas.names():
+        body = schemas.get(key)
+        alias = f" (= {schemas.ALIASES[key]})" if key in schemas.ALIASES else ""
+        click.echo(f"{key}{alias}: {body['title']}")
+    for command, key in schemas.OUTPUTS.items():
+        click.echo(f"minors {command} --json: {key}")
+    click.echo("any --json command that exits 2: error")
+
