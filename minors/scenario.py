@@ -1,4 +1,4 @@
-"""Scenario files (shared/spec/scenario-format.md): read, check for form, run."""
+"""Scenario files (docs/scenario-format.md): read, check for form, run."""
 
 from __future__ import annotations
 

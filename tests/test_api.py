@@ -127,3 +127,5 @@ def test_three_views_of_the_state_are_told_apart() -> None:
         assert all(
             other in doc for other in {"raw_state", "state()", "to_json()"} - {name, f"{name}()"}
         )
+    api = (Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "## Three views of one state" in api
