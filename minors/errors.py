@@ -33,6 +33,7 @@ __all__ = [
     "RulebookError",
     "ScenarioError",
     "ScenarioRuleViolation",
+    "StarterError",
     "StateError",
     "TableError",
     "UnknownNameError",
@@ -289,3 +290,7 @@ class LogUnavailable(MinorsError):
 
 class CoverageError(MinorsError):
     """The tests folder to read cannot be found or read."""
+
+
+class StarterError(MinorsError, FileExistsError):
+    """`minors init` would overwrite a file, or its folder is a file: nothing is written."""

@@ -635,3 +635,19 @@ def schema(name: str | None, folder: str | None) -> None:
         click.echo(f"minors {command} --json: {key}")
     click.echo("any --json command that exits 2: error")
 
+
+# ---- minors init (a starter folder) ---------------------------------------------------------
+
+
+@main.command("init")
+@click.argument("folder", default=".", type=click.Path(dir_okay=True))
+@_errors_exit_2
+def init(folder: str) -> None:
+    """Write a starter folder FOLDER (default: here): the sample campaign, the example house
+    rule (the 82.32 limit lowered to eight) and a pytest file that tests it with the minors
+    plugin. Then: cd FOLDER && pytest. Exit 2, writing nothing, if a file is there already."""
+    from ..starter import write
+
+    for path in write(folder):
+        click.echo(f"wrote {path}")
+    click.echo(f"next: cd {folder} && minors run campaign.toml && pytest")
