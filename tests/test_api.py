@@ -98,6 +98,7 @@ def test_a_file_sink_is_a_context_manager(tmp_path: Path) -> None:
     verdict = auditlog.verify(tmp_path / "b.log")
     assert verdict.ok
     assert verdict.entries == 1
+    assert verdict.describe() == f"ok: 1 entry verified; head {verdict.head}"
 
 
 def test_run_and_replay_print_units_in_one_order(tmp_path: Path) -> None:
