@@ -29,6 +29,7 @@ __all__ = [
     "ParameterError",
     "PersonnelError",
     "ProfileError",
+    "ReportError",
     "RuleViolation",
     "RulebookError",
     "ScenarioError",
@@ -277,3 +278,9 @@ class LogUnavailable(MinorsError):
 
 class CoverageError(MinorsError):
     """The tests folder to read cannot be found or read."""
+
+
+class ReportError(MinorsError):
+    """A picture of a game cannot be drawn from its log: the log fails verification (the
+    first bad entry is named), or replaying its entries gives other effects than it
+    records."""
