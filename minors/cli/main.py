@@ -16,6 +16,7 @@ from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.loader import SECTIONS
 from ..ruleset.tables import load_ruleset
+from .pictures import report as picture_report
 
 __all__ = ["main"]
 
@@ -133,6 +134,13 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     help="Overlay tables; they replace the file's own overlays (repeatable).",
 )
 @_rulebook
+@click.option(
+    "--html",
+    "html_path",
+    metavar="OUT.html",
+    type=click.Path(dir_okay=False),
+    help="Also write the picture of the run: one HTML page (see `minors report`).",
+)
 def run(
     file: str | None,
     until: str | None,
@@ -140,6 +148,7 @@ def run(
     log_path: str | None,
     overlays: tuple[str, ...],
     rulebook_spec: str | None,
+    html_path: str | None,
 ) -> None:
     """Play a scenario FILE (without one, the built-in sample campaign) and report.
 
@@ -165,6 +174,8 @@ def run(
     except MinorsError as exc:
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)
+    if html_path is not None:
+        _picture(game, file, error, html_path)
     if as_json:
         document = game.to_json()
         document["error"] = error
@@ -175,6 +186,22 @@ def run(
             text = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
         Console().print(report(game, text))
     sys.exit(code)
+
+
+def _picture(game: Any, file: str | None, error: dict[str, Any] | None, path: str) -> None:
+    """`minors run --html OUT`: the page of the run, with the broken rule if one was."""
+    from ..audit.story import story_of_game
+    from .pictures import write_page
+
+    broke = None
+    if error is not None:
+        broke = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
+    try:
+        story = story_of_game(game, title=f"minors run {file or 'sample campaign'}", error=broke)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    write_page(story, path)
 
 
 @main.group()
@@ -568,3 +595,6 @@ def _bridge(
         if t.profile is not None:
             console.print(f"against {t.vs or 'any opponent'}" + (" at home" if t.home else ""))
             console.print(_nationality_table(t.profile))
+
+
+main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
