@@ -229,10 +229,12 @@ def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
     log cannot be verified here at all.
     """
     from ..audit.log import LogUnavailable, verify
+    from .progress import progress
 
     book = _load_rulebook(rulebook_spec)
     try:
-        verdict = verify(file, extends=old, rulebook=book)
+        with progress(f"verifying {file}", "lines") as advance:  # a bar on a terminal's stderr only
+            verdict = verify(file, extends=old, rulebook=book, progress=advance)
     except LogUnavailable as exc:
         click.echo(f"minors: cannot verify: {exc}", err=True)
         sys.exit(2)
