@@ -550,7 +550,7 @@ def test_cli_errors_exit_2_with_one_line(args: tuple[str, ...], message: str) ->
 
 
 def test_docs_tables_are_the_generated_ones() -> None:
-    """docs/nationality.md holds exactly what `python -m minors.nationality_doc` writes."""
+    """docs/nationality.md holds exactly what `python -m minors.asl.nationality_doc` writes."""
     document = (ROOT / "docs/nationality.md").read_text(encoding="utf-8")
     assert generated_part(document) == markdown(RS).strip()
 
