@@ -101,29 +101,40 @@ def test_verify_reports_progress_line_by_line(big_log: Path) -> None:
     assert {t for _, t in seen} == {total}
 
 
-def test_mutation_runs_draw_a_bar_on_a_terminal_and_none_into_a_pipe() -> None:
+def test_mutation_runs_draw_a_bar_on_a_terminal_and_none_into_a_pipe(tmp_path: Path) -> None:
     """The mutation run (tests/mutation/run_disabled.py) shows a bar of its runs on a
-    terminal, with the clause lines above it; into a pipe, the lines alone."""
-    target = "tests/test_layout.py::test_the_border_war_table_says_who_needs_no_declaration"
+    terminal, with the clause lines above it; into a pipe, the lines alone. Its runs are of
+    a one-test suite that notices 82.41 switched off and not 82.42, run without the minors
+    and Hypothesis plugins, so that each takes a moment."""
+    suite = tmp_path / "test_notices.py"
+    suite.write_text(
+        "import os\n\n\ndef test_notices() -> None:\n"
+        '    """82.41 is on."""\n'
+        '    assert os.environ.get("MINORS_DISABLE") != "82.41"\n',
+        encoding="utf-8",
+    )
     args = [
         sys.executable, str(ROOT / "tests" / "mutation" / "run_disabled.py"), "--jobs", "1",
-        "--only", "82.41", "--", str(ROOT / target),
+        "--only", "82.41", "82.42", "--", "-p", "no:minors", "-p", "no:hypothesispytest",
+        str(suite),
     ]  # fmt: skip
-    # both at once: each is two short pytest runs
     piped = subprocess.Popen(
         args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
     code, screen = on_terminal(args)
     out, err = piped.communicate(timeout=300)
-    assert code == 0, screen
+    assert code == 1, screen  # 82.42 is not noticed by that suite
     assert "mutation runs" in screen
     assert "━" in screen
-    assert "2/2 runs" in screen
+    assert "3/3 runs" in screen
     assert "82.41  caught" in screen
-    assert piped.returncode == 0, out + err
-    assert out.splitlines()[0].startswith("baseline passes in ")
-    assert out.splitlines()[1].startswith("   82.41  caught  (")
-    assert out.splitlines()[2:] == ["caught 1 of 1"]
+    assert "82.42  MISSED" in screen
+    assert piped.returncode == 1, out + err
+    lines = out.splitlines()
+    assert lines[0].startswith("baseline passes in ")
+    assert lines[1].startswith("   82.41  caught  (")
+    assert lines[2].startswith("   82.42  MISSED  (")
+    assert lines[3:] == ["caught 1 of 2", "not caught: 82.42"]
     assert "━" not in out + err
     assert "\x1b" not in out + err
