@@ -315,3 +315,30 @@ def test_tell_replays_from_the_start_game(logged: tuple[minors.Game, Path]) -> N
     start = minors.Game.new()
     assert tell(start, game.log).bands == from_game.bands
     assert start.clock == minors.Game.new().clock  # the start game itself is not changed
+
+
+def test_every_clause_badge_has_its_title(page: str) -> None:
+    """Each clause id shown has its title from the rulebook's clause table, the kernel's
+    K ids (K6, the cost of a declaration) among them."""
+    badges = re.findall(r'<abbr title="([^"]*)">([^<]+)</abbr>', page)
+    assert badges
+    assert all(title for title, _ in badges)
+    book = minors.find_rulebook("rule82").clauses
+    assert (book["K6"].title, "K6") in badges
+
+
+def test_a_log_of_a_variant_is_drawn_under_its_rulebook(tmp_path: Path) -> None:
+    """A log written under winter-truce is drawn with --rulebook winter-truce; without it
+    the report exits 2 naming the rulebook that wrote the log."""
+    log, out = tmp_path / "truce.jsonl", tmp_path / "truce.html"
+    played = CliRunner().invoke(main, ["run", "--rulebook", "winter-truce", "--log", str(log)])
+    assert played.exit_code == 0
+    refused = CliRunner().invoke(main, ["report", str(log), "--html", str(out)])
+    assert refused.exit_code == 2
+    assert "written under rulebook 'winter-truce'" in refused.stderr
+    assert not out.exists()
+    drawn = CliRunner().invoke(
+        main, ["report", str(log), "--html", str(out), "--rulebook", "winter-truce"]
+    )
+    assert drawn.exit_code == 0, drawn.output
+    assert "rulebook winter-truce" in out.read_text(encoding="utf-8")

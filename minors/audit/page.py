@@ -22,9 +22,16 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..domain import Faction, Status
-from .story import Story, Turn
+from .story import Event, Story, Turn
 
-__all__ = ["MAJOR_PALETTES", "STATUS_COLOURS", "major_colours", "render", "status_diagram"]
+__all__ = [
+    "MAJOR_PALETTES",
+    "STATUS_COLOURS",
+    "major_colours",
+    "render",
+    "status_diagram",
+    "write",
+]
 
 STATUS_COLOURS: Mapping[Status, str] = {
     Status.NEUTRAL: "#e4e7eb",
@@ -133,8 +140,8 @@ def _timeline(story: Story, grid: Grid, colours: Mapping[str, str]) -> dict[str,
         for i, (turn, cell) in enumerate(zip(grid.turns, band.cells, strict=True)):
             base = {"x": grid.x(i) + 1, "w": grid.column - 2, "turn": turn.key}
             if cell is None:
-                cells.append({**base, "absent": True, "title": f"{band.minor}, {turn.label}: "
-                              "not in play"})  # fmt: skip
+                title = f"{band.minor}, {turn.label}: not in play"
+                cells.append({**base, "absent": True, "title": title})
                 continue
             tie = f" ({cell.major})" if cell.major else ""
             title = "\n".join(
@@ -262,7 +269,8 @@ def status_diagram() -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="status diagram" ', 1))
 
 
-def _seasons_of(events: Sequence[Any], turns: Sequence[Turn]) -> list[dict[str, Any]]:
+def _seasons_of(events: Sequence[Event], turns: Sequence[Turn]) -> list[dict[str, Any]]:
+    """Each season for the filter, with how many events it has."""
     counts: dict[str, int] = {}
     for event in events:
         counts[event.turn] = counts.get(event.turn, 0) + 1

@@ -38,7 +38,7 @@ from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
 from ..domain import Faction, Season, Status
 from ..domain.clock import Moment
-from ..errors import ReportError, UnknownNameError
+from ..errors import MinorsError, ReportError, UnknownNameError
 from ..rules82 import Game
 from .report import describe
 
@@ -118,7 +118,7 @@ class Story:
     """Each major's BRP credits from rule 82 at the end of each turn."""
     events: tuple[Event, ...]
     clauses: Mapping[str, str]
-    """The title of each clause an event cites."""
+    """The title of each clause an event cites, from the rulebook's clause table."""
     error: str | None = None
 
 
@@ -267,7 +267,7 @@ def tell(
                 effects += game.advance_to(target)
             else:
                 effects = game.apply(game.command(kind, **fields))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (MinorsError, KeyError, TypeError) as exc:
             raise ReportError(f"entry {entry.seq} cannot be replayed: {exc}") from None
         if tuple(effects) != tuple(entry.effects):
             raise ReportError(
@@ -298,6 +298,7 @@ def tell(
         if any(cells):
             bands.append(Band(minor, tuple(cells)))
     cited = {e.rule for e in events if e.rule}
+    book = game.rulebook.clauses  # rule 82's, the kernel's K ids and a variant's own
     return Story(
         title=title,
         notes=tuple(notes),
@@ -308,7 +309,7 @@ def tell(
         majors=tuple((name, major.faction) for name, major in rs.majors.items()),
         brps={m: tuple(s["brps"][m] for s in states) for m in rs.majors},
         events=tuple(events),
-        clauses={c: rs.clauses[c].title for c in sorted(cited) if c in rs.clauses},
+        clauses={c: book[c].title for c in sorted(cited) if c in book},
         error=error,
     )
 

@@ -19,12 +19,10 @@ __all__ = ["report", "write_page"]
 def write_page(story: Story, path: str) -> None:
     """Write the page of `story` to `path` and say so on stderr; exit 2 with one line if
     the file cannot be written."""
-    from ..audit.page import render
+    from ..audit.page import write
 
-    page = render(story)
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(page)
+        write(story, path)
     except OSError as exc:
         click.echo(f"minors: error: cannot write {path}: {exc.strerror}", err=True)
         sys.exit(2)

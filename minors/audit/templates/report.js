@@ -61,9 +61,10 @@
       apply();
     });
   });
-  timeline.querySelectorAll(".season-head").forEach(function (head) {
-    head.addEventListener("click", function () {
-      seasonSelect.value = seasonSelect.value === head.dataset.turn ? "" : head.dataset.turn;
+  timeline.querySelectorAll(".season-head").forEach(function (heading) {
+    heading.addEventListener("click", function () {
+      const turn = heading.dataset.turn;
+      seasonSelect.value = seasonSelect.value === turn ? "" : turn;
       apply();
     });
   });
