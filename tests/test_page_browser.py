@@ -106,7 +106,8 @@ def _shown(page: Any, selector: str, attribute: str) -> list[str]:
 def test_the_page_in_a_browser(browser: Any, report: tuple[minors.Game, Path]) -> None:
     """In Chromium the page shows a band for every minor of the game; choosing a minor
     hides the other bands and leaves only its events; choosing a season leaves only that
-    season's events; "Show all" brings everything back; no console error, page error or
+    season's events; "Show all" brings everything back; clicking a minor's name or a
+    season's heading filters as the menus do; no console error, page error or
     network request happens, and screenshots are saved under build/screenshots/."""
     game, path = report
     page = browser.new_page()
@@ -163,6 +164,11 @@ def test_the_page_in_a_browser(browser: Any, report: tuple[minors.Game, Path]) -
 
     page.click('#timeline g.band[data-minor="Belgium"] .minor-name')
     assert _shown(page, "#timeline g.band", "data-minor") == ["Belgium"]
+    page.click('#timeline .season-head[data-turn="1940-summer"]')
+    assert set(_shown(page, "#events tr.event", "data-turn")) == {"1940-summer"}
+    belgian = _shown(page, "#events tr.event", "data-minors")
+    assert belgian
+    assert all("Belgium" in r.split("|") for r in belgian)
     page.close()
 
     assert errors == []
