@@ -175,7 +175,9 @@ def run(
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)
     if html_path is not None:
-        _picture(game, file, error, html_path)
+        from .pictures import write_run_page
+
+        write_run_page(game, file, error, html_path)
     if as_json:
         document = game.to_json()
         document["error"] = error
@@ -186,22 +188,6 @@ def run(
             text = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
         Console().print(report(game, text))
     sys.exit(code)
-
-
-def _picture(game: Any, file: str | None, error: dict[str, Any] | None, path: str) -> None:
-    """`minors run --html OUT`: the page of the run, with the broken rule if one was."""
-    from ..audit.story import story_of_game
-    from .pictures import write_page
-
-    broke = None
-    if error is not None:
-        broke = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
-    try:
-        story = story_of_game(game, title=f"minors run {file or 'sample campaign'}", error=broke)
-    except MinorsError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
-    write_page(story, path)
 
 
 @main.group()

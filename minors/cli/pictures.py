@@ -4,7 +4,7 @@ of a game (`minors.audit.page`)."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,8 +12,9 @@ from ..errors import MinorsError
 
 if TYPE_CHECKING:
     from ..audit.story import Story
+    from ..rules82 import Game
 
-__all__ = ["report", "write_page"]
+__all__ = ["report", "write_page", "write_run_page"]
 
 
 def write_page(story: Story, path: str) -> None:
@@ -31,6 +32,22 @@ def write_page(story: Story, path: str) -> None:
         f"{len(story.events)} events",
         err=True,
     )
+
+
+def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, path: str) -> None:
+    """`minors run --html OUT`: the page of the run, naming the rule a command broke if one
+    did (`error`, the error object of `minors run --json`)."""
+    from ..audit.story import story_of_game
+
+    broke = None
+    if error is not None:
+        broke = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
+    try:
+        story = story_of_game(game, title=f"minors run {file or 'sample campaign'}", error=broke)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}", err=True)
+        sys.exit(2)
+    write_page(story, path)
 
 
 @click.command("report")
