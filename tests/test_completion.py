@@ -29,46 +29,43 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PATH": f"{MINORS.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
 
 
-def _bash_completes(words: list[str]) -> list[str]:
-    """What the documented bash line makes <Tab> offer after `words` (the last one being
-    completed)."""
+def _bash_completes(*lines: list[str]) -> list[list[str]]:
+    """What the documented bash line makes <Tab> offer after each command line (its last
+    word being completed), in one bash."""
     if not MINORS.exists() or shutil.which("bash") is None:
         pytest.skip("needs bash and the installed `minors` script beside the interpreter")
-    script = (
-        f"{_documented('bash')}\n"
-        f"COMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
-        f"_minors_completion minors {words[-1]!r} {words[-2]!r}\n"
-        'printf "%s\\n" "${COMPREPLY[@]}"\n'
-    )
+    script = [_documented("bash")]
+    for words in lines:
+        script += [
+            "COMPREPLY=()",
+            f"COMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}",
+            f"_minors_completion minors {words[-1]!r} {words[-2]!r}",
+            'echo "${COMPREPLY[*]}"',
+        ]
     done = subprocess.run(
-        ["bash", "-c", script], capture_output=True, text=True, env=_env(), check=True
+        ["bash", "-c", "\n".join(script)], capture_output=True, text=True, env=_env(), check=True
     )
-    return done.stdout.split()
+    return [line.split() for line in done.stdout.splitlines()]
 
 
 def test_bash_completes_commands_subcommands_and_choices() -> None:
     """With the documented line, bash offers `replay` and `report` for `minors re`,
     `verify` for `minors log v`, and the diagram's formats for `--format`."""
-    assert _bash_completes(["minors", "re"]) == ["replay", "report"]
-    assert _bash_completes(["minors", "log", "v"]) == ["verify"]
-    assert _bash_completes(["minors", "rules", "diagram", "--format", ""]) == [
-        "dot",
-        "mermaid",
-        "svg",
-    ]
+    assert _bash_completes(
+        ["minors", "re"], ["minors", "log", "v"], ["minors", "rules", "diagram", "--format", ""]
+    ) == [["replay", "report"], ["verify"], ["dot", "mermaid", "svg"]]
 
 
 @pytest.mark.parametrize(
     ("shell", "marks"),
     [
-        ("bash", ["_minors_completion()", "complete -o nosort -F _minors_completion minors"]),
         ("zsh", ["#compdef minors", "_minors_completion"]),
         ("fish", ["function _minors_completion", "complete --no-files --command minors"]),
     ],
 )
 def test_each_documented_shell_gets_its_script(shell: str, marks: list[str]) -> None:
     """`_MINORS_COMPLETE={shell}_source minors`, as docs/cli.md writes it, prints that
-    shell's completion script."""
+    shell's completion script (bash's is run by the test above)."""
     line = _documented(shell)
     assert f"_MINORS_COMPLETE={shell}_source minors" in line
     if not MINORS.exists():
