@@ -29,6 +29,7 @@ __all__ = [
     "ParameterError",
     "PersonnelError",
     "ProfileError",
+    "ReportError",
     "RuleViolation",
     "RulebookError",
     "ScenarioError",
@@ -295,3 +296,9 @@ class CoverageError(MinorsError):
 
 class StarterError(MinorsError, FileExistsError):
     """`minors init` would overwrite a file, or its folder is a file: nothing is written."""
+
+
+class ReportError(MinorsError):
+    """A picture of a game cannot be drawn from its log: the log fails verification (the
+    first bad entry is named), or replaying its entries gives other effects than it
+    records."""

@@ -16,7 +16,7 @@ import hashlib
 import inspect
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
@@ -394,10 +394,12 @@ def verify(
     extends: str | Path | None = None,
     hooks: Hooks | None = None,
     rulebook: Rulebook | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Verdict:
     """Check encoding and chain, replay every entry under the log's tables and the caller's
     rulebook (rule 82 by default, `hooks` replacing its named rules), and compare every
-    digest; with `extends`, check the log begins with that older log.
+    digest; with `extends`, check the log begins with that older log. `progress`, if
+    given, is called with (lines done, lines in all) after each line.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
@@ -434,6 +436,8 @@ def verify(
                 closed = True
             else:
                 raise _Bad(number, f"unknown line kind {kind!r}")
+            if progress is not None:
+                progress(number, len(lines))
         if not closed:
             raise _Bad(
                 len(lines),

@@ -15,6 +15,7 @@ from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.tables import load_ruleset
 from .output import echo_json, show
+from .pictures import report as picture_report
 
 __all__ = ["main"]
 
@@ -162,6 +163,13 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
     help="Overlay tables; they replace the file's own overlays (repeatable).",
 )
 @_rulebook
+@click.option(
+    "--html",
+    "html_path",
+    metavar="OUT.html",
+    type=click.Path(dir_okay=False),
+    help="Also write the picture of the run: one HTML page (see `minors report`).",
+)
 def run(
     file: str | None,
     until: str | None,
@@ -169,6 +177,7 @@ def run(
     log_path: str | None,
     overlays: tuple[str, ...],
     rulebook_spec: str | None,
+    html_path: str | None,
 ) -> None:
     """Play a scenario FILE (without one, the built-in sample campaign) and report.
 
@@ -193,6 +202,10 @@ def run(
         game, error, code = exc.game, exc.error_object(), 3
     except MinorsError as exc:
         _exit_2(exc, as_json)
+    if html_path is not None:
+        from .pictures import write_run_page
+
+        write_run_page(game, file, error, html_path)
     if as_json:
         document = game.to_json()
         document["error"] = error
@@ -233,10 +246,12 @@ def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
     log cannot be verified here at all.
     """
     from ..audit.log import LogUnavailable, verify
+    from .progress import progress
 
     book = _load_rulebook(rulebook_spec)
     try:
-        verdict = verify(file, extends=old, rulebook=book)
+        with progress(f"verifying {file}", "lines") as advance:  # a bar on a terminal's stderr only
+            verdict = verify(file, extends=old, rulebook=book, progress=advance)
     except LogUnavailable as exc:
         click.echo(f"minors: cannot verify: {exc}", err=True)
         sys.exit(2)
@@ -668,3 +683,6 @@ def init(folder: str) -> None:
     for path in write(folder):
         click.echo(f"wrote {path}")
     click.echo(f"next: cd {folder} && minors run campaign.toml && pytest")
+
+
+main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
