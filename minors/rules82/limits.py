@@ -186,7 +186,7 @@ class Excess:
 
 def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[Unit], list[Unit]]:
     """The counted units inside the group and the counted tracers, and their totals."""
-    inside = [u for u in tx.units.values() if u.country in group and counts(tx, limit, group, u)]
+    inside = [u for m in group for u in tx.units_in(m) if counts(tx, limit, group, u)]
     tracing = [
         tx.units[i]
         for i in _tracers(tx, group)
@@ -365,15 +365,20 @@ def _enforce(tx: Tx, side: Side) -> None:
     """82.321B: at the end of a movement, combat or redeployment phase no limit may be
     exceeded: the excess units are eliminated (armor first where armor units are limited),
     and tracing units beyond the limit trace no supply through the minor (82.321A)."""
+    # only where a unit of another owner stands or traces supply can a limit be exceeded
+    units = tx.units
+    foreign = {
+        country for country, ids in tx.where.items() if any(units[i].owner != country for i in ids)
+    }
+    foreign.update(tx.traces)
     done: set[str] = set()
-    traces = tx.traces
     for name in tx.rs.minors:
         if name in done or name not in tx.minors:
             continue
         group = group_of(tx, name)
         done.update(group)
-        if not any(tx.occupied(m) or m in traces for m in group):
-            continue  # no unit counts there: no limit can be exceeded
+        if not any(m in foreign for m in group):
+            continue
         for limit in limits_on(tx, group):
             _enforce_one(tx, limit, group)
     if tx.traces:

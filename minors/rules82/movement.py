@@ -272,7 +272,10 @@ def _hex_ok(tx: Tx, country: str, hex_label: str | None) -> bool:
 
 def _move_ids_ok(tx: Tx, cmd: Move) -> bool:
     units = tx.units
-    return all(u in units for u in cmd.units) and _hex_ok(tx, cmd.to, cmd.hex)
+    for u in cmd.units:
+        if u not in units:
+            return False
+    return cmd.hex is None or _hex_ok(tx, cmd.to, cmd.hex)
 
 
 @check(Move, "K3", batched=True, passes=_move_ids_ok)
@@ -281,9 +284,9 @@ def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
     yield from _hex(tx, cmd.to, cmd.hex)
 
 
-def _on_the_map(tx: Tx, cmd: Move) -> Iterator[Unit]:
+def _on_the_map(tx: Tx, cmd: Move) -> list[Unit]:
     units = tx.units
-    return (units[u] for u in cmd.units if u in units)
+    return [units[u] for u in cmd.units if u in units]
 
 
 def _out_of_phase(tx: Tx, unit: Unit) -> bool:
@@ -293,7 +296,10 @@ def _out_of_phase(tx: Tx, unit: Unit) -> bool:
 
 
 def _move_in_phase_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_out_of_phase(tx, unit) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_phase(tx, unit):
+            return False
+    return True
 
 
 @check(Move, "K1", batched=True, passes=_move_in_phase_ok)
@@ -325,7 +331,10 @@ def _idle_independent(tx: Tx, unit: Unit) -> bool:
 
 
 def _independent_phases_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_idle_independent(tx, unit) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _idle_independent(tx, unit):
+            return False
+    return True
 
 
 @check(Move, "82.83A", batched=True, passes=_independent_phases_ok)
@@ -352,7 +361,10 @@ def _out_of_zone(tx: Tx, unit: Unit, to: str) -> bool:
 
 
 def _commonwealth_zones_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_out_of_zone(tx, unit, cmd.to) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_zone(tx, unit, cmd.to):
+            return False
+    return True
 
 
 @check(Move, "82.13A", batched=True, passes=_commonwealth_zones_ok)
@@ -372,7 +384,10 @@ def _owners(tx: Tx, cmd: Move) -> list[str]:
 
 
 def _move_entry_ok(tx: Tx, cmd: Move) -> bool:
-    return all(entry_refusal(tx, owner, cmd.to) is None for owner in _owners(tx, cmd))
+    for owner in _owners(tx, cmd):
+        if entry_refusal(tx, owner, cmd.to) is not None:
+            return False
+    return True
 
 
 @check(Move, "82.41", batched=True, passes=_move_entry_ok)
