@@ -1,12 +1,17 @@
 """minors: a rules kernel for the minor countries of A World at War (rule 82) and the
 nationality distinctions of ASL (A25).
 
-The public surface is listed in `__all__`: the game (shared/spec/api.md; docs/embedding.md
-for an engine's use of it), commands and effects, scenario runs, the tables, and what a rule
-author writes rules with (`Rulebook`, `check`, `effect` ..., docs/contributing.md).
+The public surface is listed in `__all__`: the game (the contract is docs/api.md;
+docs/embedding.md for an engine's use of it), commands and effects, scenario runs (the
+files, `minors run` and its JSON: docs/scenario-format.md, with the JSON Schemas of
+docs/schemas/), the tables, and what a rule author writes rules with (`Rulebook`, `check`,
+`effect` ..., docs/contributing.md). `__version__` is the installed version.
 """
 
 from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 
 from ._kernel.effects import (
     BrpChange,
@@ -85,6 +90,12 @@ from .ruleset.tables import Ruleset, load_ruleset
 # 0.1's `minors.commands.KINDS` (its module is `minors.rules82.commands`); 0.1's
 # minors.auditlog, .nationality, .bridge and .queries are importable packages too.
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
+
+try:
+    __version__ = _version("minors")
+    """The installed distribution's version (what `minors --version` prints)."""
+except PackageNotFoundError:  # imported from a folder that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Batch",

@@ -29,10 +29,12 @@ __all__ = [
     "ParameterError",
     "PersonnelError",
     "ProfileError",
+    "ReportError",
     "RuleViolation",
     "RulebookError",
     "ScenarioError",
     "ScenarioRuleViolation",
+    "StarterError",
     "StateError",
     "TableError",
     "UnknownNameError",
@@ -124,7 +126,16 @@ class CommandError(MinorsError, ValueError):
 
 
 class ScenarioError(MinorsError, ValueError):
-    """A scenario file or one of its values is malformed; names the file and the command."""
+    """A scenario file or one of its values is malformed; names the file and the command.
+
+    `.file` is the file (None for an option such as `--until`) and `.command` the 1-based
+    position of the command at fault (None when the fault is not in a command).
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, command: int | None = None):
+        super().__init__(message)
+        self.file = file
+        self.command = command
 
 
 class StateError(MinorsError, ValueError):
@@ -184,12 +195,15 @@ class ParameterError(MinorsError, ValueError):
 class UnknownNameError(MinorsError, LookupError):
     """A country, major power, clause or table name that the rules do not know."""
 
-    def __init__(self, kind: str, name: str, suggestions: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, kind: str, name: str, suggestions: tuple[str, ...] = (), hint: str = ""
+    ) -> None:
         self.kind = kind
         self.name = name
         self.suggestions = suggestions
-        hint = f"; did you mean {' or '.join(map(repr, suggestions))}?" if suggestions else ""
-        super().__init__(f"unknown {kind} {name!r}{hint}")
+        close = f"; did you mean {' or '.join(map(repr, suggestions))}?" if suggestions else ""
+        more = f" ({hint})" if hint else ""
+        super().__init__(f"unknown {kind} {name!r}{close}{more}")
 
     def __str__(self) -> str:
         # LookupError would repr() the message; print it as written.
@@ -278,3 +292,13 @@ class LogUnavailable(MinorsError):
 
 class CoverageError(MinorsError):
     """The tests folder to read cannot be found or read."""
+
+
+class StarterError(MinorsError, FileExistsError):
+    """`minors init` would overwrite a file, or its folder is a file: nothing is written."""
+
+
+class ReportError(MinorsError):
+    """A picture of a game cannot be drawn from its log: the log fails verification (the
+    first bad entry is named), or replaying its entries gives other effects than it
+    records."""

@@ -52,9 +52,9 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         import hypothesis
     except ImportError:
-        raise pytest.UsageError(
-            "--minors-ruleset needs Hypothesis: pip install 'minors[testing]'"
-        ) from None
+        from .testing import NEEDS_HYPOTHESIS
+
+        raise pytest.UsageError(f"--minors-ruleset {NEEDS_HYPOTHESIS}") from None
     from hypothesis.errors import InvalidArgument
 
     from .errors import MinorsError

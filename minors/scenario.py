@@ -1,4 +1,4 @@
-"""Scenario files (shared/spec/scenario-format.md): read, check for form, run."""
+"""Scenario files (docs/scenario-format.md): read, check for form, run."""
 
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ def _read(path: str | Path) -> tuple[str, bytes]:
     try:
         return str(path), Path(path).read_bytes()
     except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read the scenario: {exc.strerror}") from None
+        raise ScenarioError(
+            f"{path}: cannot read the scenario: {exc.strerror}", file=str(path)
+        ) from None
 
 
 def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
@@ -68,47 +70,53 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
     try:
         document = tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{name}: not valid TOML: {exc}") from None
+        raise ScenarioError(f"{name}: not valid TOML: {exc}", file=name) from None
     unknown = sorted(set(document) - {"scenario", "do"})
     if unknown:
-        raise ScenarioError(f"{name}: unknown table {unknown[0]!r} (tables: scenario, do)")
+        raise ScenarioError(
+            f"{name}: unknown table {unknown[0]!r} (tables: scenario, do)", file=name
+        )
     head = document.get("scenario")
     if not isinstance(head, dict):
-        raise ScenarioError(f"{name}: missing the [scenario] table")
+        raise ScenarioError(f"{name}: missing the [scenario] table", file=name)
     extra = sorted(set(head) - {"name", "start", "ruleset", "description"})
     if extra:
-        raise ScenarioError(f"{name}: [scenario] has unknown field {extra[0]!r}")
+        raise ScenarioError(f"{name}: [scenario] has unknown field {extra[0]!r}", file=name)
     start = head.get("start")
     if not isinstance(start, str):
-        raise ScenarioError(f'{name}: [scenario] needs start = "1939-fall"')
+        raise ScenarioError(f'{name}: [scenario] needs start = "1939-fall"', file=name)
     ruleset = head.get("ruleset", [])
     if not isinstance(ruleset, list) or not all(isinstance(r, str) for r in ruleset):
-        raise ScenarioError(f"{name}: [scenario] ruleset must be a list of file paths")
+        raise ScenarioError(f"{name}: [scenario] ruleset must be a list of file paths", file=name)
     base = Path(name).parent if not name.startswith("<") else Path(".")
     steps: list[Step] = []
     previous: Moment | None = None
     entries = document.get("do", [])
     if not isinstance(entries, list):
-        raise ScenarioError(f"{name}: write commands as [[do]] tables")
+        raise ScenarioError(f"{name}: write commands as [[do]] tables", file=name)
     for index, entry in enumerate(entries, start=1):
         where = f"{name}: command {index}"
         if not isinstance(entry, dict):
-            raise ScenarioError(f"{where}: not a table")
+            raise ScenarioError(f"{where}: not a table", file=name, command=index)
         fields = dict(entry)
         at, kind = fields.pop("at", None), fields.pop("command", None)
         if not isinstance(at, str):
             raise ScenarioError(
-                f"{where}: missing field 'at' (a moment like '1940-spring/axis/declarations')"
+                f"{where}: missing field 'at' (a moment like '1940-spring/axis/declarations')",
+                file=name,
+                command=index,
             )
         if not isinstance(kind, str):
-            raise ScenarioError(f"{where}: missing field 'command'")
+            raise ScenarioError(f"{where}: missing field 'command'", file=name, command=index)
         try:
             moment = Moment.parse(at)
             built = build_command(KINDS if kinds is None else kinds, kind, fields)
         except (MomentError, CommandError) as exc:
-            raise ScenarioError(f"{where} ({kind}): {exc}") from None
+            raise ScenarioError(f"{where} ({kind}): {exc}", file=name, command=index) from None
         if previous is not None and moment < previous:
-            raise ScenarioError(f"{where} ({kind}): at {at} goes back before {previous}")
+            raise ScenarioError(
+                f"{where} ({kind}): at {at} goes back before {previous}", file=name, command=index
+            )
         previous = moment
         steps.append(Step(moment, built))
     return Scenario(
@@ -153,16 +161,20 @@ def run_scenario(
             rulebook=rulebook,
         )
     except MinorsError as exc:
-        raise ScenarioError(f"{scenario.path}: {exc}") from None
+        raise ScenarioError(f"{scenario.path}: {exc}", file=scenario.path) from None
     resolved: list[Step] = []
     for index, step in enumerate(scenario.steps, start=1):
         try:
             resolved.append(Step(step.at, game.resolve(step.command)))
         except CommandError as exc:
-            raise ScenarioError(f"{scenario.path}: command {index}: {exc}") from None
+            raise ScenarioError(
+                f"{scenario.path}: command {index}: {exc}", file=scenario.path, command=index
+            ) from None
     if resolved and game.clock > resolved[0].at:
         raise ScenarioError(
-            f"{scenario.path}: command 1: at {resolved[0].at} is before the start {game.clock}"
+            f"{scenario.path}: command 1: at {resolved[0].at} is before the start {game.clock}",
+            file=scenario.path,
+            command=1,
         )
     sink = None
     if log is not None:

@@ -1,19 +1,29 @@
 """Project test configuration: every `rule` marker must name a clause of the registry; the
 Hypothesis profile (`MINORS_PROFILE`, default `minors-ci`); clauses switched off for the
-mutation run (`MINORS_DISABLE`, tests/mutation/run_disabled.py)."""
+mutation run (`MINORS_DISABLE`, tests/mutation/run_disabled.py); every `--json` output of
+the command line and every log line the library writes, checked against its JSON Schema
+(`minors.schema`)."""
 
 from __future__ import annotations
 
+import functools
+import json
 import os
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import jsonschema
 import pytest
+from click.testing import CliRunner
 from hypothesis import settings
 
 import minors
 import minors.testing  # registers the minors-ci and minors-thorough profiles
 from minors import Game, load_ruleset
+from minors import schema as schemas
+from minors.audit.log import FileSink
+from minors.cli import main as cli_main
 from minors.rules82 import KERNEL_RULES
 from minors.ruleset.tables import normalize_clause
 
@@ -67,3 +77,78 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     )
     if bad:
         raise pytest.UsageError("unknown clause in a rule marker:\n" + "\n".join(bad))
+
+
+# ---- JSON Schemas: what the command line prints and what the log holds ----------------------
+
+
+@functools.cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schemas.get(name))
+
+
+def check_schema(name: str, document: Any, where: str = "") -> None:
+    """Fail unless `document` is valid under the schema `name`, naming the first problem."""
+    error = jsonschema.exceptions.best_match(_validator(name).iter_errors(document))
+    if error is not None:
+        path = "/".join(map(str, error.absolute_path)) or "(the document)"
+        pytest.fail(
+            f"{where or 'a document'} breaks the {name!r} schema at {path}: {error.message}"
+        )
+
+
+@pytest.fixture(scope="session")
+def json_schema() -> Callable[[str, Any, str], None]:
+    """`json_schema(name, document, where)`: check a document against a schema."""
+    return check_schema
+
+
+_CHECKED_LINES: set[bytes] = set()
+"""The log lines found valid so far in this session."""
+
+
+def _cli_output(args: Sequence[str], code: int, out: str | bytes | None) -> None:
+    """Check what `minors ARGS` printed, if it was `--json`: the schema `OUTPUTS` gives the
+    command, or the error document on exit 2."""
+    if "--json" not in args or not out:
+        return
+    words = [a for a in args if not a.startswith("-")]
+    command = next((c for c in schemas.OUTPUTS if words[: len(c.split())] == c.split()), None)
+    name = "error" if code == 2 else schemas.OUTPUTS.get(command) if command else None
+    if name is not None:
+        check_schema(name, json.loads(out), f"`minors {' '.join(args)}`")
+
+
+@pytest.fixture(autouse=True)
+def _outputs_follow_their_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check every `--json` output of `minors` that a test makes (in process with click's
+    `CliRunner`, or as `python -m minors` in a subprocess) and every line a log file sink
+    writes against its schema."""
+    invoke = CliRunner.invoke
+
+    def checked_invoke(self: CliRunner, cli: Any, args: Any = None, *a: Any, **kw: Any) -> Any:
+        result = invoke(self, cli, args, *a, **kw)
+        if cli is cli_main and isinstance(args, list | tuple):
+            _cli_output([str(x) for x in args], result.exit_code, result.stdout)
+        return result
+
+    run = subprocess.run
+
+    def checked_run(args: Any, *a: Any, **kw: Any) -> Any:
+        proc = run(args, *a, **kw)
+        if isinstance(args, list) and args[1:3] == ["-m", "minors"]:
+            _cli_output([str(x) for x in args[3:]], proc.returncode, proc.stdout)
+        return proc
+
+    emit = FileSink._emit
+
+    def checked_emit(self: FileSink, lines: list[bytes], *, flush: bool) -> None:
+        for line in lines:
+            if line not in _CHECKED_LINES:  # a line written again (the same log) is checked once
+                check_schema("log", json.loads(line), f"a line of {self.path}")
+                _CHECKED_LINES.add(line)
+        emit(self, lines, flush=flush)
+
+    monkeypatch.setattr(CliRunner, "invoke", checked_invoke)
+    monkeypatch.setattr(subprocess, "run", checked_run)
+    monkeypatch.setattr(FileSink, "_emit", checked_emit)

@@ -1,4 +1,4 @@
-"""The public contracts, line by line: shared/spec/api.md and scenario-format.md."""
+"""The public contracts, line by line: docs/api.md and docs/scenario-format.md."""
 
 from __future__ import annotations
 

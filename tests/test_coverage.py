@@ -149,3 +149,14 @@ def test_markdown_has_a_row_per_clause_and_the_docs_file_is_generated_from_it() 
     assert committed.splitlines()[0] == lines[0]
     for clause in RS.clauses:
         assert f"\n| {clause} | " in committed
+
+
+def test_the_committed_coverage_page_is_the_generated_one() -> None:
+    """docs/rules-coverage.md is exactly what `minors rules coverage --markdown` prints for
+    this checkout (regenerate: `minors rules coverage --markdown > docs/rules-coverage.md`)."""
+    committed = (TESTS.parent / "docs" / "rules-coverage.md").read_text(encoding="utf-8")
+    generated = "".join(f"{line}\n" for line in to_markdown(coverage(TESTS)))
+    assert committed == generated, (
+        "docs/rules-coverage.md is stale: run "
+        "`minors rules coverage --markdown > docs/rules-coverage.md`"
+    )

@@ -117,3 +117,20 @@ remove = true
     rs = load_ruleset([path])
     assert rs.brp_rules["proration"].rounding.value == "floor"
     assert not rs.is_illustrative("brp_rules")
+
+
+def test_a_misspelt_entry_is_not_taken_for_a_new_one(tmp_path: Path) -> None:
+    """An overlay entry whose key the tables do not hold and that does not give every field
+    is a typo: it names the table and the closest keys, and how to add an entry."""
+    path = tmp_path / "o.toml"
+    path.write_text("[minors.Swedn]\nbrps = 12\n", encoding="utf-8")
+    with pytest.raises(TableError) as caught:
+        load_ruleset([path])
+    assert (
+        "no entry 'Swedn' in minors; did you mean 'Sweden'? (to add one, give every field;"
+        in str(caught.value)
+    )
+    assert caught.value.entry == "minors.Swedn"
+    path.write_text("[limits.defualt]\nfactors = 8\n", encoding="utf-8")
+    with pytest.raises(TableError, match="no entry 'defualt' in limits; did you mean 'default'"):
+        load_ruleset([path])

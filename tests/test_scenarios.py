@@ -49,9 +49,11 @@ CASES = _cases()
 
 
 @pytest.mark.parametrize(("path", "expected"), CASES)
-def test_situation(path: Path, expected: dict[str, Any]) -> None:
-    """The situation plays out as the rulebook says (its expected JSON)."""
+def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> None:
+    """The situation plays out as the rulebook says (its expected JSON), and its JSON state
+    follows the `state` schema."""
     code, state, _ = play(path, expected)
+    json_schema("state", state, str(path))
     assert code == expected.get("exit", 0), state["error"]
     if code == 3:
         assert state["error"]["rule"] == expected["error_rule"]

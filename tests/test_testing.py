@@ -494,5 +494,26 @@ def test_plugin_without_hypothesis(
     )
     assert asked.ret == pytest.ExitCode.USAGE_ERROR
     asked.stderr.fnmatch_lines(
-        ["*--minors-ruleset needs Hypothesis: pip install 'minors[[]testing[]]'*"]
+        ["*--minors-ruleset needs Hypothesis*: pip install 'minors[[]testing[]]'*"]
     )
+
+
+def test_the_kit_without_hypothesis_says_what_to_install(pytester: pytest.Pytester) -> None:
+    """Without Hypothesis, importing the kit (`minors.testing.kit`, or a name of
+    `minors.testing`) fails naming the extra to install and how, from a checkout too."""
+    blocked = pytester.mkdir("blocked")
+    (blocked / "hypothesis").mkdir()
+    (blocked / "hypothesis" / "__init__.py").write_text("raise ImportError('no hypothesis')\n")
+    for statement in ("import minors.testing.kit", "from minors.testing import games"):
+        proc = subprocess.run(
+            [sys.executable, "-c", statement],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(blocked)},
+            check=False,
+        )
+        assert proc.returncode == 1, statement
+        last = proc.stderr.strip().splitlines()[-1]
+        assert last.startswith("ModuleNotFoundError: minors.testing"), last
+        assert "pip install 'minors[testing]'" in last
+        assert "pip install -e '.[testing]'" in last

@@ -241,6 +241,25 @@ class BaseGame:
         other._logging, other._seq, other._history = self._logging, self._seq, []
         return other
 
+    def __repr__(self) -> str:
+        """The rulebook, the clock, the tables (digest, overlays), what is switched off,
+        and how much is going on: `<Game rulebook 'rule82' at 1940-spring/axis/diplomacy
+        ...>`."""
+        state = self._board
+        at_war = sum(1 for m in state.minors.values() if m.active and m.at_war_with)
+        parts = [f"rulebook {self._book.name!r}", f"at {state.clock}"]
+        parts.append(f"tables {self._rs.digest[:12]}")
+        if self._rs.sources:
+            parts.append(f"overlays {list(self._rs.sources)}")
+        if self._disabled:
+            parts.append(f"disabled {sorted(self._disabled)}")
+        counts = ((at_war, "minor", "at war"), (len(state.units), "unit", "on the map"))
+        parts.append(
+            ", ".join(f"{n} {word}{'' if n == 1 else 's'} {what}" for n, word, what in counts)
+        )
+        parts.append(f"{len(self._log)} log {'entry' if len(self._log) == 1 else 'entries'}")
+        return f"<{type(self).__name__} {'; '.join(parts)}>"
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled like a clone (state, tables, log; no file sink), so games can go to other
         processes; the tables are loaded there again from their overlays."""
@@ -315,9 +334,12 @@ class BaseGame:
 
     @property
     def raw_state(self) -> GameState:
-        """The state as frozen records (`GameState`): a snapshot that later steps never
-        change. `state()` is the same as plain JSON data (with the ledger), `to_json()` the
-        scenario format's summary of it."""
+        """The state as frozen records (`GameState`: `minors`, `units`, `ledger` ... as attrs
+        objects), for Python code that reads fields: a snapshot that later steps never change
+        (it shares the board's containers, which the board copies before its next write).
+        Not plain data: `state()` is the complete state as JSON-ready data (what
+        `from_state` reads), `to_json()` the summary `minors run --json` prints (docs/api.md,
+        "Three views")."""
         return self._board.snapshot()
 
     def board(self) -> Tx:
@@ -502,21 +524,33 @@ class BaseGame:
         self._step(entry)
         return list(effects)
 
-    def legal_actions(self, kinds: Iterable[str] | None = None) -> list[Command]:
+    def legal_actions(self, kinds: str | Iterable[str] | None = None) -> list[Command]:
         """The commands legal now, of the kinds whose rules generate candidates (see
         docs/embedding.md): under rule 82 declarations, border wars, subversions,
         diplomatic results over the whole scale, conquests, refusals, surrenders,
         re-entries, and moves and removals of the units on the map (moves to a country,
         without a hex), the default set-up of a deployment due now, supply traces through
-        limited minors and single chosen losses. `place` is not enumerated."""
+        limited minors and single chosen losses. `place` is not enumerated.
+
+        `kinds` is one kind (`"declare_war"`) or several; None for all.
+
+        Raises:
+            CommandError: a kind the rulebook does not have (with the closest).
+        """
         known = self._book.kinds
         if kinds is None:
             wanted = set(known)
         else:
-            wanted = {kinds} if isinstance(kinds, str) else set(kinds)
+            wanted = {kinds} if isinstance(kinds, str) else set(kinds)  # one kind, not letters
             unknown = wanted - set(known)
             if unknown:
-                raise CommandError(f"unknown command kinds {sorted(unknown)}")
+                names = [str(k) for k in known]
+                close = {k: difflib.get_close_matches(k, names, n=1) for k in sorted(unknown)}
+                hints = "; ".join(f"{k!r}: did you mean {c[0]!r}?" for k, c in close.items() if c)
+                raise CommandError(
+                    f"unknown command kinds {sorted(unknown)}"
+                    + (f" ({hints})" if hints else f"; kinds are {', '.join(names)}")
+                )
         return self._legal(wanted)
 
     def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
@@ -574,7 +608,10 @@ class BaseGame:
     # ---- output ----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON state of scenario-format.md."""
+        """The JSON state of docs/scenario-format.md: what `minors run --json` prints, a
+        summary for readers (its schema: `minors schema state`). `state()` is the complete
+        state, `raw_state` its records. `units` are sorted by id, so that a game and its
+        replay from a log print them alike."""
         board = self._board
         return {
             "clock": str(board.clock),
@@ -595,7 +632,7 @@ class BaseGame:
                     "in": u.country,
                     **({"hex": u.hex} if u.hex else {}),
                 }
-                for u in board.units.values()
+                for u in sorted(board.units.values(), key=lambda u: u.id)
             },
             "eliminated": list(board.eliminated),
             "brps": {m: self.brps(m) for m in self._rs.majors},
@@ -604,5 +641,6 @@ class BaseGame:
 
     def state(self) -> dict[str, Any]:
         """The complete canonical state as plain data: everything `from_state` needs
-        (ledger, bars, pending associations, deadlines ...)."""
+        (ledger, bars, pending associations, deadlines ...); a superset of `to_json()`, and
+        what an audit log's snapshots hold. `raw_state` is the same as records."""
         return state_dict(self._board.snapshot())

@@ -40,7 +40,8 @@ def _tree(rs: Ruleset, parent: str = "", depth: int = 0) -> Iterator[str]:
     for name, record in rs.nationalities.items():
         if record.parent == parent:
             aliases = f" — also {', '.join(record.aliases)}" if record.aliases else ""
-            yield f"{'  ' * depth}- **{name}** ({record.clause}){aliases}"
+            # four spaces a level: Python-Markdown (the docs site) nests no less
+            yield f"{'    ' * depth}- **{name}** ({record.clause}){aliases}"
             yield from _tree(rs, name, depth + 1)
 
 

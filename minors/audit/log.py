@@ -16,7 +16,7 @@ import hashlib
 import inspect
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 from typing import IO, Any
@@ -113,7 +113,12 @@ def entry_record(entry: LogEntry, state: GameState | None) -> dict[str, Any]:
 
 
 class FileSink:
-    """Writes a game's log to a file as it is played (attach it with `open_log`)."""
+    """Writes a game's log to a file as it is played (attach it with `open_log`).
+
+    A context manager: `with minors.auditlog.open(game, path): ...` detaches the sink from
+    its game and closes the log (its closing line written) when the block ends, also when
+    the block raised.
+    """
 
     def __init__(self, path: str | Path, durability: str = "entry") -> None:
         if durability not in DURABILITY:
@@ -125,9 +130,24 @@ class FileSink:
         self.turn: int | None = None
         self._file: IO[bytes] | None = None
         self._pending: list[bytes] = []
+        self._game: Game | None = None
+
+    def __enter__(self) -> FileSink:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Detach from the game `begin` opened the log for, and close the log (once)."""
+        game = self._game
+        if game is None or self._file is None:
+            return
+        previous = game.attach(None)
+        if previous is not self:
+            game.attach(previous)  # another sink took over: leave it attached
+        self.close(game)
 
     def begin(self, game: Game, prefix: list[bytes] | None = None) -> None:
         """Open the file and write the header (or the lines of a log being continued)."""
+        self._game = game
         try:
             # held open while the game is played: closed by close()
             self._file = builtins.open(self.path, "wb")  # noqa: SIM115
@@ -135,14 +155,19 @@ class FileSink:
             raise LogWriteError(
                 exc.errno, f"cannot write the log {self.path}: {exc.strerror}"
             ) from None
-        if prefix is None:
-            line, self.prev = seal(header(game), GENESIS)
-            self._emit([line], flush=True)
-        else:
-            self._emit(prefix, flush=True)
-            last = json.loads(prefix[-1])
-            self.prev = last["hash"]
-            self.entries = sum(1 for line in prefix if json.loads(line)["kind"] == "entry")
+        try:
+            if prefix is None:
+                line, self.prev = seal(header(game), GENESIS)
+                self._emit([line], flush=True)
+            else:
+                self._emit(prefix, flush=True)
+                last = json.loads(prefix[-1])
+                self.prev = last["hash"]
+                self.entries = sum(1 for line in prefix if json.loads(line)["kind"] == "entry")
+        except BaseException:
+            self._file.close()  # the header could not be written: no file left open
+            self._file = None
+            raise
         self.turn = game.clock.turn
 
     def write(self, entry: LogEntry, state: GameState) -> None:
@@ -224,7 +249,8 @@ class Verdict:
 
     def describe(self) -> str:
         if self.ok:
-            return f"ok: {self.entries} entries verified; head {self.head}"
+            entries = f"{self.entries} {'entry' if self.entries == 1 else 'entries'}"
+            return f"ok: {entries} verified; head {self.head}"
         where = f"entry {self.seq} (line {self.line})" if self.seq else f"line {self.line}"
         return f"FAILED at {where}: {self.problem}"
 
@@ -368,10 +394,12 @@ def verify(
     extends: str | Path | None = None,
     hooks: Hooks | None = None,
     rulebook: Rulebook | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Verdict:
     """Check encoding and chain, replay every entry under the log's tables and the caller's
     rulebook (rule 82 by default, `hooks` replacing its named rules), and compare every
-    digest; with `extends`, check the log begins with that older log.
+    digest; with `extends`, check the log begins with that older log. `progress`, if
+    given, is called with (lines done, lines in all) after each line.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
@@ -408,6 +436,8 @@ def verify(
                 closed = True
             else:
                 raise _Bad(number, f"unknown line kind {kind!r}")
+            if progress is not None:
+                progress(number, len(lines))
         if not closed:
             raise _Bad(
                 len(lines),

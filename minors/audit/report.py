@@ -32,7 +32,8 @@ __all__ = ["describe", "report"]
 
 
 def describe(effect: Effect) -> str:
-    """One effect as a sentence, with its rule id."""
+    """One effect as a sentence, with its rule id (once: a cause that ends with the same id
+    in brackets loses it)."""
     match effect:
         case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
             tie = f" ({major})" if major else ""
@@ -64,7 +65,62 @@ def describe(effect: Effect) -> str:
             text = note
         case PhaseEnded(ended=ended):
             text = f"end of {ended}"
-    return f"{text}  [{effect.rule}]"
+    return f"{text.removesuffix(f' ({effect.rule})')}  [{effect.rule}]"
+
+
+def _natural(unit_id: str) -> tuple[str, int, str]:
+    """Sort key of unit ids, (prefix, number, id): `w-poland-2` before `w-poland-10`."""
+    head, _, tail = unit_id.rpartition("-")
+    return (head, int(tail), unit_id) if head and tail.isdigit() else (unit_id, -1, unit_id)
+
+
+def unit_list(ids: Iterable[str]) -> str:
+    """Unit ids for a sentence, in natural order; a run of three or more consecutive
+    numbers of one prefix is written as its first and last (`w-poland-1 to w-poland-12`)."""
+    runs: list[list[tuple[str, int, str]]] = []
+    for key in sorted({_natural(i) for i in ids}):
+        last = runs[-1][-1] if runs else None
+        follows = last is not None and key[0] == last[0] and last[1] >= 0
+        if follows and last is not None and key[1] == last[1] + 1:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    parts: list[str] = []
+    for run in runs:
+        names = [key[2] for key in run]
+        parts.extend([f"{names[0]} to {names[-1]}"] if len(names) >= 3 else names)
+    return ", ".join(parts)
+
+
+def _grouped(effects: list[Effect]) -> Iterator[Effect | list[Effect]]:
+    """The effects in order, consecutive placements in one country and eliminations for one
+    cause (a deployment, a conquest) each under one rule gathered in a list."""
+
+    def group(effect: Effect) -> tuple[object, ...] | None:
+        if isinstance(effect, UnitPlaced):
+            return ("placed", effect.rule, effect.country)
+        if isinstance(effect, UnitEliminated):
+            return ("eliminated", effect.rule, effect.cause)
+        return None
+
+    for key, run in groupby(effects, key=group):
+        items = list(run)
+        if key is None or len(items) == 1:
+            yield from items
+        else:
+            yield items
+
+
+def _describe_units(effects: list[Effect]) -> str:
+    """A run of placements or eliminations as one sentence."""
+    first = effects[0]
+    ids = unit_list(getattr(e, "unit", "") for e in effects)
+    if isinstance(first, UnitPlaced):
+        text = f"{len(effects)} units are placed in {first.country}: {ids}"
+    else:
+        assert isinstance(first, UnitEliminated)
+        text = f"{len(effects)} units are eliminated — {first.cause}: {ids}"
+    return f"{text}  [{first.rule}]"
 
 
 def _command(entry: LogEntry) -> str:
@@ -98,7 +154,11 @@ def _sentences(moment: str, effects: list[Effect]) -> Iterator[tuple[str, str]]:
     for effect in effects:
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
             shared.setdefault(effect.a, []).append(effect.b)
-    for effect in effects:
+    for item in _grouped(effects):
+        if isinstance(item, list):
+            yield moment, _describe_units(item)
+            continue
+        effect = item
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
             names = shared.pop(effect.a, None)
             if names:
@@ -184,5 +244,6 @@ def show_log(
         ]
     if minor is not None:
         entries = [e for e in entries if _concerns(e, minor)]
-    title = Text(f"{path}: {len(entries)} entries shown; head {head}", style="bold")
+    shown = f"{len(entries)} {'entry' if len(entries) == 1 else 'entries'} shown"
+    title = Text(f"{path}: {shown}; head {head}", style="bold")
     return Group(title, *_turns(entries))

@@ -7,19 +7,43 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from importlib.metadata import version
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
-from rich.console import Console
 
 from ..errors import MinorsError
 from ..ruleset import render
-from ..ruleset.loader import SECTIONS
 from ..ruleset.tables import load_ruleset
+from .output import echo_json, show
+from .pictures import report as picture_report
 
 __all__ = ["main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def error_document(exc: MinorsError) -> dict[str, Any]:
+    """What `--json` prints on standard output when the input is malformed (exit 2): not a
+    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
+    file, command = getattr(exc, "file", None), getattr(exc, "command", None)
+    return {
+        "error": {
+            "exit": 2,
+            "kind": type(exc).__name__,
+            "message": str(exc),
+            "file": str(file) if file else None,
+            "command": command if isinstance(command, int) else None,
+        }
+    }
+
+
+def _exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
+    """Exit 2 for bad input: one line on standard error, and with `--json` the error
+    document on standard output."""
+    if as_json:
+        echo_json(error_document(exc))
+    click.echo(f"minors: {prefix}: {exc}", err=True)
+    sys.exit(2)
 
 
 def _errors_exit_2(func: F) -> F:
@@ -30,8 +54,7 @@ def _errors_exit_2(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MinorsError as exc:
-            click.echo(f"minors: error: {exc}", err=True)
-            sys.exit(2)
+            _exit_2(exc, bool(kwargs.get("as_json")))
 
     return wrapper  # type: ignore[return-value]
 
@@ -71,39 +94,46 @@ def _load_rulebook(spec: str | None) -> Any:
 @click.version_option(version("minors"), "--version", prog_name="minors")
 def main() -> None:
     """A rules kernel for the minor countries of A World at War (rule 82) and ASL A25."""
+    from .output import setup
+
+    setup()  # a console that cannot encode "—" gets "-", never a UnicodeEncodeError
 
 
 @main.command()
-@click.argument(
-    "name",
-    required=False,
-    type=click.Choice(sorted({*render.VIEWS, *SECTIONS}), case_sensitive=False),
-)
+@click.argument("name", required=False)
+@click.argument("entry", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
 @_overlays
 @_errors_exit_2
-def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
-    """Show the rule tables (all, or the view or table NAME), with overlays merged in."""
+def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
+    """Show the rule tables (all, or the view or table NAME, or its ENTRY), with overlays
+    merged in.
+
+    NAME is a view (forces, commonwealth, minors, powers, diplomacy, limits, clauses) or a
+    table of tables/*.toml (costs, limit_groups ...); ENTRY is one entry of it
+    (`minors tables minors Sweden`). An unknown name exits 2 with the closest ones.
+    """
     rs = load_ruleset(overlays)
-    names = [name.lower()] if name else list(render.VIEWS)
-    if as_json:
-        sections: list[str] = []
-        for n in names:
-            sections.extend(render.VIEWS[n][1] if n in render.VIEWS else (n,))
-        document = {
-            "digest": rs.digest,
-            "overlays": list(rs.sources),
-            "tables": render.sections_json(rs, tuple(sections)),
-        }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-        return
-    console = Console()
-    for n in names:
-        if n in render.VIEWS:
-            console.print(render.view(rs, n))
+    document: dict[str, Any] = {"digest": rs.digest, "overlays": list(rs.sources)}
+    if name is not None and entry is not None:
+        if as_json:
+            echo_json({**document, "tables": render.entry_json(rs, name, entry)})
         else:
-            console.print_json(data=render.sections_json(rs, (n,)))
-    console.print(
+            show(render.entry_view(rs, name, entry))
+            show(f"tables digest {rs.digest}")
+        return
+    names = [name] if name else list(render.VIEWS)
+    sections = [s for n in names for s in render.table_sections(rs, n)]
+    if as_json:
+        echo_json({**document, "tables": render.sections_json(rs, tuple(sections))})
+        return
+    for n in names:
+        if n.lower() in render.VIEWS:
+            show(render.view(rs, n.lower()))
+        else:
+            data = render.sections_json(rs, render.table_sections(rs, n))
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    show(
         f"tables digest {rs.digest}"
         + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
     )
@@ -133,6 +163,13 @@ def tables(name: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     help="Overlay tables; they replace the file's own overlays (repeatable).",
 )
 @_rulebook
+@click.option(
+    "--html",
+    "html_path",
+    metavar="OUT.html",
+    type=click.Path(dir_okay=False),
+    help="Also write the picture of the run: one HTML page (see `minors report`).",
+)
 def run(
     file: str | None,
     until: str | None,
@@ -140,6 +177,7 @@ def run(
     log_path: str | None,
     overlays: tuple[str, ...],
     rulebook_spec: str | None,
+    html_path: str | None,
 ) -> None:
     """Play a scenario FILE (without one, the built-in sample campaign) and report.
 
@@ -163,17 +201,23 @@ def run(
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        _exit_2(exc, as_json)
+    if html_path is not None:
+        from .pictures import write_run_page
+
+        write_run_page(game, file, error, html_path)
     if as_json:
         document = game.to_json()
         document["error"] = error
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        echo_json(document)
     else:
-        text = None
-        if error is not None:
-            text = f"command {error['command']} broke rule {error['rule']}: {error['message']}"
-        Console().print(report(game, text))
+        show(report(game))
+        if error is not None:  # the state stops before the command; why goes to stderr
+            click.echo(
+                f"minors: command {error['command']} broke rule {error['rule']}: "
+                f"{error['message']}",
+                err=True,
+            )
     sys.exit(code)
 
 
@@ -202,10 +246,12 @@ def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
     log cannot be verified here at all.
     """
     from ..audit.log import LogUnavailable, verify
+    from .progress import progress
 
     book = _load_rulebook(rulebook_spec)
     try:
-        verdict = verify(file, extends=old, rulebook=book)
+        with progress(f"verifying {file}", "lines") as advance:  # a bar on a terminal's stderr only
+            verdict = verify(file, extends=old, rulebook=book, progress=advance)
     except LogUnavailable as exc:
         click.echo(f"minors: cannot verify: {exc}", err=True)
         sys.exit(2)
@@ -225,7 +271,7 @@ def log_show(file: str, turn: str | None, minor: str | None, since: int | None) 
     from ..audit.report import show_log
 
     try:
-        Console().print(show_log(file, turn=turn, minor=minor, since=since))
+        show(show_log(file, turn=turn, minor=minor, since=since))
     except (LogUnavailable, MinorsError) as exc:
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)
@@ -256,15 +302,14 @@ def replay(
     try:
         game = replay_log(file, until, log=new_log, rulebook=book)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        _exit_2(exc, as_json)
     sink = game.attach(None)
     if isinstance(sink, FileSink):
         sink.close(game)
     if as_json:
-        click.echo(json.dumps(game.to_json(), indent=2, ensure_ascii=False))
+        echo_json(game.to_json())
     else:
-        Console().print(report(game))
+        show(report(game))
 
 
 @main.group()
@@ -351,7 +396,7 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
         click.echo(f"{len(missing)} rules or procedures of rule 82 or A25 without a test")
         sys.exit(1 if missing else 0)
     if as_json:
-        click.echo(json.dumps(to_json(report), indent=2, ensure_ascii=False))
+        echo_json(to_json(report))
     else:
         for line in to_markdown(report) if markdown else to_text(report):
             click.echo(line)
@@ -408,7 +453,9 @@ def _nationality_table(found: Any) -> Any:
 
 @main.command("nationality")
 @click.argument("name")
-@click.option("--date", "when", metavar="YYYY-MM", help="The scenario's month (required).")
+@click.option(
+    "--date", "when", metavar="YYYY-MM", help="The scenario's month (required unless --scenario)."
+)
 @click.option(
     "--class",
     "unit_class",
@@ -513,9 +560,9 @@ def nationality(
         ruleset=load_ruleset(overlays),
     )
     if as_json:
-        click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
+        echo_json(found.to_json())
     else:
-        Console().print(_nationality_table(found))
+        show(_nationality_table(found))
 
 
 def _bridge(
@@ -569,19 +616,73 @@ def _bridge(
                 for t in found
             ],
         }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        echo_json(document)
         return
-    console = Console()
     first = found[0]
     if first.nationality is None:
-        console.print(f"{first.country}: {first.reason}")
+        show(f"{first.country}: {first.reason}")
         return
     head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
-    console.print(head)
+    show(head)
     for t in found:
         if t.profile is not None:
             line = f"against {t.vs or 'any opponent'}" + (" at home" if t.home else "")
             if t.changes:
                 line += f"; the answer changes inside the season in {', '.join(t.changes)}"
-            console.print(line)
-            console.print(_nationality_table(t.profile))
+            show(line)
+            show(_nationality_table(t.profile))
+
+
+# ---- minors schema (JSON Schemas, docs/schemas/) -------------------------------------------
+
+
+@main.command("schema")
+@click.argument("name", required=False)
+@click.option(
+    "--write",
+    "folder",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Write every schema as DIR/NAME.schema.json (docs/schemas/ is made so).",
+)
+@_errors_exit_2
+def schema(name: str | None, folder: str | None) -> None:
+    """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the
+    document of exit 2), log (a log line of this version's format; log-1 ...), tables,
+    coverage. Without NAME, list them and which command's --json follows which."""
+    from .. import schema as schemas
+
+    if folder is not None:
+        for path in schemas.write(folder):
+            click.echo(str(path))
+        return
+    if name is not None:
+        click.echo(schemas.text(name), nl=False)
+        return
+    for key in schemas.names():
+        body = schemas.get(key)
+        alias = f" (= {schemas.ALIASES[key]})" if key in schemas.ALIASES else ""
+        click.echo(f"{key}{alias}: {body['title']}")
+    for command, key in schemas.OUTPUTS.items():
+        click.echo(f"minors {command} --json: {key}")
+    click.echo("any --json command that exits 2: error")
+
+
+# ---- minors init (a starter folder) ---------------------------------------------------------
+
+
+@main.command("init")
+@click.argument("folder", default=".", type=click.Path(dir_okay=True))
+@_errors_exit_2
+def init(folder: str) -> None:
+    """Write a starter folder FOLDER (default: here): the sample campaign, the example house
+    rule (the 82.32 limit lowered to eight) and a pytest file that tests it with the minors
+    plugin. Then: cd FOLDER && pytest. Exit 2, writing nothing, if a file is there already."""
+    from ..starter import write
+
+    for path in write(folder):
+        click.echo(f"wrote {path}")
+    click.echo(f"next: cd {folder} && minors run campaign.toml && pytest")
+
+
+main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)

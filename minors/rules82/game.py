@@ -1,5 +1,5 @@
 """`minors.Game`: the kernel's game with rule 82 as its rulebook unless told otherwise
-(shared/spec/api.md), and the start position `Game.new` plays from."""
+(docs/api.md), and the start position `Game.new` plays from."""
 
 from __future__ import annotations
 

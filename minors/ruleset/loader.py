@@ -9,6 +9,7 @@ then structured and validated, so every error names the file, entry and field at
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import tomllib
@@ -19,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import cattrs
 from cattrs.errors import ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
@@ -189,9 +191,44 @@ def merge_overlays(
                         )
                     del target[key]
                     continue
+                if key not in target:
+                    _check_new_entry(name, section, key, entry, target)
                 target.setdefault(key, {}).update(entry)
                 origins[(section, key)] = name
     return merged, origins
+
+
+def _required(section: str) -> list[str]:
+    """The fields a new entry of `section` must give (its record's fields without a
+    default, as the table spells them; the key field comes from the entry key)."""
+    cls, key_field = SECTIONS[section]
+    names = a25.RENAMED.get(cls, {})
+    return [
+        names.get(a.name, a.name)
+        for a in attrs.fields(cls)
+        if a.default is attrs.NOTHING and a.name != key_field
+    ]
+
+
+def _check_new_entry(
+    name: str, section: str, key: str, entry: Mapping[str, Any], known: Mapping[str, Any]
+) -> None:
+    """An overlay entry with a key the tables do not hold adds an entry, and must then give
+    every field: one that does not is taken for a misspelt key (`[minors.Swedn]`), and the
+    closest keys are suggested."""
+    missing = [f for f in _required(section) if f not in entry]
+    if not missing:
+        return
+    lowered = {str(k).lower(): str(k) for k in known}
+    close = [lowered[c] for c in difflib.get_close_matches(key.lower(), lowered, n=3, cutoff=0.6)]
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    raise TableError(
+        f"no entry {key!r} in {section}{hint} (to add one, give every field; "
+        f"missing: {', '.join(missing)})",
+        file=name,
+        entry=f"{section}.{key}",
+        field=missing[0],
+    )
 
 
 def _partisans(value: Any, _: Any) -> r.Partisans:

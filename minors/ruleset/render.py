@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import difflib
+import json
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -10,10 +12,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..domain import ScaleEffect
+from ..errors import UnknownNameError
+from .loader import SECTIONS
 from .records import COLUMN_GROUPS, COLUMN_LABELS, COLUMNS, Count
 from .tables import Ruleset
 
-__all__ = ["VIEWS", "view"]
+__all__ = ["VIEWS", "entry_json", "entry_view", "find_entry", "table_sections", "view"]
 
 ILLUSTRATIVE = " [illustrative]"
 
@@ -218,6 +222,102 @@ def view(rs: Ruleset, name: str) -> RenderableType:
     """The readable view called `name` (see `VIEWS`)."""
     render, _ = VIEWS[name]
     return Group(*render(rs))
+
+
+def _close(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
+    """The candidates closest to `name`, compared case-insensitively."""
+    lowered = {c.lower(): c for c in candidates}
+    return tuple(lowered[c] for c in difflib.get_close_matches(name.lower(), lowered, n=3))
+
+
+def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
+    """The sections `minors tables NAME` shows: a view's, or the one table NAME.
+
+    Raises:
+        UnknownNameError: no such view or table; with the closest names, and, when NAME is
+            an entry of some tables (`Sweden`), the command that shows it.
+    """
+    key = name.lower()
+    if key in VIEWS:
+        return VIEWS[key][1]
+    if key in SECTIONS:
+        return (key,)
+    holders = [v for v, (_, sections) in VIEWS.items() if entry_keys(rs, sections, name)]
+    holders += [s for s in SECTIONS if s not in holders and entry_keys(rs, (s,), name)]
+    holders.sort(key=lambda holder: holder != "minors")  # a country's own entry first
+    hint = (
+        f"{name!r} is an entry of {', '.join(holders)}: try `minors tables {holders[0]} {name}`"
+        if holders
+        else "`minors tables --help` lists the tables"
+    )
+    raise UnknownNameError("table", name, _close(name, [*VIEWS, *SECTIONS]), hint)
+
+
+def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, Any]:
+    """The key of `entry` in each of `sections` that holds it, matched case-insensitively
+    or, for a country, by any of its names (`Poland` is `W. Poland`)."""
+    try:
+        canonical = rs.resolve(entry)
+    except UnknownNameError:
+        canonical = entry
+    found: dict[str, Any] = {}
+    for section in sections:
+        keys = {str(k).lower(): k for k in getattr(rs, section)}
+        for wanted in (entry, canonical):
+            if wanted.lower() in keys:
+                found[section] = keys[wanted.lower()]
+                break
+    return found
+
+
+def find_entry(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
+    """The key of `entry` in each section of the view or table `name` that holds it.
+
+    Raises:
+        UnknownNameError: no section of `name` holds it (with the closest keys).
+    """
+    sections = table_sections(rs, name)
+    found = entry_keys(rs, sections, entry)
+    if not found:
+        keys = [str(k) for section in sections for k in getattr(rs, section)]
+        raise UnknownNameError(f"{name.lower()} entry", entry, _close(entry, keys))
+    return found
+
+
+def _value_text(value: Any) -> str:
+    """A field's value as a cell: lists joined, tables as JSON, nothing as a dash."""
+    if value in (None, "", [], {}):
+        return "-"
+    if isinstance(value, list):
+        return ", ".join(map(_value_text, value))
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def entry_view(rs: Ruleset, name: str, entry: str) -> RenderableType:
+    """The entry `entry` of the view or table `name`: each field and its value, for each
+    section that holds it."""
+    parts: list[RenderableType] = []
+    for section, data in entry_json(rs, name, entry).items():
+        for key, record in data.items():
+            table = Table(title=f"{section}.{key}", title_justify="left")
+            table.add_column("Field", no_wrap=True)
+            table.add_column("Value")
+            for field_name, value in record.items():
+                table.add_row(field_name, _value_text(value))
+            parts.append(table)
+    return Group(*parts)
+
+
+def entry_json(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
+    """`{section: {key: record}}` for the entry `entry` of the view or table `name`."""
+    from .loader import CONVERTER
+
+    return {
+        section: {str(key): CONVERTER.unstructure(getattr(rs, section)[key])}
+        for section, key in find_entry(rs, name, entry).items()
+    }
 
 
 def sections_json(rs: Ruleset, sections: tuple[str, ...]) -> dict[str, Any]:

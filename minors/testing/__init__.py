@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
+NEEDS_HYPOTHESIS = (
+    "needs Hypothesis, which the testing extra installs: pip install 'minors[testing]' "
+    "(from a checkout: pip install -e '.[testing]'; from a built wheel: "
+    "pip install 'dist/minors-VERSION-py3-none-any.whl[testing]')"
+)
+"""What to install for the kit, as its import errors say (docs/testing.md)."""
+
 try:
     import hypothesis  # noqa: F401  (the kit's one requirement beyond minors)
 except ImportError:
 
     def __getattr__(name: str) -> Any:
-        raise ModuleNotFoundError(
-            f"minors.testing.{name} needs Hypothesis: pip install 'minors[testing]' "
-            "(from a checkout: pip install -e '.[testing]')",
-            name="hypothesis",
-        )
+        raise ModuleNotFoundError(f"minors.testing.{name} {NEEDS_HYPOTHESIS}", name="hypothesis")
 
 else:
     from .kit import (

@@ -35,10 +35,16 @@ from typing import Any, ClassVar, cast, get_type_hints
 
 import attrs
 from attrs import frozen
-from hypothesis import HealthCheck, event, settings
-from hypothesis import Phase as HypothesisPhase
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+try:
+    from hypothesis import HealthCheck, event, settings
+    from hypothesis import Phase as HypothesisPhase
+    from hypothesis import strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+except ImportError as missing:  # say what to install, not only what is missing
+    from . import NEEDS_HYPOTHESIS
+
+    raise ModuleNotFoundError(f"minors.testing {NEEDS_HYPOTHESIS}", name="hypothesis") from missing
 
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log

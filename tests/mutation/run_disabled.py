@@ -14,7 +14,8 @@ mutant runs (it would fail by construction).
 
 Each run is `python -m pytest -q -x -p no:cacheprovider` from a temporary folder (so
 Hypothesis's example database of the checkout is not filled with the mutants' failures).
-It prints one line per clause and `caught N of M`; exit 0 when every clause was caught,
+It prints one line per clause and `caught N of M` (on a terminal, under a progress bar of
+the runs; into a pipe or a file, the lines alone); exit 0 when every clause was caught,
 1 when some were not, 2 when the baseline fails. Not collected by pytest (tests/conftest.py
 ignores this folder).
 """
@@ -32,12 +33,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from minors.cli.progress import progress  # noqa: E402  (the checkout's, as the runs use)
+
 DEPENDS = "tests/test_scenarios.py::test_situation_depends_on_its_rule"
 
 
 def clauses() -> list[str]:
     """Every clause with code registered under it, in clause order."""
-    sys.path.insert(0, str(ROOT))
     from minors._kernel.rulebook import clause_key
     from minors.rules82 import RULEBOOK
 
@@ -77,29 +81,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="what to run (default: tests/)")
     options = parser.parse_args(argv)
 
-    _, code, failure, seconds = run(None, options.pytest_args)
-    if code != 0:
-        print(f"baseline fails (exit {code}): {failure}; fix the suite first", file=sys.stderr)
-        return 2
-    print(f"baseline passes in {seconds:.0f} s", flush=True)
-
     wanted = options.only or clauses()
     caught: list[str] = []
     missed: list[str] = []
-    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        for clause, code, failure, seconds in pool.map(
-            lambda c: run(c, options.pytest_args), wanted
-        ):
-            assert clause is not None
-            if code == 1:
-                caught.append(clause)
-                print(f"{clause:>8}  caught  ({seconds:.0f} s) {failure}", flush=True)
-            elif code == 0:
-                missed.append(clause)
-                print(f"{clause:>8}  MISSED  ({seconds:.0f} s) no test failed", flush=True)
-            else:
-                missed.append(clause)
-                print(f"{clause:>8}  ERROR   exit {code}: {failure}", flush=True)
+    # a bar on a terminal (the lines print above it), nothing when stdout is a pipe or file
+    with progress("mutation runs", "runs", stderr=False) as advance:
+        _, code, failure, seconds = run(None, options.pytest_args)
+        if code != 0:
+            print(f"baseline fails (exit {code}): {failure}; fix the suite first", file=sys.stderr)
+            return 2
+        print(f"baseline passes in {seconds:.0f} s", flush=True)
+        advance(1, len(wanted) + 1)
+        with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+            for done, (clause, code, failure, seconds) in enumerate(
+                pool.map(lambda c: run(c, options.pytest_args), wanted), start=2
+            ):
+                assert clause is not None
+                if code == 1:
+                    caught.append(clause)
+                    print(f"{clause:>8}  caught  ({seconds:.0f} s) {failure}", flush=True)
+                elif code == 0:
+                    missed.append(clause)
+                    print(f"{clause:>8}  MISSED  ({seconds:.0f} s) no test failed", flush=True)
+                else:
+                    missed.append(clause)
+                    print(f"{clause:>8}  ERROR   exit {code}: {failure}", flush=True)
+                advance(done, len(wanted) + 1)
     print(f"caught {len(caught)} of {len(wanted)}")
     if missed:
         print(f"not caught: {', '.join(missed)}")

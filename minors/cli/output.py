@@ -1,0 +1,114 @@
+"""How the command line writes, for every command: readable output through `show`, JSON
+through `echo_json`.
+
+- To a terminal, rich fits the output to the window, as a terminal reader expects.
+- To anything else (a pipe, a file, a test), every line is whole: nothing is wrapped at a
+  width, no table cell is cut short ("Stock…"), and there is no colour. A table is as wide
+  as its widest row; trailing blanks are stripped.
+- A stream that cannot encode a character (an ASCII or Latin-1 console meeting "—" or
+  "→") gets a plain fallback ("-", "->"; "?" for the rest) instead of a
+  `UnicodeEncodeError`; JSON is then written with `\\u` escapes, so that it still says the
+  same thing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import sys
+from typing import Any, TextIO
+
+import click
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+__all__ = ["FALLBACK", "echo_json", "setup", "show"]
+
+FALLBACK = {
+    "—": "-",
+    "–": "-",
+    "−": "-",
+    "→": "->",
+    "←": "<-",
+    "…": "...",
+    "×": "x",
+    "≤": "<=",
+    "≥": ">=",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "«": "<<",
+    "»": ">>",
+    "†": "+",
+    "‡": "++",
+    "§": "#",
+    "·": ".",
+    "─": "-",
+    "━": "-",
+}
+"""What a character the stream cannot encode is written as (anything else: "?")."""
+
+ERRORS = "minors-fallback"
+"""The codec error handler that writes `FALLBACK` (registered on import)."""
+
+_UNBOUNDED = 1 << 20
+"""The width of a console that is not a terminal: lines are never wrapped at a width."""
+
+
+def _fallback(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(FALLBACK.get(ch, "?") for ch in bad), error.end
+
+
+codecs.register_error(ERRORS, _fallback)
+
+
+def setup() -> None:
+    """Make standard output and error fall back (`FALLBACK`) rather than raise on text
+    their encoding cannot hold; called once when the command line starts."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=ERRORS)
+
+
+def _stream(err: bool) -> TextIO:
+    return sys.stderr if err else sys.stdout
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or bare stream
+        return False
+
+
+def show(renderable: RenderableType, *, err: bool = False) -> None:
+    """Print `renderable` (text, a table, a group of them) on standard output (or error):
+    fitted to a terminal, or in whole lines to anything else."""
+    stream = _stream(err)
+    if isinstance(renderable, str):
+        renderable = Text(renderable)  # plain text: brackets are not markup
+    if _is_terminal(stream):
+        Console(file=stream).print(renderable)
+        return
+    console = Console(file=stream, width=_UNBOUNDED, color_system=None, force_terminal=False)
+    with console.capture() as captured:
+        console.print(renderable, no_wrap=True, overflow="ignore", crop=False)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    click.echo("\n".join(lines), err=err)
+
+
+def echo_json(document: Any, *, err: bool = False) -> None:
+    """Print `document` as indented JSON: UTF-8 text where the stream can hold it, `\\u`
+    escapes where it cannot (the same JSON either way)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    encoding = getattr(_stream(err), "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = json.dumps(document, indent=2)
+    click.echo(text, err=err)

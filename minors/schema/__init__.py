@@ -1,0 +1,87 @@
+"""JSON Schemas of what `minors` reads and writes, for engines in other languages:
+`minors schema NAME` prints one, `docs/schemas/NAME.schema.json` ships each (generated from
+here: `minors schema --write docs/schemas`, and a test checks they agree).
+
+`SCHEMAS` is the one source: a name and the function that builds its schema, mostly from
+the code it describes (command kinds, effects, records, enums), so that a schema cannot
+drift from the code either. `OUTPUTS` says which schema each `minors ... --json` prints
+(exit 2 always prints the `error` document). Adding a schema is a function here, a line in
+`SCHEMAS` (and in `OUTPUTS` for a command's `--json`), and `minors schema --write
+docs/schemas`; the tests then validate every such output of the test suite against it.
+
+The schemas are closed (`additionalProperties: false`): they list every field this version
+writes. The contracts allow later minor versions to add fields, so a reader should ignore
+fields it does not know rather than validate one version's output with another's schema.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from . import documents
+from .shapes import Shape
+
+__all__ = ["ALIASES", "OUTPUTS", "SCHEMAS", "Shape", "get", "names", "text", "write"]
+
+SCHEMAS: dict[str, Callable[[], Shape]] = {
+    "scenario": documents.scenario,
+    "state": documents.state,
+    "error": documents.error,
+    "log-1": documents.log_format_1,
+    "tables": documents.tables,
+    "coverage": documents.coverage,
+}
+"""Every schema by name, in the order `minors schema` lists them."""
+
+ALIASES: dict[str, str] = {"log": f"log-{documents.LOG_FORMAT}"}
+"""Other names: `log` is a line of the log format this version writes."""
+
+OUTPUTS: dict[str, str] = {
+    "run": "state",
+    "replay": "state",
+    "tables": "tables",
+    "rules coverage": "coverage",
+}
+"""The schema of what `minors COMMAND --json` prints when it does not exit 2 (then: the
+`error` document). `minors nationality --json` has none yet."""
+
+
+def names() -> list[str]:
+    """The names `get` takes: every schema, then the aliases."""
+    return [*SCHEMAS, *ALIASES]
+
+
+def get(name: str) -> Shape:
+    """The schema called `name` (or an alias of one).
+
+    Raises:
+        UnknownNameError: no such schema (with the closest names).
+    """
+    import difflib
+
+    from ..errors import UnknownNameError
+
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in SCHEMAS:
+        close = tuple(difflib.get_close_matches(name.lower(), names(), n=3))
+        raise UnknownNameError("schema", name, close, f"schemas: {', '.join(names())}")
+    return SCHEMAS[key]()
+
+
+def text(name: str) -> str:
+    """The schema `name` as the file `docs/schemas/NAME.schema.json` holds it."""
+    return json.dumps(get(name), indent=2, ensure_ascii=False) + "\n"
+
+
+def write(folder: str | Path) -> list[Path]:
+    """Write every schema as FOLDER/NAME.schema.json (not the aliases); the paths written."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in SCHEMAS:
+        path = out / f"{name}.schema.json"
+        path.write_text(text(name), encoding="utf-8")
+        paths.append(path)
+    return paths

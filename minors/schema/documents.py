@@ -1,0 +1,468 @@
+"""The builders of the schemas `minors.schema.SCHEMAS` names (docs/scenario-format.md,
+docs/audit-log.md)."""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any
+
+import attrs
+
+from .._kernel.convert import CONVERTER
+from .._kernel.effects import Effect
+from .._kernel.kind import Names, field_names, vocabulary_key
+from ..audit.log import FORMAT as LOG_FORMAT
+from ..domain import ClauseKind, Status
+from ..domain.units import UnitKind
+from ..rules82.commands import KINDS
+from ..ruleset import a25, loader
+from ..ruleset.records import Count, Partisans
+from .shapes import LEAVES, SHA256, Shape, moment, record, shape
+
+__all__ = ["LOG_FORMAT", "coverage", "error", "log_format_1", "scenario", "state", "tables"]
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+NAMES = {
+    Names.MINOR: "a minor country (any of its names, case-insensitive)",
+    Names.MAJOR: "a major power (any of its names, case-insensitive)",
+    Names.COUNTRY: "a minor country or a major power's home country",
+    Names.HEX: "a hex label",
+    Names.UNITS: "unit ids, each once (one id may be written as a string)",
+}
+"""What a field that names something holds, by its annotation."""
+
+
+def _document(title: str, description: str, body: Shape) -> Shape:
+    return {"$schema": DRAFT, "title": title, "description": description, **body}
+
+
+def _one_of(tag: str, options: list[Shape], other: Shape | None = None) -> Shape:
+    """One of `options`, told apart by the constant of their `tag` property: each option
+    applies when the tag names it (if/then, so that a validator reads one option, not
+    all), and the tag must name one of them (or, with `other`, anything else is `other`)."""
+    names = [option["properties"][tag]["const"] for option in options]
+    tags: Shape = {"enum": names} if other is None else {"type": "string"}
+    branches: list[Shape] = [
+        {"if": {"properties": {tag: {"const": name}}}, "then": option}
+        for name, option in zip(names, options, strict=True)
+    ]
+    if other is not None:
+        branches.append({"if": {"properties": {tag: {"not": {"enum": names}}}}, "then": other})
+    return {
+        "type": "object",
+        "properties": {tag: tags},
+        "required": [tag],
+        "allOf": branches,
+    }
+
+
+def _strings(description: str = "") -> Shape:
+    out: Shape = {"type": "array", "items": {"type": "string"}}
+    return {**out, "description": description} if description else out
+
+
+def _first_line(cls: type[Any]) -> str:
+    return (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+
+
+# ---- commands (scenario files, log entries) ---------------------------------------------------
+
+
+def _required_input(a: attrs.Attribute[Any]) -> bool:
+    return a.default is attrs.NOTHING
+
+
+def _input(hint: Any) -> Shape:
+    """A command field as a scenario file writes it: TOML has no null, so an optional
+    field is its type, left out."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        hint = args[0] if len(args) == 1 else hint
+    return shape(
+        hint,
+        CONVERTER.unstructure,
+        keys=lambda cls, a: vocabulary_key(a.name),
+        required=_required_input,
+    )
+
+
+def _command(name: str, cls: type[Any], *, stamped: bool) -> Shape:
+    """A command of kind `name` in the scenario vocabulary, with its `at` if `stamped`."""
+    hints = typing.get_type_hints(cls, include_extras=True)
+    named = field_names(cls)
+    properties: Shape = {"command": {"const": name}}
+    if stamped:
+        properties = {"at": moment("When the command happens; never earlier than the one before.")}
+        properties["command"] = {"const": name}
+    required = ["at", "command"] if stamped else ["command"]
+    for a in attrs.fields(cls):
+        key = vocabulary_key(a.name)
+        field = _input(hints[a.name])
+        what = named.get(a.name)
+        if what is Names.UNITS:
+            field = {"anyOf": [{"type": "string", "minLength": 1}, {**field, "minItems": 1}]}
+        elif _required_input(a) and field.get("type") == "string":
+            field["minLength"] = 1
+        elif _required_input(a) and field.get("type") == "array":
+            field["minItems"] = 1
+        if what is not None:
+            field["description"] = NAMES[what]
+        properties[key] = field
+        if _required_input(a):
+            required.append(key)
+    return {
+        "title": name,
+        "description": _first_line(cls),
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def scenario() -> Shape:
+    """A scenario file (docs/scenario-format.md), as TOML reads into JSON data."""
+    head = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "description": {"type": "string"},
+            "start": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The start position: 1939-fall, the campaign start of 82.12.",
+            },
+            "ruleset": _strings("Overlay tables, paths relative to the scenario file."),
+        },
+        "required": ["start"],
+        "additionalProperties": False,
+    }
+    kinds = [_command(name, cls, stamped=True) for name, cls in KINDS.items()]
+    return _document(
+        "minors scenario file",
+        "A start position and a script of commands, each stamped with its moment of play; "
+        "the TOML file `minors run` plays, read as JSON data. Commands are rule 82's; a "
+        "variant rulebook may accept more.",
+        {
+            "type": "object",
+            "properties": {
+                "scenario": head,
+                "do": {"type": "array", "items": _one_of("command", kinds)},
+            },
+            "required": ["scenario"],
+            "additionalProperties": False,
+        },
+    )
+
+
+# ---- the JSON state and the error document ------------------------------------------------------
+
+
+def _violations() -> Shape:
+    violation = {
+        "type": "object",
+        "properties": {"rule": {"type": "string"}, "message": {"type": "string"}},
+        "required": ["rule", "message"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "description": "Exit 3: the command that broke a rule, and every rule it broke.",
+        "properties": {
+            "rule": {
+                "type": "string",
+                "description": "The first broken rule in ascending clause order.",
+            },
+            "message": {"type": "string"},
+            "command": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "The 1-based index of the command in the file.",
+            },
+            "violations": {"type": "array", "items": violation, "minItems": 1},
+        },
+        "required": ["rule", "message", "command", "violations"],
+        "additionalProperties": False,
+    }
+
+
+def state() -> Shape:
+    """What `minors run --json` and `minors replay --json` print (`Game.to_json()`)."""
+    minor = {
+        "type": "object",
+        "properties": {
+            "status": {"enum": [s.value for s in Status], "description": "82.11's category."},
+            "major": {
+                "type": ["string", "null"],
+                "description": "The major power the status ties the minor to; null for none.",
+            },
+            "at_war_with": _strings("The major powers at war with the minor, sorted."),
+        },
+        "required": ["status", "major", "at_war_with"],
+        "additionalProperties": False,
+    }
+    unit = {
+        "type": "object",
+        "properties": {
+            "owner": {"type": "string", "description": "A major power or a minor country."},
+            "kind": {"enum": [k.value for k in UnitKind]},
+            "factors": {"type": "integer", "minimum": 0},
+            "in": {"type": "string", "description": "The country the unit is in."},
+            "hex": {"type": "string"},
+        },
+        "required": ["owner", "kind", "factors", "in"],
+        "additionalProperties": False,
+    }
+    return _document(
+        "minors JSON state",
+        "The state `minors run --json` and `minors replay --json` print (Game.to_json()): "
+        "the clock, every active minor, the units on the map (by id, sorted), the units the "
+        "rules eliminated (in order), each major's BRP credits from rule 82, and the error.",
+        {
+            "type": "object",
+            "properties": {
+                "clock": moment("Where the run stopped."),
+                "minors": {"type": "object", "additionalProperties": minor},
+                "units": {"type": "object", "additionalProperties": unit},
+                "eliminated": _strings("Ids of the units the rules removed, in order."),
+                "brps": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "error": {"anyOf": [{"type": "null"}, _violations()]},
+            },
+            "required": ["clock", "minors", "units", "eliminated", "brps", "error"],
+            "additionalProperties": False,
+        },
+    )
+
+
+def error() -> Shape:
+    """What a `--json` command prints on standard output when it exits 2."""
+    return _document(
+        "minors error document",
+        "What `minors ... --json` prints on standard output when the input is malformed or "
+        "cannot be used (exit 2). Not a state: it has no clock; the same message is the one "
+        "line on standard error.",
+        {
+            "type": "object",
+            "properties": {
+                "error": {
+                    "type": "object",
+                    "properties": {
+                        "exit": {"const": 2},
+                        "kind": {
+                            "type": "string",
+                            "description": "The error class (minors.errors): ScenarioError ...",
+                        },
+                        "message": {"type": "string"},
+                        "file": {
+                            "type": ["string", "null"],
+                            "description": "The file at fault (a scenario, an overlay), if any.",
+                        },
+                        "command": {
+                            "type": ["integer", "null"],
+                            "minimum": 1,
+                            "description": "The 1-based index of the command at fault, if any.",
+                        },
+                    },
+                    "required": ["exit", "kind", "message", "file", "command"],
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["error"],
+            "additionalProperties": False,
+        },
+    )
+
+
+# ---- audit log lines --------------------------------------------------------------------------
+
+
+def _effect(cls: type[Any]) -> Shape:
+    body = record(cls, CONVERTER.unstructure)
+    body["properties"] = {"effect": {"const": cls.__name__}, **body["properties"]}
+    body["required"] = ["effect", *body["required"]]
+    return {"title": cls.__name__, "description": _first_line(cls), **body}
+
+
+def _chained(kind: str, properties: Shape, required: list[str], description: str) -> Shape:
+    return {
+        "title": kind,
+        "description": description,
+        "type": "object",
+        "properties": {
+            "kind": {"const": kind},
+            **properties,
+            "prev": {"type": "string", "pattern": SHA256, "description": "The previous line's."},
+            "hash": {"type": "string", "pattern": SHA256, "description": "This line's own."},
+        },
+        "required": ["kind", *required, "prev", "hash"],
+        "additionalProperties": False,
+    }
+
+
+def log_format_1() -> Shape:
+    """A line of an audit log of format 1 (docs/audit-log.md)."""
+    sha = {"type": "string", "pattern": SHA256}
+    effects = [_effect(cls) for cls in typing.get_args(Effect)]
+    advance = {
+        "title": "advance",
+        "type": "object",
+        "properties": {"command": {"const": "advance"}, "to": moment()},
+        "required": ["command", "to"],
+        "additionalProperties": False,
+    }
+    commands = [_command(name, cls, stamped=False) for name, cls in KINDS.items()]
+    other = {"title": "a variant's command", "type": "object"}
+    header = _chained(
+        "header",
+        {
+            "format": {"const": 1},
+            "library": {"type": "string", "description": "The minors version that wrote it."},
+            "tables": {**sha, "description": "The digest of the tables in force."},
+            "overlays": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "toml": {"type": "string"}},
+                    "required": ["name", "toml"],
+                    "additionalProperties": False,
+                },
+            },
+            "rulebook": {
+                "type": "object",
+                "description": "Absent in logs of 0.1: rule 82.",
+                "properties": {"name": {"type": "string"}, "digest": sha},
+                "required": ["name", "digest"],
+                "additionalProperties": False,
+            },
+            "hooks": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "properties": {"function": {"type": "string"}, "digest": sha},
+                    "required": ["function", "digest"],
+                    "additionalProperties": False,
+                },
+            },
+            "start": {"type": "string"},
+        },
+        ["format", "library", "tables", "overlays", "hooks", "start"],
+        "The first line: what the log was written under.",
+    )
+    entry = _chained(
+        "entry",
+        {
+            "seq": {"type": "integer", "minimum": 1},
+            "at": moment(),
+            "command": _one_of("command", [advance, *commands], other),
+            "effects": {"type": "array", "items": _one_of("effect", effects)},
+            "effects_digest": sha,
+            "state_digest": {**sha, "description": "After an advance: the whole state's."},
+        },
+        ["seq", "at", "command", "effects", "effects_digest"],
+        "An applied command or a clock advance, with its effects.",
+    )
+    snapshot = _chained(
+        "snapshot",
+        {
+            "seq": {"type": "integer", "minimum": 1},
+            "at": moment(),
+            "state": {
+                "type": "object",
+                "description": "The complete state, as Game.state() gives it (docs/api.md).",
+                "properties": {"clock": moment(), "minors": {"type": "object"}},
+                "required": ["clock", "minors", "units", "ledger", "wars"],
+            },
+            "state_digest": sha,
+        },
+        ["seq", "at", "state", "state_digest"],
+        "The whole state at a turn boundary, after the entry `seq`.",
+    )
+    close = _chained(
+        "close",
+        {"entries": {"type": "integer", "minimum": 0}, "at": moment(), "state_digest": sha},
+        ["entries", "at", "state_digest"],
+        "The last line: the number of entries and the final state's digest.",
+    )
+    return _document(
+        "minors audit log line, format 1",
+        "One line of an audit log of format 1 (JSON Lines, canonical: sorted keys, no "
+        "spaces, UTF-8): a header, entries and snapshots, and a closing line, each chained "
+        "to the previous line by its hash.",
+        _one_of("kind", [header, entry, snapshot, close]),
+    )
+
+
+# ---- the tables and the coverage report --------------------------------------------------------
+
+TABLE_LEAVES = {
+    **LEAVES,
+    Partisans: {
+        "type": "string",
+        "pattern": "^(-|[0-9]+(:[0-9]+)?)$",
+        "description": "a:b, n or -",
+    },
+    Count: {
+        "type": "string",
+        "pattern": r"^(-|[0-9]+(\[[0-9]+\])?)$",
+        "description": "n, n[m] or -",
+    },
+}
+
+
+def _table_key(cls: type[Any], a: attrs.Attribute[Any]) -> str:
+    return a25.RENAMED.get(cls, {}).get(a.name, a.name)
+
+
+def tables() -> Shape:
+    """What `minors tables --json` prints."""
+    sections = {
+        section: {
+            "type": "object",
+            "additionalProperties": record(
+                cls, loader.CONVERTER.unstructure, TABLE_LEAVES, keys=_table_key
+            ),
+        }
+        for section, (cls, _) in loader.SECTIONS.items()
+    }
+    return _document(
+        "minors tables",
+        "What `minors tables [NAME [ENTRY]] --json` prints: the digest of the merged "
+        "tables, the overlays merged in, and the records of the tables asked for, by entry "
+        "key (docs/tables.md).",
+        {
+            "type": "object",
+            "properties": {
+                "digest": {"type": "string", "pattern": SHA256},
+                "overlays": _strings(),
+                "tables": {
+                    "type": "object",
+                    "properties": sections,
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["digest", "overlays", "tables"],
+            "additionalProperties": False,
+        },
+    )
+
+
+def coverage() -> Shape:
+    """What `minors rules coverage --json` prints."""
+    clause = {
+        "type": "object",
+        "properties": {
+            "tests": _strings("The tests that cite the clause (pytest node ids)."),
+            "code": _strings("The checks and effects registered under it."),
+            "kind": {"enum": [k.value for k in ClauseKind]},
+        },
+        "required": ["tests", "code", "kind"],
+        "additionalProperties": False,
+    }
+    return _document(
+        "minors rules coverage",
+        "What `minors rules coverage --json` prints: each clause of the registry with the "
+        "tests that cite it and the code registered under it.",
+        {"type": "object", "additionalProperties": clause},
+    )
