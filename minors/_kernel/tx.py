@@ -367,6 +367,12 @@ class Tx:
             found = self._memos[containers] = (now, {})
         return found[1]
 
+    def grain_free(self, kind: type[Any], verified: frozenset[Any]) -> bool:
+        """Whether every batched check of `kind` in force is among `verified`: then a
+        generator that vouches for those may yield batches of any grain (nothing left runs
+        once per batch and reads what its commands share)."""
+        return all(check in verified for check, _ in self.active.batched.get(kind, ()))
+
     def enforces(self, check: Any) -> bool:
         """Whether `check` (a check function of the rulebook) is in force in this game: not
         switched off with its clause, nor replaced or removed by a variant. Candidate

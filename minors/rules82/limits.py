@@ -11,7 +11,16 @@ from attrs import frozen
 
 from .._kernel.effects import Note, UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
-from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import (
+    Batch,
+    Violation,
+    as_written,
+    at_phase_end,
+    candidates,
+    check,
+    effect,
+    handles,
+)
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
@@ -106,8 +115,10 @@ def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
 
 
 def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
-    """The limits in force on a group of minors now (worked out once per state)."""
-    memo = tx.memo()
+    """The limits in force on a group of minors now: worked out once per state of the
+    minors while the rules that give them are rule 82's own (they read the minors and the
+    tables), else once per state."""
+    memo = tx.memo_on("minors") if as_written(tx, _finland, _control) else tx.memo()
     found: list[Limit] | None = memo.get(("limits", group))
     if found is None:
         own, control = _finland(tx, group), _control(tx, group)
