@@ -155,6 +155,13 @@ def _name(rs: Ruleset, kind: str, key: str, value: Any, what: Names) -> str:
     return canonical
 
 
+def _all_text(values: tuple[Any, ...]) -> bool:
+    for value in values:
+        if not isinstance(value, str):
+            return False
+    return True
+
+
 def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
     changes: dict[str, Any] = {}
     for attribute, key, code, what, inner in _plan(type(record)):
@@ -167,9 +174,9 @@ def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
                 assert what is not None
                 changes[attribute] = _name(rs, kind, key, value, what)
         elif code == 3:
-            if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            if not isinstance(value, tuple) or not _all_text(value):
                 raise CommandError(f"{kind}: {key} must list unit ids, not {value!r}")
-            if len(set(value)) != len(value):
+            if len(value) > 1 and len(set(value)) != len(value):
                 raise CommandError(f"{kind}: a unit is listed twice in {list(value)}")
         else:
             assert inner is not None

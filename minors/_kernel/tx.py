@@ -45,6 +45,7 @@ class _Missing:
 
 MISSING: Any = _Missing()
 _ATTR: Any = object()  # an op on a whole attribute (its old value)
+_NEVER = object()  # the token of a container never written
 _APPEND: Any = object()  # an op on a list (its old length)
 
 Op = tuple[Any, ...]
@@ -360,11 +361,17 @@ class Tx:
         `units`, `wars` ...) are not written: what the rules work out from those alone
         (who may enter a minor reads the minors and the wars) survives moves of units."""
         tokens = self._tokens
-        now = tuple(tokens.setdefault(name, object()) for name in containers)
+        now = tuple([tokens.setdefault(name, _NEVER) for name in containers])
         found = self._memos.get(containers)
         if found is None or found[0] != now:
             found = self._memos[containers] = (now, {})
         return found[1]
+
+    def grain_free(self, kind: type[Any], verified: frozenset[Any]) -> bool:
+        """Whether every batched check of `kind` in force is among `verified`: then a
+        generator that vouches for those may yield batches of any grain (nothing left runs
+        once per batch and reads what its commands share)."""
+        return all(check in verified for check, _ in self.active.batched.get(kind, ()))
 
     def enforces(self, check: Any) -> bool:
         """Whether `check` (a check function of the rulebook) is in force in this game: not
@@ -451,7 +458,7 @@ class Tx:
     def _index(self, name: str, unit_id: str, drop: str | None, add: str | None) -> None:
         """Move `unit_id` in index `name` (`where`, `owned`) from entry `drop` to `add`."""
         if drop is not None:
-            self._set(name, drop, tuple(i for i in getattr(self, name)[drop] if i != unit_id))
+            self._set(name, drop, tuple([i for i in getattr(self, name)[drop] if i != unit_id]))
         if add is not None:
             self._set(name, add, (*getattr(self, name).get(add, ()), unit_id))
 

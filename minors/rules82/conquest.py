@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
@@ -243,17 +243,24 @@ def _conquer(tx: Tx, cmd: Conquer) -> None:
 @candidates(Conquer)
 def _conquests(tx: Tx, gated: bool) -> Iterator[Batch[Conquer]]:
     """Each major of the player turn on each minor in play, a batch per major (K1 reads
-    only the conqueror). Gated, a conquest that the 82.41 check in force refuses (no war,
-    no exception) is skipped."""
+    only the conqueror). Gated, it vouches for K1 (the combat phase, by the majors of the
+    player turn) and 82.41 (no war, no exception: skipped) while they are in force."""
     if in_phase(tx, gated, _conquer_in_combat, Phase.COMBAT):
         targets = minors_in_play(tx)
-        warred = gated and tx.enforces(_war_first)
+        verified: frozenset[Callable[..., object]] = (
+            frozenset(c for c in (_conquer_in_combat, _war_first) if tx.enforces(c))
+            if gated
+            else frozenset()
+        )
+        warred = _war_first in verified
+        table = attack_table(tx)
         for major in majors_in_turn(tx):
-            yield Batch(
-                tuple(
-                    _conquest(t, major) for t in targets if not warred or _may_conquer(tx, major, t)
-                )
+            found = tuple(
+                _conquest(t, major)
+                for t in targets
+                if not warred or _may_conquer(tx, major, t, table)
             )
+            yield Batch(found, None, verified)
 
 
 @functools.lru_cache(maxsize=1 << 12)

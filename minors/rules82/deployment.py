@@ -371,13 +371,14 @@ def commonwealth_units(tx: Tx, country: str, arrival: str) -> list[Spec]:
     """The units of one arrival of the British Commonwealth table: each count n (or n[m])
     is n units of its column's kind (`force_units`)."""
     specs: list[Spec] = []
+    rows = [r for r in tx.rs.commonwealth.values() if r.country == country and r.arrival == arrival]
+    if not rows:
+        return specs
     slug = _slug(country)
-    serial = sum(1 for u in tx.units.values() if u.owner == country) + len(
+    serial = len(tx.owned_by(country)) + len(
         [i for i in (*tx.eliminated, *tx.removed) if i.startswith(f"{slug}-")]
     )
-    for row in tx.rs.commonwealth.values():
-        if row.country != country or row.arrival != arrival:
-            continue
+    for row in rows:
         for column in COMMONWEALTH_COLUMNS:
             count = getattr(row, column).value
             unit = tx.rs.force_units[column]

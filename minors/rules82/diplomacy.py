@@ -305,14 +305,21 @@ def _results(tx: Tx, gated: bool) -> Iterator[Batch[DiplomaticResult]]:
     targets = minors_in_play(tx)
     verified = frozenset(c for c in _GENERATED if tx.enforces(c)) if gated else frozenset()
     peace = _minor_at_peace in verified
+    whole = gated and tx.grain_free(DiplomaticResult, verified)
     for roller in majors_in_turn(tx):
         if _roller_in_the_war in verified and roller in tx.surrendered:
             continue
+        found: list[DiplomaticResult] = []
         for target in targets:
             batch = _scale(target, roller, low, high)
             if peace and not _takes_rolls(tx, batch[0]):
                 continue
-            yield Batch(batch, None, verified)
+            if whole:
+                found.extend(batch)  # nothing left to run once per (minor, roller)
+            else:
+                yield Batch(batch, None, verified)
+        if found:
+            yield Batch(tuple(found), None, verified)
 
 
 @effect("82.22")

@@ -11,7 +11,16 @@ from attrs import frozen
 
 from .._kernel.effects import Note, UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
-from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import (
+    Batch,
+    Violation,
+    as_written,
+    at_phase_end,
+    candidates,
+    check,
+    effect,
+    handles,
+)
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
@@ -106,8 +115,10 @@ def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
 
 
 def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
-    """The limits in force on a group of minors now (worked out once per state)."""
-    memo = tx.memo()
+    """The limits in force on a group of minors now: worked out once per state of the
+    minors while the rules that give them are rule 82's own (they read the minors and the
+    tables), else once per state."""
+    memo = tx.memo_on("minors") if as_written(tx, _finland, _control) else tx.memo()
     found: list[Limit] | None = memo.get(("limits", group))
     if found is None:
         own, control = _finland(tx, group), _control(tx, group)
@@ -186,7 +197,7 @@ class Excess:
 
 def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[Unit], list[Unit]]:
     """The counted units inside the group and the counted tracers, and their totals."""
-    inside = [u for u in tx.units.values() if u.country in group and counts(tx, limit, group, u)]
+    inside = [u for m in group for u in tx.units_in(m) if counts(tx, limit, group, u)]
     tracing = [
         tx.units[i]
         for i in _tracers(tx, group)
@@ -365,15 +376,20 @@ def _enforce(tx: Tx, side: Side) -> None:
     """82.321B: at the end of a movement, combat or redeployment phase no limit may be
     exceeded: the excess units are eliminated (armor first where armor units are limited),
     and tracing units beyond the limit trace no supply through the minor (82.321A)."""
+    # only where a unit of another owner stands or traces supply can a limit be exceeded
+    units = tx.units
+    foreign = {
+        country for country, ids in tx.where.items() if any(units[i].owner != country for i in ids)
+    }
+    foreign.update(tx.traces)
     done: set[str] = set()
-    traces = tx.traces
     for name in tx.rs.minors:
         if name in done or name not in tx.minors:
             continue
         group = group_of(tx, name)
         done.update(group)
-        if not any(tx.occupied(m) or m in traces for m in group):
-            continue  # no unit counts there: no limit can be exceeded
+        if not any(m in foreign for m in group):
+            continue
         for limit in limits_on(tx, group):
             _enforce_one(tx, limit, group)
     if tx.traces:

@@ -272,7 +272,10 @@ def _hex_ok(tx: Tx, country: str, hex_label: str | None) -> bool:
 
 def _move_ids_ok(tx: Tx, cmd: Move) -> bool:
     units = tx.units
-    return all(u in units for u in cmd.units) and _hex_ok(tx, cmd.to, cmd.hex)
+    for u in cmd.units:
+        if u not in units:
+            return False
+    return cmd.hex is None or _hex_ok(tx, cmd.to, cmd.hex)
 
 
 @check(Move, "K3", batched=True, passes=_move_ids_ok)
@@ -281,9 +284,9 @@ def _move_ids(tx: Tx, cmd: Move) -> Iterator[Violation]:
     yield from _hex(tx, cmd.to, cmd.hex)
 
 
-def _on_the_map(tx: Tx, cmd: Move) -> Iterator[Unit]:
+def _on_the_map(tx: Tx, cmd: Move) -> list[Unit]:
     units = tx.units
-    return (units[u] for u in cmd.units if u in units)
+    return [units[u] for u in cmd.units if u in units]
 
 
 def _out_of_phase(tx: Tx, unit: Unit) -> bool:
@@ -293,7 +296,10 @@ def _out_of_phase(tx: Tx, unit: Unit) -> bool:
 
 
 def _move_in_phase_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_out_of_phase(tx, unit) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_phase(tx, unit):
+            return False
+    return True
 
 
 @check(Move, "K1", batched=True, passes=_move_in_phase_ok)
@@ -325,7 +331,10 @@ def _idle_independent(tx: Tx, unit: Unit) -> bool:
 
 
 def _independent_phases_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_idle_independent(tx, unit) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _idle_independent(tx, unit):
+            return False
+    return True
 
 
 @check(Move, "82.83A", batched=True, passes=_independent_phases_ok)
@@ -352,7 +361,10 @@ def _out_of_zone(tx: Tx, unit: Unit, to: str) -> bool:
 
 
 def _commonwealth_zones_ok(tx: Tx, cmd: Move) -> bool:
-    return not any(_out_of_zone(tx, unit, cmd.to) for unit in _on_the_map(tx, cmd))
+    for unit in _on_the_map(tx, cmd):
+        if _out_of_zone(tx, unit, cmd.to):
+            return False
+    return True
 
 
 @check(Move, "82.13A", batched=True, passes=_commonwealth_zones_ok)
@@ -372,7 +384,10 @@ def _owners(tx: Tx, cmd: Move) -> list[str]:
 
 
 def _move_entry_ok(tx: Tx, cmd: Move) -> bool:
-    return all(entry_refusal(tx, owner, cmd.to) is None for owner in _owners(tx, cmd))
+    for owner in _owners(tx, cmd):
+        if entry_refusal(tx, owner, cmd.to) is not None:
+            return False
+    return True
 
 
 @check(Move, "82.41", batched=True, passes=_move_entry_ok)
@@ -409,26 +424,31 @@ _ALL_MOVES: dict[tuple[str, ...], dict[str, tuple[Move, ...]]] = {}
 immutable, and an owner's units and the countries change seldom."""
 
 
-def _all_moves(ids: tuple[str, ...], country: str) -> tuple[Move, ...]:
-    """Every unit of `ids` moving to `country` (none of them is there)."""
+def _all_moves(ids: tuple[str, ...]) -> dict[str, tuple[Move, ...]]:
+    """The moves of every unit of `ids` to each country (filled as asked)."""
     per = _ALL_MOVES.get(ids)
     if per is None:
         if len(_ALL_MOVES) > 1 << 12:
             _ALL_MOVES.clear()
         per = _ALL_MOVES[ids] = {}
-    found = per.get(country)
-    if found is None:
-        found = per[country] = tuple(_move_of(u, country) for u in ids)
-    return found
+    return per
 
 
 def _batch(
-    units: dict[str, Unit], ids: tuple[str, ...], here: set[str], to: str
+    units: dict[str, Unit],
+    ids: tuple[str, ...],
+    here: set[str],
+    to: str,
+    per: dict[str, tuple[Move, ...]],
 ) -> tuple[Move, ...]:
-    """The moves of the units of `ids` (standing in the countries `here`) to `to`."""
+    """The moves of the units of `ids` (standing in the countries `here`) to `to`; `per` is
+    `_all_moves(ids)`."""
     if to in here:
-        return tuple(_move_of(u, to) for u in ids if units[u].country != to)
-    return _all_moves(ids, to)
+        return tuple([_move_of(u, to) for u in ids if units[u].country != to])
+    found = per.get(to)
+    if found is None:
+        found = per[to] = tuple([_move_of(u, to) for u in ids])
+    return found
 
 
 @candidates(Move)
@@ -436,8 +456,9 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     """Each unit on the map to each other country, without a hex, in batches of one owner's
     units to one country. Gated, the generator applies the Move checks of rule 82 that are
     in force itself, each at its grain, and vouches for them (`Batch.verified`): K1 and
-    82.83A once per owner, 82.41 and 82.13A once per owner and country, K3 by construction
-    (units on the map, no hex)."""
+    82.83A once per owner, 82.41 once per major and country, 82.13A once per owner and
+    country, K3 by construction (units on the map, no hex); when no batched check is left
+    for the kernel to run, an owner's moves to every country come as one batch."""
     units = tx.units
     countries = (*minors_in_play(tx), *tx.rs.majors)
     owners = sorted(tx.owners())
@@ -445,8 +466,9 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
         for owner in owners:
             ids = tuple(sorted(tx.owned_by(owner)))
             here = {units[u].country for u in ids}
+            per = _all_moves(ids)
             for country in countries:
-                batch = _batch(units, ids, here, country)
+                batch = _batch(units, ids, here, country, per)
                 if batch:
                     yield Batch(batch)
         return
@@ -456,22 +478,41 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     idle = _independent_phases in verified
     entry = _move_entry in verified
     zones = _commonwealth_zones in verified
+    whole = tx.grain_free(Move, verified)
+    open_to: dict[str, frozenset[str]] = {}  # 82.41 by major: owners alike share it
     for owner in owners:
         ids = tuple(sorted(tx.owned_by(owner)))
         first = units[ids[0]]  # K1, 82.83A and 82.13A read only the owner of a unit
         if (phases and _out_of_phase(tx, first)) or (idle and _idle_independent(tx, first)):
             continue
         major = _major_of(tx, owner)
-        home_only = entry and major is None  # 82.83C: it fights at home only
+        if not entry:
+            targets: tuple[str, ...] = countries
+        elif major is None:
+            targets = (owner,)  # 82.83C: a minor's units with no major fight at home only
+        else:
+            allowed = open_to.get(major)
+            if allowed is None:
+                allowed = open_to[major] = frozenset(
+                    c for c in countries if _refusal(tx, major, c, table) is None
+                )
+            targets = tuple(c for c in countries if c in allowed or c == owner)
         here = {units[u].country for u in ids}
-        for country in (owner,) if home_only else countries:
-            if entry and country != owner and _refusal(tx, major, country, table) is not None:
+        per = _all_moves(ids)
+        zoned = zones and first.owner in tx.rs.commonwealth_zones
+        found: list[Move] = []
+        for country in targets:
+            if zoned and _out_of_zone(tx, first, country):
                 continue
-            if zones and _out_of_zone(tx, first, country):
+            batch = _batch(units, ids, here, country, per)
+            if not batch:
                 continue
-            batch = _batch(units, ids, here, country)
-            if batch:
+            if whole:
+                found.extend(batch)
+            else:
                 yield Batch(batch, None, verified)
+        if found:
+            yield Batch(tuple(found), None, verified)
 
 
 @check(Remove, "K3", batched=True)
