@@ -57,7 +57,7 @@ def run(clause: str | None, extra: Sequence[str]) -> tuple[str | None, int, str,
         env["MINORS_DISABLE"] = clause
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     args = [
-        sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+        sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-n", "0",
         "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
         *(extra or [str(ROOT / "tests")]),
     ]  # fmt: skip
