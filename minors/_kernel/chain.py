@@ -40,7 +40,9 @@ class Chain(Generic[T]):
 
     def append(self, item: T) -> Self:
         """A chain of these items and `item` after them."""
-        return self._of((item, self._head), self._length + 1)
+        chain = object.__new__(type(self))
+        chain._head, chain._length, chain._cache = (item, self._head), self._length + 1, None
+        return chain
 
     def extend(self, items: Iterable[T]) -> Self:
         """A chain of these items and `items` after them (this one when `items` is empty)."""

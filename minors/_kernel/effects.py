@@ -3,15 +3,19 @@ them). Each names the clause (or kernel rule id) that produced it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
 from attrs import frozen
 
 from ..domain import Status
-from .state import LedgerEntry
+from .state import LedgerEntry, fast_init
 
 __all__ = [
     "BrpChange",
     "DeadlineSet",
     "Effect",
+    "Effects",
     "Note",
     "PhaseEnded",
     "StatusChanged",
@@ -135,3 +139,76 @@ Effect = (
     | PhaseEnded
     | Note
 )
+
+
+for _record in (
+    StatusChanged, WarBegan, WarEnded, BrpChange, UnitPlaced, UnitMoved, UnitRemoved,
+    UnitEliminated, DeadlineSet, PhaseEnded, Note,
+):  # fmt: skip
+    fast_init(_record)
+
+
+def note(rule: str, template: str, *args: Any) -> Note:
+    """A `Note` whose text is `template` formatted with `args` (`str.format`): what a rule
+    gives `Tx.note`, so that the text is made only when the effects are read."""
+    return Note(template.format(*args), rule)
+
+
+def built(item: Any) -> Effect:
+    """An effect as the rules recorded it: the record itself, or `(factory, *args)` to make
+    it when it is read (`Tx.emit`)."""
+    if type(item) is tuple:
+        made: Effect = item[0](*item[1:])
+        return made
+    return item  # type: ignore[no-any-return]
+
+
+class Effects(Sequence[Effect]):
+    """The effects of one step (`apply`, `push`, `advance_to`), in order: an immutable
+    sequence whose records are made when it is first read, so that a search that never
+    reads them does not pay for them. It holds its own items, never the game's."""
+
+    __slots__ = ("_items", "_made")
+
+    def __init__(self, items: Sequence[Any] = ()) -> None:
+        self._items: tuple[Any, ...] = tuple(items)
+        self._made: tuple[Effect, ...] | None = None
+
+    def records(self) -> tuple[Effect, ...]:
+        """The effect records (made on the first call)."""
+        made = self._made
+        if made is None:
+            made = self._made = tuple([built(item) for item in self._items])
+            self._items = made
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Effect: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Effect, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Effect | tuple[Effect, ...]:
+        return self.records()[index]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self) -> Iterator[Effect]:
+        return iter(self.records())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Effects):
+            return self.records() == other.records()
+        if isinstance(other, (list, tuple)):
+            return list(self.records()) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.records())
+
+    def __add__(self, other: Sequence[Effect]) -> list[Effect]:
+        return [*self.records(), *other]
+
+    def __repr__(self) -> str:
+        return f"Effects({list(self.records())!r})"

@@ -15,8 +15,8 @@ from ..domain.units import Unit
 from ..errors import ClockError, CommandError, StateError, UnknownNameError
 from ..ruleset.tables import Ruleset, load_ruleset
 from .convert import build_command, fields_of, state_dict, structure_state
-from .effects import Effect, PhaseEnded
-from .kind import Command, canonical_names
+from .effects import Effects, PhaseEnded
+from .kind import Command, canonical_names, canonical_test
 from .log import Log, LogEntry
 from .rulebook import Batch, Rulebook, RuleViolation, Violation
 from .state import GameState, MinorState, Pending, evolve
@@ -64,6 +64,11 @@ Plan = tuple[
 ]
 """The batched and the single checks `legal_actions` runs on batches that vouch for the same
 checks, and the verdicts it found for their `share` keys."""
+
+
+def phase_ended(ended: Moment, rule: str) -> PhaseEnded:
+    """The marker of the clock leaving phase `ended` for the next (made when read)."""
+    return PhaseEnded(str(ended), str(ended.next()), rule)
 
 
 def _passes(checks: list[Callable[[Tx, Command], bool]], tx: Tx, cmd: Command) -> bool:
@@ -115,8 +120,8 @@ class BaseGame:
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
 
     __slots__ = (
-        "_active", "_base_seq", "_board", "_book", "_disabled", "_history", "_log", "_logging",
-        "_rs", "_seq", "_sink", "_start",
+        "_active", "_base_seq", "_board", "_book", "_canonical", "_disabled", "_history", "_log",
+        "_logging", "_rs", "_seq", "_sink", "_start",
     )  # fmt: skip
 
     def __init__(
@@ -146,8 +151,13 @@ class BaseGame:
         """False for a game made for search (`new(log=False)`): no entry is kept."""
         self._seq = base_seq + len(self._log)
         """The number of the last entry made (kept or not)."""
-        self._history: list[tuple[Journal, Log, int]] = []
-        """What `pop` undoes: each step's journal, and the log and entry number before it."""
+        self._history: list[tuple[Journal, Log, int, object]] = []
+        """What `pop` undoes: each step's journal, and the log, entry number and political
+        era before it."""
+        self._canonical: dict[int, Command] = {}
+        """Commands `resolve` found canonical in this game's tables and rulebook, by `id`
+        (each kept alive here, so its id is never another's): commands are immutable, so
+        one that `legal_actions` lists is resolved once however often it is applied."""
 
     # ---- construction ----------------------------------------------------------------
 
@@ -239,6 +249,7 @@ class BaseGame:
         other._book, other._active, other._log = self._book, self._active, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
         other._logging, other._seq, other._history = self._logging, self._seq, []
+        other._canonical = self._canonical  # the same tables and rulebook
         return other
 
     def __repr__(self) -> str:
@@ -285,17 +296,18 @@ class BaseGame:
         """The sequence number of the next log entry."""
         return self._seq + 1
 
-    def _step(self, entry: LogEntry | None) -> None:
+    def _step(self, entry: LogEntry | None, era: object) -> None:
         """Write the entry to the sink (if any), then commit the step: a failed write undoes
-        it, leaving the game as it was. Its journal is kept for `pop`."""
+        it, leaving the game as it was (in political era `era`). Its journal is kept for
+        `pop`."""
         tx = self._board
         if entry is not None and self._sink is not None:
             try:
                 self._sink.write(entry, tx.snapshot())
             except BaseException:
-                tx.undo(tx.journal)
+                tx.undo(tx.journal, era=era)
                 raise
-        self._history.append((tx.journal, self._log, self._seq))
+        self._history.append((tx.journal, self._log, self._seq, era))
         tx.journal = []
         self._seq += 1
         if entry is not None and self._logging:
@@ -349,7 +361,7 @@ class BaseGame:
 
     def minor(self, name: str) -> MinorState:
         """A minor country's frozen record."""
-        return self._board.minors[self._rs.minor(name).name]
+        return self._board.minors[self._rs.minor(name).name].view()
 
     def unit(self, unit_id: str) -> Unit:
         """A unit on the map (`UnknownNameError` if there is none by that id)."""
@@ -428,41 +440,65 @@ class BaseGame:
         cmd = self.resolve(cmd)
         return RuleViolation(v).violations if (v := self._violations(self._board, cmd)) else []
 
-    def apply(self, cmd: Command) -> list[Effect]:
-        """Apply `cmd` and return its effects.
+    def apply(self, cmd: Command) -> Effects:
+        """Apply `cmd` and return its effects (an immutable sequence, `Effects`, whose
+        records are made when first read).
 
         Raises:
             RuleViolation: `cmd` is illegal now; the game is left exactly as it was.
             CommandError: the command is malformed.
         """
-        cmd = self.resolve(cmd)
-        violations = self._violations(self._board, cmd)
-        if violations:
-            raise RuleViolation(violations)
+        if self._canonical.get(id(cmd)) is not cmd:
+            cmd = self._canonical_command(cmd)
+        tx = self._board
+        for ok in self._active.allows.get(type(cmd), ()):
+            if not ok(tx, cmd):
+                violations = self._violations(tx, cmd)
+                if violations:
+                    raise RuleViolation(violations)
+                break
         return self._run(cmd)
 
-    def _run(self, cmd: Command) -> list[Effect]:
+    def _canonical_command(self, cmd: Command) -> Command:
+        """`resolve`, remembering a command found canonical (the next `apply` of the same
+        object skips it). A command of this rulebook's kinds whose names are already
+        canonical (what `legal_actions` lists) is told so by a test generated per kind."""
+        kind = type(cmd)
+        if kind in self._active.handlers and canonical_test(kind)(self._rs, cmd):
+            resolved = cmd
+        else:
+            resolved = self.resolve(cmd)
+        if resolved is cmd:
+            known = self._canonical
+            if len(known) >= 1 << 16:  # commands made afresh each time: start again
+                known.clear()
+            known[id(cmd)] = cmd
+        return resolved
+
+    def _run(self, cmd: Command) -> Effects:
         tx = self._board
         tx.effects = []
+        era = tx.era
         try:
             self._active.handlers[type(cmd)](tx, cmd)
         except BaseException:
-            tx.undo(tx.journal)  # a rule failed half-way: nothing of it stays
+            tx.undo(tx.journal, era=era)  # a rule failed half-way: nothing of it stays
             raise
-        effects = tuple(tx.effects)
-        entry = (
-            LogEntry(self.next_seq, tx.clock, fields_of(cmd), effects)
-            if self._logging or self._sink is not None
-            else None
-        )
-        self._step(entry)
-        return list(effects)
+        effects = Effects(tx.effects)
+        if self._logging or self._sink is not None:
+            entry = LogEntry(self.next_seq, tx.clock, fields_of(cmd), effects.records())
+            self._step(entry, era)
+        else:
+            self._history.append((tx.journal, self._log, self._seq, era))
+            tx.journal = []
+            self._seq += 1
+        return effects
 
-    def push(self, cmd: Command) -> list[Effect]:
+    def push(self, cmd: Command) -> Effects:
         """`apply`, under python-chess's name: checked, atomic, undone by `pop`."""
         return self.apply(cmd)
 
-    def push_unchecked(self, cmd: Command) -> list[Effect]:
+    def push_unchecked(self, cmd: Command) -> Effects:
         """Apply a command that `legal_actions` has just listed for this very position,
         without resolving its names or running its checks again (a search engine's hot
         path). Anything else is undefined: use `push`. Undone by `pop`."""
@@ -480,15 +516,15 @@ class BaseGame:
             raise StateError("pop: a file log is attached and its entries are final")
         if not self._history:
             raise StateError("pop: nothing to undo since the game was made or cloned")
-        journal, self._log, self._seq = self._history.pop()
-        self._board.undo(journal)
+        journal, self._log, self._seq, era = self._history.pop()
+        self._board.undo(journal, era=era)
 
     @property
     def depth(self) -> int:
         """How many steps `pop` can undo."""
         return len(self._history)
 
-    def advance_to(self, moment: Moment | str) -> list[Effect]:
+    def advance_to(self, moment: Moment | str) -> Effects:
         """Move the clock forward to `moment`, ending and starting every phase on the way
         with all the rules run there; logged as one `advance` entry.
 
@@ -500,29 +536,32 @@ class BaseGame:
         if target < tx.clock:
             raise ClockError(f"the clock stands at {tx.clock}; it cannot go back to {target}")
         if target == tx.clock:
-            return []
+            return Effects()
         ends, starts = self._active.phase_end, self._active.phase_start
         sequence = self._book.sequence
         tx.effects = []
+        era = tx.era
         try:
             while tx.clock < target:
                 for fn in ends.get(tx.clock.phase, ()):
                     fn(tx, tx.clock.side)
-                tx.effects.append(PhaseEnded(str(tx.clock), str(tx.clock.next()), sequence))
+                tx.effects.append((phase_ended, tx.clock, sequence))
                 tx.assign("clock", tx.clock.next())
                 for fn in starts.get(tx.clock.phase, ()):
                     fn(tx, tx.clock.side)
         except BaseException:
-            tx.undo(tx.journal)
+            tx.undo(tx.journal, era=era)
             raise
-        effects = tuple(tx.effects)
+        effects = Effects(tx.effects)
         entry = (
-            LogEntry(self.next_seq, target, {"command": "advance", "to": str(target)}, effects)
+            LogEntry(
+                self.next_seq, target, {"command": "advance", "to": str(target)}, effects.records()
+            )
             if self._logging or self._sink is not None
             else None
         )
-        self._step(entry)
-        return list(effects)
+        self._step(entry, era)
+        return effects
 
     def legal_actions(self, kinds: str | Iterable[str] | None = None) -> list[Command]:
         """The commands legal now, of the kinds whose rules generate candidates (see

@@ -35,6 +35,7 @@ __all__ = [
     "Names",
     "UnitIds",
     "canonical_names",
+    "canonical_test",
     "field_names",
     "per_kind",
     "vocabulary_key",
@@ -202,3 +203,37 @@ def canonical_names(rs: Ruleset, cmd: Any) -> Any:
         except attrs.exceptions.NotAnAttrsClassError:
             pass
     raise CommandError(f"not a command: {cmd!r}; build one with minors.command()")
+
+
+@per_kind
+def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
+    """A function telling whether a command of `kind` is already canonical (`resolve` would
+    return it as it is): every name a canonical name of the right kind, every unit list a
+    tuple of ids listed once. Generated from the kind's fields once; a kind with records in
+    a field (`place`) is never found canonical here (`resolve` looks at it whole)."""
+    lines = ["def canonical(rs, cmd):", "    minors, majors = rs.minors, rs.majors"]
+    for attribute, _, code, _, _ in _plan(kind):
+        value = f"cmd.{attribute}"
+        if code == 0:
+            lines.append(f"    if type({value}) is not str or {value} not in minors:")
+        elif code == 1:
+            lines.append(f"    if type({value}) is not str or {value} not in majors:")
+        elif code == 2:
+            lines.append(
+                f"    if type({value}) is not str or ({value} not in minors "
+                f"and {value} not in majors):"
+            )
+        elif code == 3:
+            lines.append(f"    ids = {value}")
+            lines.append(
+                "    if type(ids) is not tuple or not _all_text(ids) "
+                "or (len(ids) > 1 and len(set(ids)) != len(ids)):"
+            )
+        else:
+            lines.append("    if True:")
+        lines.append("        return False")
+    lines.append("    return True")
+    namespace: dict[str, Any] = {"_all_text": _all_text}
+    exec("\n".join(lines) + "\n", namespace)
+    found: Callable[[Ruleset, Any], bool] = namespace["canonical"]
+    return found

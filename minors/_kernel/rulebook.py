@@ -279,26 +279,70 @@ class _Effect(Generic[T]):
     def __call__(self, fn: Callable[Concatenate[Tx, P], R]) -> Callable[Concatenate[Tx, P], R | T]:
         clause, otherwise = self.clause, self.otherwise
         key = self.name or f"{fn.__module__}.{fn.__qualname__}"
-
-        @functools.wraps(fn)
-        def run(tx: Tx, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
-            # the game's table: this rulebook's function, a replacement, or None while the
-            # clause is off; an effect the rulebook did not collect runs as written
-            impl = tx.impls.get(key, fn)
-            if impl is None:
-                return otherwise
-            found: R = impl(tx, *args, **kwargs)
-            return found
-
+        run: Callable[Concatenate[Tx, P], R | T] = functools.update_wrapper(
+            _dispatcher(fn, key, otherwise), fn
+        )
         setattr(run, EFFECT, EffectSpec(key, clause, fn, otherwise))
         _mark(run, Mark(Role.EFFECT, clause))
         return run
+
+
+def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
+    """The function an `effect` puts in place of `fn`: it runs what the game's table holds
+    for `key` (this rulebook's function, a replacement, or None while the clause is off:
+    then it returns `otherwise`); an effect the rulebook did not collect runs as written.
+    Generated with `fn`'s own parameters, so that a call passes its arguments on as they
+    came (a `*args, **kwargs` wrapper packs them: effects are called on every command)."""
+    params = list(inspect.signature(fn).parameters.values())
+    namespace: dict[str, Any] = {"fn": fn, "key": key, "otherwise": otherwise}
+    defined: list[str] = []
+    passed: list[str] = []
+    marker = None
+    for i, p in enumerate(params):
+        text = p.name
+        if p.default is not p.empty:
+            namespace[f"_d{i}"] = p.default
+            text += f"=_d{i}"
+        if p.kind is p.VAR_POSITIONAL:
+            text, arg = f"*{p.name}", f"*{p.name}"
+        elif p.kind is p.VAR_KEYWORD:
+            text, arg = f"**{p.name}", f"**{p.name}"
+        elif p.kind is p.KEYWORD_ONLY:
+            if marker is None and not any(q.kind is q.VAR_POSITIONAL for q in params):
+                defined.append("*")
+            marker, arg = "*", f"{p.name}={p.name}"
+        else:
+            arg = p.name
+        if (
+            p.kind is not p.POSITIONAL_ONLY
+            and marker is None
+            and i
+            and (params[i - 1].kind is p.POSITIONAL_ONLY)
+        ):
+            defined.append("/")
+        defined.append(text)
+        passed.append(arg)
+    if params and params[-1].kind is inspect.Parameter.POSITIONAL_ONLY:
+        defined.append("/")
+    tx = params[0].name
+    source = (
+        f"def {fn.__name__}({', '.join(defined)}):\n"
+        f"    impl = {tx}.impls.get(key, fn)\n"
+        "    if impl is None:\n"
+        "        return otherwise\n"
+        f"    return impl({', '.join(passed)})\n"
+    )
+    exec(source, namespace)
+    found: Callable[..., Any] = namespace[fn.__name__]
+    return found
 
 
 def as_written(tx: Tx, *effects: Callable[..., Any]) -> bool:
     """Whether each of `effects` (functions marked `effect`) runs as written in this game:
     in force, not replaced by a variant. A cache of what a rule works out may rely on what
     those rules read only while they are the ones written here."""
+    if tx.active.pristine:
+        return True
     for fn in effects:
         spec: EffectSpec = getattr(fn, EFFECT)
         if tx.impls.get(spec.key, spec.function) is not spec.function:
@@ -361,6 +405,9 @@ class Active:
     start: tuple[Callable[..., None], ...]
     in_force: frozenset[Callable[..., Any]]
     """Every check in force (candidate generators skip only what one of these refuses)."""
+    pristine: bool = False
+    """Every effect runs as written: none switched off, replaced or removed (`as_written`
+    need not look)."""
 
 
 Source = object
@@ -453,6 +500,12 @@ class Rulebook:
             )
         entries = list(base.entries) if base is not None else []
         entries = self._replaced(entries, dict(replace or {}), list(remove), problems)
+        self.rewritten: frozenset[str] = frozenset(
+            (base.rewritten if base is not None else frozenset())
+            | {k if isinstance(k, str) else _rule_key(k) for k in (*(replace or {}), *remove)}
+        )
+        """The keys of the base's rules this rulebook (or a base of it) replaced or
+        removed."""
         seen = {id(e.function) for e in entries}
         for source in sources:
             try:
@@ -643,6 +696,7 @@ class Rulebook:
             phase_end=hooks(Role.PHASE_END),
             start=tuple(_runner(e.key) for e in self.entries if e.role is Role.START),
             in_force=frozenset(fn for fns in ordered.values() for fn in fns),
+            pristine=not self.rewritten and all(fn is not None for fn in effects.values()),
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:

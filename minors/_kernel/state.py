@@ -28,6 +28,8 @@ __all__ = [
     "GameState",
     "Holding",
     "LedgerEntry",
+    "Minor",
+    "MinorRow",
     "MinorState",
     "Pending",
     "entry_key",
@@ -111,6 +113,102 @@ class MinorState:
     active: bool = True
     deployed: bool = False
     """82.51: its forces have been set up once; an attacked minor does not deploy again."""
+
+
+class MinorRow:
+    """A minor country's record on the live board (`Tx.minors`): the fields of `MinorState`,
+    read as rules read a `MinorState`, and changed in place by `Tx.update`, each change
+    journaled. What users get is the `MinorState` made from it (`view`), which no later
+    change touches. (A plain slotted class: a status change writes a few fields instead of
+    building an 18-field frozen record.)"""
+
+    __slots__ = (
+        "active",
+        "at_war_with",
+        "attacked_at",
+        "attacked_by",
+        "barred",
+        "cached",
+        "deadlines",
+        "deployed",
+        "deployment",
+        "direct_wars",
+        "invaded",
+        "invaded_at",
+        "major",
+        "name",
+        "owner",
+        "pending",
+        "refused_by",
+        "standing",
+        "status",
+    )  # fmt: skip
+
+    name: str
+    status: Status
+    major: str | None
+    at_war_with: tuple[str, ...]
+    direct_wars: tuple[str, ...]
+    attacked_by: str | None
+    attacked_at: Moment | None
+    standing: Holding | None
+    pending: Pending | None
+    refused_by: tuple[str, ...]
+    barred: tuple[str, ...]
+    deadlines: tuple[Deadline, ...]
+    deployment: Deployment | None
+    invaded: tuple[str, ...]
+    invaded_at: Moment | None
+    active: bool
+    deployed: bool
+    owner: object
+    """The board that may change this row in place (any other copies it first)."""
+    cached: MinorState | None
+    """The view made of the row as it stands (dropped at every change)."""
+
+    def view(self) -> MinorState:
+        """The row as a frozen `MinorState` (made once per state of the row)."""
+        found = self.cached
+        if found is None:
+            found = self.cached = _state_of(self)
+        return found
+
+    def copy(self, owner: object) -> MinorRow:
+        """A copy of the row that `owner` may change."""
+        row: MinorRow = _row_of(self)
+        row.owner, row.cached = owner, self.cached
+        return row
+
+    @classmethod
+    def of(cls, state: MinorState, owner: object) -> MinorRow:
+        """A row holding `state`, that `owner` may change."""
+        row: MinorRow = _row_of(state)
+        row.owner, row.cached = owner, state
+        return row
+
+    def __repr__(self) -> str:
+        return f"MinorRow({self.view()!r})"
+
+
+Minor = MinorState | MinorRow
+"""A minor's record as rules read it: its row on the board, or a frozen `MinorState`."""
+
+MINOR_FIELDS = tuple(a.name for a in attrs.fields(MinorState))
+"""The fields of a minor's record, in `MinorState`'s order (a `MinorRow` has the same)."""
+
+
+def _copier(cls: type[Any], names: tuple[str, ...], bare: bool) -> Any:
+    """A function making a `cls` from any object with attributes `names` (generated once: a
+    loop of getattr/setattr costs several times more)."""
+    namespace: dict[str, Any] = {"cls": cls, "_new": object.__new__}
+    if bare:  # a frozen attrs class: its slots set through their descriptors
+        for i, n in enumerate(names):
+            namespace[f"_set{i}"] = vars(cls)[n].__set__
+        body = "".join(f"    _set{i}(new, src.{n})\n" for i, n in enumerate(names))
+    else:
+        body = "".join(f"    new.{n} = src.{n}\n" for n in names)
+    exec(f"def copy(src):\n    new = _new(cls)\n{body}    return new\n", namespace)
+    return namespace["copy"]
 
 
 @frozen
@@ -222,25 +320,90 @@ def entry_key(container: str, key: Any, value: Any) -> int:
     return _mix(_mix(stable_hash(container), stable_hash(key)), stable_hash(value))
 
 
+def _bare(cls: type[Any]) -> bool:
+    """Whether instances of an attrs class can be built by setting its slots directly: no
+    validator, converter or post-init hook would be skipped."""
+    return (
+        "__slots__" in vars(cls)
+        and not hasattr(cls, "__attrs_post_init__")
+        and all(a.validator is None and a.converter is None for a in attrs.fields(cls))
+    )
+
+
+C = TypeVar("C", bound=type)
+
+
+def fast_init(cls: C) -> C:
+    """Give a frozen, slotted attrs record without validators, converters or factory
+    defaults an `__init__` that sets its slots through their descriptors: attrs' own goes
+    through `object.__setattr__` for each field, at twice the cost, and the rules make
+    records on every command. The same parameters, defaults and result."""
+    fields = attrs.fields(cls)
+    factory: Any = attrs.Factory
+    if not _bare(cls) or any(isinstance(a.default, factory) or not a.init for a in fields):
+        return cls
+    namespace: dict[str, Any] = {}
+    params: list[str] = []
+    body: list[str] = []
+    keyword_only = False
+    for i, a in enumerate(fields):
+        namespace[f"_set{i}"] = vars(cls)[a.name].__set__
+        name = a.alias
+        if a.kw_only and not keyword_only:
+            params.append("*")
+            keyword_only = True
+        if a.default is attrs.NOTHING:
+            params.append(name)
+        else:
+            namespace[f"_d{i}"] = a.default
+            params.append(f"{name}=_d{i}")
+        body.append(f"    _set{i}(self, {name})\n")
+    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
 @per_kind
 def _replacer(cls: type[Any]) -> Any:
     """A function building `cls` from an instance and changes, generated once per class:
-    `attrs.evolve` is generic and costs several times more on the hot path."""
+    `attrs.evolve` is generic and costs several times more on the hot path. A frozen
+    record without validators is built by setting its slots through their descriptors
+    (what attrs' `__init__` does through `object.__setattr__`, at half the cost)."""
     names = [a.name for a in attrs.fields(cls)]
-    args = ", ".join(f"changes.pop({n!r}, self.{n})" for n in names)
-    source = (
-        "def replace(self, changes):\n"
-        f"    new = cls({args})\n"
+    namespace: dict[str, Any] = {"cls": cls, "_new": object.__new__}
+    if _bare(cls):
+        for i, n in enumerate(names):
+            namespace[f"_set{i}"] = vars(cls)[n].__set__
+        body = "".join(
+            f"    _set{i}(new, changes.pop({n!r}, self.{n}))\n" for i, n in enumerate(names)
+        )
+        source = f"def replace(self, changes):\n    new = _new(cls)\n{body}"
+    else:
+        args = ", ".join(f"changes.pop({n!r}, self.{n})" for n in names)
+        source = f"def replace(self, changes):\n    new = cls({args})\n"
+    source += (
         "    if changes:\n"
         "        raise TypeError(f'unknown fields {sorted(changes)}')\n"
         "    return new\n"
     )
-    namespace: dict[str, Any] = {"cls": cls}
     exec(source, namespace)
     return namespace["replace"]
 
 
 def evolve(instance: T, **changes: Any) -> T:
-    """`attrs.evolve` for the state records, generated per class for speed."""
-    new: T = _replacer(type(instance))(instance, changes)
+    """`attrs.evolve` for the state records, generated per class for speed. A `MinorRow`
+    gives a `MinorState` (what `Tx.put` takes)."""
+    cls = MinorState if type(instance) is MinorRow else type(instance)
+    new: T = _replacer(cls)(instance, changes)
     return new
+
+
+_state_of = _copier(MinorState, MINOR_FIELDS, _bare(MinorState))
+_row_of = _copier(MinorRow, MINOR_FIELDS, False)
+
+
+for _record in (Holding, Pending, Deadline, Deployment, MinorState, LedgerEntry):
+    fast_init(_record)

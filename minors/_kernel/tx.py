@@ -17,16 +17,16 @@ it was last asked for are hashed again when it is: `key`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..domain import Faction, LedgerKind, Side
 from ..domain.clock import Moment
-from ..domain.units import Unit
+from ..domain.units import Unit, moved
 from ..ruleset.tables import Ruleset
 from .chain import Chain
-from .effects import Effect, WarBegan
-from .state import GameState, LedgerEntry, MinorState, entry_key
+from .effects import Effect, WarBegan, note
+from .state import MINOR_FIELDS, GameState, LedgerEntry, MinorRow, MinorState, entry_key
 
 if TYPE_CHECKING:
     from .rulebook import Active, Rulebook
@@ -44,13 +44,16 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
-_ATTR: Any = object()  # an op on a whole attribute (its old value)
-_NEVER = object()  # the token of a container never written
-_APPEND: Any = object()  # an op on a list (its old length)
+
+# The kinds of journal op (a plain integer first: undo dispatches on it).
+SET = 0  # (SET, container, key, old): a dict entry set (old is MISSING if there was none)
+DELETE = 1  # (DELETE, container, key, old, position): a dict entry deleted from its place
+ATTR = 2  # (ATTR, attribute, old): a whole attribute replaced
+APPEND = 3  # (APPEND, list, old length): items appended to a list
+FIELDS = 4  # (FIELDS, minor, setter, old values): fields of a minor's row changed in place
 
 Op = tuple[Any, ...]
-"""A journal op: (container, key, old), (container, key, old, position) for a deleted
-entry, (attribute, _ATTR, old) or (list, _APPEND, old length)."""
+"""A journal op: one of the kinds above, with what it needs to be undone."""
 Journal = list[Op]
 
 DICTS = (
@@ -62,6 +65,8 @@ LISTS = ("eliminated", "removed")
 WHOLE = ("clock", "wars", "surrendered", "fallen", "traces", "losses")
 """What the rules replace whole (`tx.assign("traces", {})`): the clock, and dicts they
 rebuild rather than write entry by entry."""
+POLITICAL = frozenset(("minors", "wars", "surrendered", "fallen"))
+"""The containers of the political state (`politics`)."""
 KEYED = frozenset(("minors", "units", "gone", "totals", *WHOLE))
 """The attributes whose entries make the position (`key`): the indexes and the active grants
 are derived from them, and the ledger is history (its totals count)."""
@@ -81,12 +86,13 @@ class Tx:
     __slots__ = (
         "_contrib",
         "_dirty",
+        "_era",
         "_key",
+        "_me",
         "_memo",
-        "_memos",
         "_mine",
+        "_politics",
         "_snap",
-        "_tokens",
         "active",
         "clock",
         "disabled",
@@ -127,14 +133,23 @@ class Tx:
         """Effect key -> the function in force (None while off): what effects run."""
         self.rs = rs
         self.disabled = disabled
-        self.effects: list[Effect] = []
-        """What the rules did in the step under way."""
+        self.effects: list[Any] = []
+        """What the rules did in the step under way: effects, or `(factory, *args)` to make
+        one when the step's effects are read (`emit`, `note`)."""
         self.journal: Journal = []
         """What the step under way replaced, oldest first (`undo` puts it back)."""
         self._mine: set[str] = set()
         """The containers this board may write in place (the others it shares)."""
+        self._me = object()
+        """This board, as the owner of the minor rows it may change in place (a fork makes
+        both boards new owners, so each copies a row before its first change to it)."""
         self.clock = state.clock
-        self.minors: dict[str, MinorState] = state.minors
+        me = self._me
+        self.minors: dict[str, MinorRow] = {
+            name: MinorRow.of(m, me) for name, m in state.minors.items()
+        }
+        """Each minor's row (`MinorRow`): read it as a `MinorState`; change it with
+        `update`."""
         self.units: dict[str, Unit] = state.units
         self.wars = state.wars
         self.surrendered = state.surrendered
@@ -144,7 +159,7 @@ class Tx:
         self.ledger: Chain[LedgerEntry] = state.ledger
         self.eliminated: list[str] = list(state.eliminated)
         self.removed: list[str] = list(state.removed)
-        self._mine.update(("eliminated", "removed"))
+        self._mine.update(("minors", "eliminated", "removed"))
         self.gone: dict[str, str] = {
             **dict.fromkeys(state.eliminated, "eliminated"),
             **dict.fromkeys(state.removed, "removed"),
@@ -181,11 +196,12 @@ class Tx:
         self._memo: dict[Hashable, Any] | None = None
         """What rules worked out from the state as it stands (`memo`): dropped at every
         write."""
-        self._tokens: dict[str, object] = {}
-        """Per container, an object replaced at every write to it (`memo_on`)."""
-        self._memos: dict[tuple[str, ...], tuple[tuple[object, ...], dict[Hashable, Any]]] = {}
-        """`memo_on`'s dicts, each with the tokens of the containers it was worked out from
-        (shared by forks: an entry is found only under the tokens it was made with)."""
+        self._era = object()
+        """The political state (the minors, the wars, the surrenders): an object replaced at
+        every change of it, so that `politics` knows whether its dict still holds."""
+        self._politics: dict[object, dict[Hashable, Any]] = {}
+        """`politics`'s dicts by the era they were worked out in: an era is one political
+        state, so forks share them, and `pop` finds the dict of the state it returns to."""
 
     # ---- sharing ---------------------------------------------------------------------
 
@@ -194,8 +210,8 @@ class Tx:
         write to it, so neither sees the other's changes. Its journal starts empty."""
         other: Tx = _copy_slots(self)
         other._mine, self._mine = set(), set()
+        other._me, self._me = object(), object()  # every row is shared now
         other.journal, other.effects = [], []
-        other._tokens = dict(self._tokens)
         other._dirty = set(self._dirty)  # empty unless the key is asked for: then small
         return other
 
@@ -213,12 +229,13 @@ class Tx:
         before its next write to each (so the snapshot never changes)."""
         if self._snap is None:
             self._snap = GameState(
-                clock=self.clock, minors=self.minors, units=self.units, wars=self.wars,
+                clock=self.clock, minors={n: row.view() for n, row in self.minors.items()},
+                units=self.units, wars=self.wars,
                 ledger=self.ledger, surrendered=self.surrendered, fallen=self.fallen,
                 eliminated=tuple(self.eliminated), removed=tuple(self.removed),
                 traces=self.traces, losses=self.losses,
             )  # fmt: skip
-            self._mine.difference_update(("minors", "units", *WHOLE))
+            self._mine.difference_update(("units", *WHOLE))
         return self._snap
 
     def commit(self) -> GameState:
@@ -231,11 +248,12 @@ class Tx:
 
     def _set(self, name: str, key: Any, value: Any) -> None:
         """Set entry `key` of dict `name`, journaled."""
-        d = self._own(name)
-        self.journal.append((name, key, d.get(key, MISSING)))
+        d = getattr(self, name) if name in self._mine else self._own(name)
+        self.journal.append((SET, name, key, d.get(key, MISSING)))
         d[key] = value
         self._snap = self._memo = None
-        self._tokens[name] = object()
+        if name in POLITICAL:
+            self._era = object()
         if self._contrib is not None and name in KEYED:
             self._dirty.add((name, key))
 
@@ -245,9 +263,10 @@ class Tx:
         d = self._own(name)
         position = list(d).index(key) if key != next(reversed(d)) else len(d) - 1
         old = d.pop(key)
-        self.journal.append((name, key, old, position))
+        self.journal.append((DELETE, name, key, old, position))
         self._snap = self._memo = None
-        self._tokens[name] = object()
+        if name in POLITICAL:
+            self._era = object()
         if self._contrib is not None and name in KEYED:
             self._dirty.add((name, key))
         return old
@@ -256,12 +275,14 @@ class Tx:
         """Replace a whole attribute (a dict the rules rebuild, the clock, the ledger's
         head), journaled."""
         old = getattr(self, name)
-        self.journal.append((name, _ATTR, old))
+        self.journal.append((ATTR, name, old))
         setattr(self, name, value)
         self._mine.discard(name)  # the rules built `value`; it may be shared after undo
         self._snap = self._memo = None
-        self._tokens[name] = object()
-        self._dirty_whole(name, old, value)
+        if name in POLITICAL:
+            self._era = object()
+        if self._contrib is not None and name in KEYED:
+            self._dirty_whole(name, old, value)
 
     def _dirty_whole(self, name: str, old: Any, new: Any) -> None:
         if self._contrib is None or name not in KEYED:
@@ -273,42 +294,65 @@ class Tx:
 
     def _append(self, name: str, item: Any) -> None:
         items = self._own(name)
-        self.journal.append((name, _APPEND, len(items)))
+        self.journal.append((APPEND, name, len(items)))
         items.append(item)
         self._snap = self._memo = None
-        self._tokens[name] = object()
 
-    def undo(self, journal: Journal, to: int = 0) -> None:
+    def _row(self, name: str) -> MinorRow:
+        """Minor `name`'s row, copied first (journaled) if this board shares it."""
+        row = self.minors[name]
+        if row.owner is not self._me:
+            minors = self.minors if "minors" in self._mine else self._own("minors")
+            self.journal.append((SET, "minors", name, row))
+            row = minors[name] = row.copy(self._me)
+        return row
+
+    @property
+    def era(self) -> object:
+        """The political state as it stands (changes with it: `politics`)."""
+        return self._era
+
+    def undo(self, journal: Journal, to: int = 0, era: object | None = None) -> None:
         """Put back what the ops of `journal` from index `to` on replaced, last first, and
-        drop them from it."""
-        tokens = self._tokens
+        drop them from it; `era` is the era they started from, if known."""
+        dirty = self._dirty if self._contrib is not None else None
         for i in range(len(journal) - 1, to - 1, -1):
             op = journal[i]
-            name, key = op[0], op[1]
-            tokens[name] = object()
-            if key is _ATTR:
+            kind, name = op[0], op[1]
+            if kind == FIELDS:
+                row = self.minors[name]
+                if row.owner is not self._me:  # shared since (a fork): change a copy
+                    minors = self.minors if "minors" in self._mine else self._own("minors")
+                    row = minors[name] = row.copy(self._me)
+                op[2](row, op[3])
+                row.cached = None
+                if dirty is not None:
+                    dirty.add(("minors", name))
+                continue
+            if kind == ATTR:
                 self._dirty_whole(name, getattr(self, name), op[2])
                 setattr(self, name, op[2])
                 self._mine.discard(name)
                 continue
             container = self._own(name)
-            if key is _APPEND:
+            if kind == APPEND:
                 del container[op[2] :]
                 continue
-            old = op[2]
+            key, old = op[2], op[3]
             if old is MISSING:
                 del container[key]
-            elif len(op) == 4 and op[3] < len(container):  # back to its place
+            elif kind == DELETE and op[4] < len(container):  # back to its place
                 items = list(container.items())
-                items.insert(op[3], (key, old))
+                items.insert(op[4], (key, old))
                 container.clear()
                 container.update(items)
             else:
                 container[key] = old
-            if self._contrib is not None and name in KEYED:
-                self._dirty.add((name, key))
+            if dirty is not None and name in KEYED:
+                dirty.add((name, key))
         del journal[to:]
         self._snap = self._memo = None
+        self._era = era if era is not None else object()
 
     # ---- the position key --------------------------------------------------------------
 
@@ -327,7 +371,9 @@ class Tx:
         contrib = self._own("_contrib")
         key = self._key
         for name, k in self._dirty:
-            now = self.clock if name == "clock" else getattr(self, name).get(k, MISSING)
+            now: Any = self.clock if name == "clock" else getattr(self, name).get(k, MISSING)
+            if name == "minors" and now is not MISSING:
+                now = now.view()
             new = 0 if now is MISSING else entry_key(name, k, now)
             key ^= contrib.pop((name, k), 0) ^ new
             if new:
@@ -356,16 +402,22 @@ class Tx:
             found = self._memo = {}
         return found
 
+    def politics(self) -> dict[Hashable, Any]:
+        """A scratch dict like `memo` that lasts while the political state does not change
+        (the minors, the wars between majors, the surrenders): what the rules work out from
+        those alone (who may enter or attack a minor, the limits on it) survives moves of
+        units and changes of the clock."""
+        found = self._politics.get(self._era)
+        if found is None:
+            if len(self._politics) >= 64:
+                self._politics.clear()
+            found = self._politics[self._era] = {}
+        return found
+
     def memo_on(self, *containers: str) -> dict[Hashable, Any]:
-        """A scratch dict like `memo` that lasts while the containers named (`minors`,
-        `units`, `wars` ...) are not written: what the rules work out from those alone
-        (who may enter a minor reads the minors and the wars) survives moves of units."""
-        tokens = self._tokens
-        now = tuple([tokens.setdefault(name, _NEVER) for name in containers])
-        found = self._memos.get(containers)
-        if found is None or found[0] != now:
-            found = self._memos[containers] = (now, {})
-        return found[1]
+        """`politics` when every container named is political (`minors`, `wars`,
+        `surrendered`, `fallen`), else `memo`."""
+        return self.politics() if POLITICAL.issuperset(containers) else self.memo()
 
     def grain_free(self, kind: type[Any], verified: frozenset[Any]) -> bool:
         """Whether every batched check of `kind` in force is among `verified`: then a
@@ -378,6 +430,18 @@ class Tx:
         switched off with its clause, nor replaced or removed by a variant. Candidate
         generators skip only what a check in force would refuse."""
         return check in self.active.in_force
+
+    # ---- what the rules did ------------------------------------------------------------
+
+    def emit(self, factory: Callable[..., Effect], *args: Any) -> None:
+        """Record an effect of the step under way, `factory(*args)`, made only when the
+        step's effects are read (`tx.emit(UnitMoved, unit_id, to, "K3")`)."""
+        self.effects.append((factory, *args))
+
+    def note(self, rule: str, template: str, *args: Any) -> None:
+        """Record a `Note` under `rule` whose text is `template.format(*args)`, made only
+        when the step's effects are read."""
+        self.effects.append((note, rule, template, *args))
 
     # ---- majors and wars -------------------------------------------------------------
 
@@ -413,23 +477,42 @@ class Tx:
 
     def add_war(self, a: str, b: str, rule: str, cause: str) -> None:
         self._set("wars", (a, b) if a < b else (b, a), self.clock)
-        self.effects.append(WarBegan(a, b, rule, cause))
+        self.emit(WarBegan, a, b, rule, cause)
 
     # ---- minors ----------------------------------------------------------------------
 
-    def minor(self, name: str) -> MinorState:
+    def minor(self, name: str) -> MinorRow:
+        """Minor `name`'s row (read it; change it with `update`)."""
         return self.minors[name]
 
-    def put(self, state: MinorState) -> None:
-        """Store a minor's new record."""
-        minors = self.minors if "minors" in self._mine else self._own("minors")
-        name = state.name
-        self.journal.append(("minors", name, minors[name]))
-        minors[name] = state
+    def update(self, name: str, **changes: Any) -> MinorRow:
+        """Change fields of minor `name`'s row in place, each change journaled:
+        `tx.update("Sweden", status=Status.INDEPENDENT, major=None)`. Returns the row."""
+        row = self._row(name)
+        fields = tuple(changes)
+        found = _FIELD_ACCESS.get(fields)
+        get, put = found if found is not None else _field_access(fields)
+        self.journal.append((FIELDS, name, put, get(row)))
+        put(row, tuple(changes.values()))
+        row.cached = None
         self._snap = self._memo = None
-        self._tokens["minors"] = object()
+        self._era = object()
         if self._contrib is not None:
             self._dirty.add(("minors", name))
+        return row
+
+    def put(self, state: MinorState | MinorRow) -> None:
+        """Store a minor's new record (`evolve(row, ...)` makes one): the fields that differ
+        from its row change (`update`, for rule code that builds whole records)."""
+        row = self.minors[state.name]
+        changes = {}
+        for field in MINOR_FIELDS:
+            value = getattr(state, field)
+            now = getattr(row, field)
+            if value is not now and value != now:
+                changes[field] = value
+        if changes:
+            self.update(state.name, **changes)
 
     # ---- units -----------------------------------------------------------------------
 
@@ -458,22 +541,61 @@ class Tx:
     def _index(self, name: str, unit_id: str, drop: str | None, add: str | None) -> None:
         """Move `unit_id` in index `name` (`where`, `owned`) from entry `drop` to `add`."""
         if drop is not None:
-            self._set(name, drop, tuple([i for i in getattr(self, name)[drop] if i != unit_id]))
+            self._set(name, drop, _without(getattr(self, name)[drop], unit_id))
         if add is not None:
             self._set(name, add, (*getattr(self, name).get(add, ()), unit_id))
 
     def put_unit(self, unit: Unit) -> None:
-        """Place a unit, or store its new record (moved, set up again)."""
-        old = self.units.get(unit.id)
-        self._set("units", unit.id, unit)
-        if old is None:
-            self._index("where", unit.id, None, unit.country)
-            self._index("owned", unit.id, None, unit.owner)
-            return
-        if old.country != unit.country:
-            self._index("where", unit.id, old.country, unit.country)
-        if old.owner != unit.owner:
-            self._index("owned", unit.id, old.owner, unit.owner)
+        """Place a unit, or store its new record (moved, set up again), and bring the unit
+        indexes up to date (written out: a move is a search's commonest command)."""
+        units = self.units if "units" in self._mine else self._own("units")
+        uid = unit.id
+        old = units.get(uid)
+        journal = self.journal
+        journal.append((SET, "units", uid, MISSING if old is None else old))
+        units[uid] = unit
+        if old is None or old.country != unit.country:
+            where = self.where if "where" in self._mine else self._own("where")
+            if old is not None:
+                left = where[old.country]
+                journal.append((SET, "where", old.country, left))
+                where[old.country] = _without(left, uid)
+            here = where.get(unit.country, MISSING)
+            journal.append((SET, "where", unit.country, here))
+            where[unit.country] = (uid,) if here is MISSING else (*here, uid)
+        if old is None or old.owner != unit.owner:
+            owned = self.owned if "owned" in self._mine else self._own("owned")
+            if old is not None:
+                left = owned[old.owner]
+                journal.append((SET, "owned", old.owner, left))
+                owned[old.owner] = _without(left, uid)
+            mine = owned.get(unit.owner, MISSING)
+            journal.append((SET, "owned", unit.owner, mine))
+            owned[unit.owner] = (uid,) if mine is MISSING else (*mine, uid)
+        self._snap = self._memo = None
+        if self._contrib is not None:
+            self._dirty.add(("units", uid))
+
+    def move_unit(self, unit_id: str, country: str, hex_label: str | None) -> None:
+        """Move a unit on the map to `country` (and hex): `put_unit` of its moved record,
+        written out for the commonest command of a search."""
+        units = self.units if "units" in self._mine else self._own("units")
+        old = units[unit_id]
+        journal = self.journal
+        journal.append((SET, "units", unit_id, old))
+        units[unit_id] = moved(old, country, hex_label)
+        left = old.country
+        if left != country:
+            where = self.where if "where" in self._mine else self._own("where")
+            ids = where[left]
+            journal.append((SET, "where", left, ids))
+            where[left] = _without(ids, unit_id)
+            here = where.get(country, MISSING)
+            journal.append((SET, "where", country, here))
+            where[country] = (unit_id,) if here is MISSING else (*here, unit_id)
+        self._snap = self._memo = None
+        if self._contrib is not None:
+            self._dirty.add(("units", unit_id))
 
     def drop_unit(self, unit_id: str) -> Unit:
         """Take a unit off the map (the caller records why: `eliminate`, `mark_removed`)."""
@@ -517,8 +639,17 @@ class Tx:
     def record(self, entry: LedgerEntry) -> None:
         """Add a ledger entry; a grant joins its minor's active grants, a deduction takes
         the grant it undoes out of them."""
-        self._replace("ledger", self.ledger.append(entry))
-        self._set("totals", entry.major, self.totals.get(entry.major, 0) + entry.amount)
+        journal = self.journal
+        journal.append((ATTR, "ledger", self.ledger))
+        self.ledger = self.ledger.append(entry)
+        totals = self.totals if "totals" in self._mine else self._own("totals")
+        major = entry.major
+        old = totals.get(major, MISSING)
+        journal.append((SET, "totals", major, old))
+        totals[major] = entry.amount if old is MISSING else old + entry.amount
+        self._snap = self._memo = None
+        if self._contrib is not None:
+            self._dirty.add(("totals", major))
         if entry.minor is None or (entry.kind is not LedgerKind.GRANT and entry.undoes is None):
             return
         active = self.grants.get(entry.minor, ())
@@ -564,6 +695,33 @@ class Tx:
                 f"the position key {self.key():#x} is not the position's {fresh.key():#x}"
             )
         return problems
+
+
+_FIELD_ACCESS: dict[tuple[str, ...], tuple[Any, Any]] = {}
+"""(get, put) of each set of fields `update` was asked to change, generated once."""
+
+
+def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
+    """Functions reading the `fields` of a row as a tuple, and writing them from one
+    (straight-line attribute access: a loop of getattr/setattr costs several times more)."""
+    unknown = [f for f in fields if f not in MINOR_FIELDS]
+    if unknown:
+        raise AttributeError(f"a minor has no field {unknown[0]!r}; its fields: {MINOR_FIELDS}")
+    targets = ", ".join(f"row.{f}" for f in fields)
+    namespace: dict[str, Any] = {}
+    exec(
+        f"def get(row):\n    return ({targets},)\n"
+        f"def put(row, values):\n    ({targets},) = values\n",
+        namespace,
+    )
+    found = _FIELD_ACCESS[fields] = (namespace["get"], namespace["put"])
+    return found
+
+
+def _without(ids: tuple[str, ...], unit_id: str) -> tuple[str, ...]:
+    """`ids` less `unit_id` (listed once), in order."""
+    i = ids.index(unit_id)
+    return ids[:i] + ids[i + 1 :]
 
 
 def _side_members(rs: Ruleset, side: Side) -> tuple[str, ...]:

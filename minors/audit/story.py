@@ -266,7 +266,7 @@ def tell(
                     effects += game.advance_to(Moment.turn_start(game.clock.turn + 1))
                 effects += game.advance_to(target)
             else:
-                effects = game.apply(game.command(kind, **fields))
+                effects = list(game.apply(game.command(kind, **fields)))
         except (MinorsError, KeyError, TypeError) as exc:
             raise ReportError(f"entry {entry.seq} cannot be replayed: {exc}") from None
         if tuple(effects) != tuple(entry.effects):

@@ -28,6 +28,8 @@ class Phase(StrEnum):
 SEASONS = tuple(Season)
 SIDES = (Side.AXIS, Side.ALLIES)
 PHASES = tuple(Phase)
+_SIDE_AT = {side: i for i, side in enumerate(SIDES)}
+_PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
 _PATTERN = re.compile(r"^(\d{4})-([a-z]+)(?:/([a-z]+)/([a-z]+))?$")
 
 
@@ -99,8 +101,7 @@ class Moment:
 
     def next_phase_of(self, side: Side, phase: Phase) -> Moment:
         """The first moment strictly after this one with `side` and `phase`."""
-        offset = SIDES.index(side) * 6 + PHASES.index(phase)
-        base = self.turn * 12 + offset
+        base = self.index // 12 * 12 + _SIDE_AT[side] * 6 + _PHASE_AT[phase]
         return Moment(base if base > self.index else base + 12)
 
     @classmethod

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from attrs import frozen
 
-__all__ = ["GROUND", "Unit", "UnitKind"]
+__all__ = ["GROUND", "Unit", "UnitKind", "moved"]
 
 
 class UnitKind(StrEnum):
@@ -37,3 +37,23 @@ class Unit:
     factors: int
     country: str
     hex: str | None = None
+
+
+_SETTERS = tuple(
+    vars(Unit)[n].__set__ for n in ("id", "owner", "kind", "factors", "country", "hex")
+)
+
+
+def moved(unit: Unit, country: str, hex_label: str | None) -> Unit:
+    """`unit` in `country` (at `hex_label`): a new record, made by setting its slots (what
+    `Unit(...)` does through `object.__setattr__`, at half the cost: a move is a search's
+    commonest command)."""
+    set_id, set_owner, set_kind, set_factors, set_country, set_hex = _SETTERS
+    new: Unit = object.__new__(Unit)
+    set_id(new, unit.id)
+    set_owner(new, unit.owner)
+    set_kind(new, unit.kind)
+    set_factors(new, unit.factors)
+    set_country(new, country)
+    set_hex(new, hex_label)
+    return new

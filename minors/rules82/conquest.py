@@ -20,13 +20,12 @@ from .._kernel.rulebook import (
     effect,
     handles,
 )
-from .._kernel.state import evolve
 from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from ..ruleset.tables import Ruleset
 from .diplomacy import deduct_all
-from .machine import Trigger, fire
+from .machine import Trigger, fired
 from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .survival import on_occupation
 from .ties import TIED, set_status
@@ -274,13 +273,15 @@ def conquer(tx: Tx, minor: str, by: str, cause: str) -> None:
     one, and BRPs held from it by another power are deducted (82.22)."""
     state = tx.minor(minor)
     _deduct_others(tx, minor, by)
-    dest = fire(state.status, Trigger.CONQUER)
+    dest = fired(state.status, Trigger.CONQUER)
     assert dest is not None, state.status
     for unit in sorted(tx.units_of(minor), key=lambda u: u.id):  # wherever they stand
         tx.eliminate(unit.id)
-        tx.effects.append(UnitEliminated(unit.id, "82.11G", f"{minor} is conquered"))
-    state = evolve(state, direct_wars=(), pending=None, standing=None, deadlines=())
-    set_status(tx, state, dest, by, "82.11G", cause)
+        tx.emit(UnitEliminated, unit.id, "82.11G", f"{minor} is conquered")
+    set_status(
+        tx, state, dest, by, "82.11G", cause,
+        direct_wars=(), pending=None, standing=None, deadlines=(),
+    )  # fmt: skip
     on_occupation(tx, minor)
 
 

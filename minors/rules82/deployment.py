@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 from attrs import field, frozen
 
-from .._kernel.effects import Note, UnitEliminated, UnitPlaced
+from .._kernel.effects import UnitEliminated, UnitPlaced
 from .._kernel.kind import Command, MinorName
 from .._kernel.rulebook import (
     Violation,
@@ -255,8 +255,8 @@ def _deploy(tx: Tx, cmd: Deploy) -> None:
     state = tx.minor(cmd.minor)
     assert state.deployment is not None
     chosen = tuple((p.id, p.kind.value, p.factors, p.hex) for p in cmd.placements)
-    tx.put(evolve(state, deployment=evolve(state.deployment, placements=chosen)))
-    tx.effects.append(Note(f"{state.deployment.by} sets up {cmd.minor}'s forces", "82.52"))
+    tx.update(cmd.minor, deployment=evolve(state.deployment, placements=chosen))
+    tx.note("82.52", "{} sets up {}'s forces", state.deployment.by, cmd.minor)
 
 
 # ---- setting up ---------------------------------------------------------------------------
@@ -314,9 +314,9 @@ def _set_up(
         existing = {u.id: u for u in tx.units.values() if u.owner == minor}
         for unit_id, _, _, hex_label in chosen or ():
             tx.put_unit(evolve(existing[unit_id], hex=hex_label))
-        tx.effects.append(Note(f"{by} sets up {minor}'s forces again", rule))
+        tx.note(rule, "{} sets up {}'s forces again", by, minor)
         return
-    tx.put(evolve(tx.minor(minor), deployed=True))
+    tx.update(minor, deployed=True)
     if chosen is not None:
         placed = [((i, k, f), h) for i, k, f, h in chosen]
         lost: list[Spec] = []
@@ -324,7 +324,7 @@ def _set_up(
         placed, lost = default_set_up(tx, minor, fresh(tx, force_specs(tx, minor)))
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
-        tx.effects.append(UnitPlaced(unit_id, minor, rule))
+        tx.emit(UnitPlaced, unit_id, minor, rule)
     if not _no_room(tx, minor, lost):  # 82.55 switched off: they crowd the capital
         capital = tx.rs.minors[minor].capital or None
         for unit_id, kind, factors in lost:
@@ -336,7 +336,7 @@ def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
     """82.55: units that find no free hex with room are eliminated."""
     for unit_id, _, _ in lost:
         tx.mark_eliminated(unit_id)
-        tx.effects.append(UnitEliminated(unit_id, "82.55", f"no free hex of {minor} for it"))
+        tx.emit(UnitEliminated, unit_id, "82.55", f"no free hex of {minor} for it")
     return True
 
 
@@ -349,7 +349,7 @@ def _deployments_due(tx: Tx, side: Side) -> None:
         pending = state.deployment
         if pending is None or pending.due != tx.clock:
             continue
-        tx.put(evolve(state, deployment=None))
+        tx.update(name, deployment=None)
         _set_up(tx, name, pending.by, pending.rule, pending.placements, pending.redeploy)
 
 
@@ -392,7 +392,7 @@ def _place_at_home(tx: Tx, country: str, specs: list[Spec], rule: str) -> None:
     capital = tx.rs.minors[country].capital or None
     for unit_id, kind, factors in specs:
         tx.put_unit(Unit(unit_id, country, UnitKind(kind), factors, country, capital))
-        tx.effects.append(UnitPlaced(unit_id, country, rule))
+        tx.emit(UnitPlaced, unit_id, country, rule)
 
 
 @at_start
@@ -413,7 +413,7 @@ def attacked_before_the_start(tx: Tx) -> None:
         if due < tx.clock:
             _set_up(tx, name, deployment.by, deployment.rule, None, deployment.redeploy)
         else:
-            tx.put(evolve(state, deployment=evolve(deployment, due=due)))
+            tx.update(name, deployment=evolve(deployment, due=due))
 
 
 @at_start
@@ -457,6 +457,6 @@ def deploy_share(tx: Tx, minor: str, by: str, share: Fraction) -> None:
     placed, lost = default_set_up(tx, minor, specs)
     for (unit_id, kind, factors), hex_label in placed:
         tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, hex_label))
-        tx.effects.append(UnitPlaced(unit_id, minor, "82.63"))
+        tx.emit(UnitPlaced, unit_id, minor, "82.63")
     if lost:
         _no_room(tx, minor, lost)

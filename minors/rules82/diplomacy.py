@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
-from .._kernel.effects import BrpChange, DeadlineSet, Note, UnitEliminated
+from .._kernel.effects import BrpChange, DeadlineSet, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
-from .._kernel.state import Deadline, Holding, LedgerEntry, evolve
+from .._kernel.state import Deadline, Holding, LedgerEntry
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
 from .deployment import deploy_now, deploy_share
-from .machine import Context, Trigger, fire
+from .machine import Trigger, fired
 from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .ties import set_status
 
@@ -205,7 +205,6 @@ def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
 def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
     """82.63: the occupied minor's forces deploy only after a successful result — the share
     the `†` table gives it, set up by the roller (the default set-up)."""
-    state = tx.minor(minor)
     entry = tx.rs.diplomatic_results[result]
     side = entry.side if entry.effect is ScaleEffect.SET else None
     holding = (
@@ -213,12 +212,12 @@ def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
         if (side is tx.side(major))
         else None
     )
-    tx.put(evolve(state, standing=holding))
+    tx.update(minor, standing=holding)
     share = tx.rs.forces_by_result[minor].share(result if holding is not None else None)
     if share > 0 and not bool(tx.units_of(minor)):
         deploy_share(tx, minor, major, share)
     else:
-        tx.effects.append(Note(f"{major}'s result {result} raises no forces in {minor}", "82.63"))
+        tx.note("82.63", "{}'s result {} raises no forces in {}", major, result, minor)
 
 
 def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:
@@ -227,12 +226,15 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     rs = tx.rs
     clamped = clamp(rs, result)
     if clamped != result:
-        tx.effects.append(
-            Note(
-                f"result {result} for {minor} counts as {clamped}: the scale "
-                f"runs {min(rs.diplomatic_results)}..{max(rs.diplomatic_results)}",
-                rule,
-            )
+        low, high = rs.scale
+        tx.note(
+            rule,
+            "result {} for {} counts as {}: the scale runs {}..{}",
+            result,
+            minor,
+            clamped,
+            low,
+            high,
         )
     side = tx.side(major)
     entry = rs.diplomatic_results[clamped]
@@ -240,8 +242,8 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         # A result favouring the other side counts as the band that keeps that side's
         # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
         clamped = cancelling(rs, entry.side)
-        tx.effects.append(
-            Note(f"{major}'s result {result} favours the other side: it counts as {clamped}", rule)
+        tx.note(
+            rule, "{}'s result {} favours the other side: it counts as {}", major, result, clamped
         )
     state = tx.minor(minor)
     old = state.standing
@@ -257,7 +259,7 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     effective = effect_of(rs, level, rs.minors[minor].theater)
     trigger = TRIGGERS[effective.level if effective is not None else DiplomaticLevel.NONE]
     barred = holding is not None and holding.major in state.barred
-    dest = fire(state.status, trigger, Context(partner_free=not barred))
+    dest = fired(state.status, trigger, False, not barred)
     if dest is None:  # only with K7 switched off (a test): the result changes nothing
         return
     deadlines = state.deadlines
@@ -358,7 +360,7 @@ def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
             base=base,
         )
         tx.record(entry)
-        tx.effects.append(BrpChange(entry, entry.rule))
+        tx.emit(BrpChange, entry, entry.rule)
 
 
 def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
@@ -392,7 +394,7 @@ def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
             undoes=grant.seq,
         )
         tx.record(entry)
-        tx.effects.append(BrpChange(entry, rule))
+        tx.emit(BrpChange, entry, rule)
 
 
 def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
@@ -410,7 +412,7 @@ def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> D
         return None
     start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
     at = start.in_phase(Phase.REDEPLOYMENT)
-    tx.effects.append(DeadlineSet(minor, old.side.value, str(at), "82.33"))
+    tx.emit(DeadlineSet, minor, old.side.value, str(at), "82.33")
     return Deadline(old.side, at, "82.33")
 
 
@@ -424,7 +426,7 @@ def _lift(
     side's deadlines there end."""
     kept = tuple(d for d in deadlines if d.side is not side)
     if len(kept) != len(deadlines):
-        tx.effects.append(Note(f"{side.value}'s 82.33 deadline in {minor} ends: {why}", "82.33"))
+        tx.note("82.33", "{}'s 82.33 deadline in {} ends: {}", side.value, minor, why)
     return kept
 
 
@@ -449,11 +451,9 @@ def _deadline_passes(tx: Tx, side: Side) -> None:
         for unit in sorted(tx.units_in(name), key=lambda u: u.id):
             if unit.owner != name and tx.owner_side(unit) is side:
                 tx.eliminate(unit.id)
-                tx.effects.append(
-                    UnitEliminated(unit.id, "82.33", f"still in {name} after the reversal")
-                )
+                tx.emit(UnitEliminated, unit.id, "82.33", f"still in {name} after the reversal")
         rest = tuple(d for d in tx.minors[name].deadlines if d not in due)
-        tx.put(evolve(tx.minors[name], deadlines=rest))
+        tx.update(name, deadlines=rest)
 
 
 _GENERATED = (_in_diplomacy_phase, _roller_in_the_war, _roll_adds_up, _minor_at_peace)

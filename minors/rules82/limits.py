@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
-from .._kernel.effects import Note, UnitEliminated
+from .._kernel.effects import UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
 from .._kernel.rulebook import (
     Batch,
@@ -260,9 +260,7 @@ def _trace(tx: Tx, cmd: TraceSupply) -> None:
     tx.assign(
         "traces", {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
     )
-    tx.effects.append(
-        Note(f"{', '.join(cmd.units)} trace supply through {cmd.through} this phase", "82.32B")
-    )
+    tx.note("82.32B", "{} trace supply through {} this phase", ", ".join(cmd.units), cmd.through)
 
 
 @check(ChooseLosses, "K1", batched=True, passes=_enforced_now)
@@ -347,9 +345,7 @@ def _limited(tx: Tx) -> list[str]:
 @handles(ChooseLosses)
 def _choose(tx: Tx, cmd: ChooseLosses) -> None:
     tx.assign("losses", {**tx.losses, cmd.minor: cmd.units})
-    tx.effects.append(
-        Note(f"if {cmd.minor}'s limit is exceeded, {', '.join(cmd.units)} go first", "82.321B")
-    )
+    tx.note("82.321B", "if {}'s limit is exceeded, {} go first", cmd.minor, ", ".join(cmd.units))
 
 
 # ---- enforcement -----------------------------------------------------------------------------
@@ -422,14 +418,14 @@ def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:
         else:
             cut.append(unit.id)
     if cut:
-        tx.effects.append(
-            Note(
-                f"{', '.join(cut)} trace no supply through {where}: the units inside come first",
-                "82.321A",
-            )
+        tx.note(
+            "82.321A",
+            "{} trace no supply through {}: the units inside come first",
+            ", ".join(cut),
+            where,
         )
 
 
 def _eliminate(tx: Tx, unit: Unit, limit: Limit, why: str) -> None:
     tx.eliminate(unit.id)
-    tx.effects.append(UnitEliminated(unit.id, limit.clause, why))
+    tx.emit(UnitEliminated, unit.id, limit.clause, why)

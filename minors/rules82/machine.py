@@ -31,6 +31,7 @@ __all__ = [
     "Trigger",
     "dot",
     "fire",
+    "fired",
     "mermaid",
     "table",
 ]
@@ -192,6 +193,29 @@ def fire(status: Status, trigger: Trigger, context: Context = Context()) -> Stat
         UnknownNameError: `trigger` is not a `Trigger` (a misspelt one names the closest).
     """
     return _fired(status, trigger, context)
+
+
+_FIRED: dict[tuple[Status, Trigger, bool, bool, bool, bool], Status | None] = {}
+
+
+def fired(
+    status: Status,
+    trigger: Trigger,
+    garrison_partner: bool = False,
+    partner_free: bool = True,
+    attacker_at_war: bool = True,
+    refused: bool = False,
+) -> Status | None:
+    """`fire` with the facts of `Context` given one by one (the rules' hot path: no
+    `Context` is made; each answer is read from the table once)."""
+    key = (status, trigger, garrison_partner, partner_free, attacker_at_war, refused)
+    try:
+        return _FIRED[key]
+    except KeyError:
+        found = _FIRED[key] = _fired(
+            status, trigger, Context(garrison_partner, partner_free, attacker_at_war, refused)
+        )
+        return found
 
 
 @functools.cache

@@ -13,7 +13,6 @@ from attrs import field, frozen
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
 from .._kernel.rulebook import Batch, Violation, as_written, candidates, check, handles
-from .._kernel.state import evolve
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
@@ -135,7 +134,7 @@ def entrants(tx: Tx, minor: str) -> frozenset[str]:
 def entry_table(tx: Tx) -> EntryTable:
     """Where `entrants` keeps what it worked out, once per state of the minors and wars
     (what it reads, with the tables, while the Vichy rule is rule 82's own)."""
-    memo = tx.memo_on("minors", "wars") if as_written(tx, vichy_colony) else tx.memo()
+    memo = tx.politics() if as_written(tx, vichy_colony) else tx.memo()
     table: EntryTable | None = memo.get("entrants")
     if table is None:
         table = memo["entrants"] = {}
@@ -254,7 +253,7 @@ def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
 def _place(tx: Tx, cmd: Place) -> None:
     for spec in cmd.units:
         tx.put_unit(Unit(spec.id, spec.owner, spec.kind, spec.factors, cmd.in_, cmd.hex))
-        tx.effects.append(UnitPlaced(spec.id, cmd.in_, "K3"))
+        tx.emit(UnitPlaced, spec.id, cmd.in_, "K3")
 
 
 def _unknown(tx: Tx, ids: tuple[str, ...]) -> Iterator[Violation]:
@@ -291,13 +290,18 @@ def _on_the_map(tx: Tx, cmd: Move) -> list[Unit]:
 
 def _out_of_phase(tx: Tx, unit: Unit) -> bool:
     """K1: a unit moves only in its side's movement, combat or redeployment phase."""
-    side = tx.owner_side(unit) or potential_side(tx, unit)
-    return side is not None and (tx.clock.side is not side or tx.clock.phase not in MOVING)
+    major = _major_of(tx, unit.owner)
+    if major is None:
+        return False
+    clock = tx.clock
+    return clock.side is not tx.side(major) or clock.phase not in MOVING
 
 
 def _move_in_phase_ok(tx: Tx, cmd: Move) -> bool:
-    for unit in _on_the_map(tx, cmd):
-        if _out_of_phase(tx, unit):
+    units = tx.units
+    for u in cmd.units:
+        unit = units.get(u)
+        if unit is not None and _out_of_phase(tx, unit):
             return False
     return True
 
@@ -331,8 +335,10 @@ def _idle_independent(tx: Tx, unit: Unit) -> bool:
 
 
 def _independent_phases_ok(tx: Tx, cmd: Move) -> bool:
-    for unit in _on_the_map(tx, cmd):
-        if _idle_independent(tx, unit):
+    units = tx.units
+    for u in cmd.units:
+        unit = units.get(u)
+        if unit is not None and _idle_independent(tx, unit):
             return False
     return True
 
@@ -361,8 +367,11 @@ def _out_of_zone(tx: Tx, unit: Unit, to: str) -> bool:
 
 
 def _commonwealth_zones_ok(tx: Tx, cmd: Move) -> bool:
-    for unit in _on_the_map(tx, cmd):
-        if _out_of_zone(tx, unit, cmd.to):
+    zones = tx.rs.commonwealth_zones
+    units = tx.units
+    for u in cmd.units:
+        unit = units.get(u)
+        if unit is not None and unit.owner in zones and _out_of_zone(tx, unit, cmd.to):
             return False
     return True
 
@@ -384,8 +393,13 @@ def _owners(tx: Tx, cmd: Move) -> list[str]:
 
 
 def _move_entry_ok(tx: Tx, cmd: Move) -> bool:
-    for owner in _owners(tx, cmd):
-        if entry_refusal(tx, owner, cmd.to) is not None:
+    units, to = tx.units, cmd.to
+    table = entry_table(tx)
+    for u in cmd.units:
+        unit = units.get(u)
+        if unit is None or unit.owner == to:
+            continue
+        if _refusal(tx, _major_of(tx, unit.owner), to, table) is not None:
             return False
     return True
 
@@ -401,15 +415,15 @@ def _move_entry(tx: Tx, cmd: Move) -> Iterator[Violation]:
 @handles(Move)
 def _move(tx: Tx, cmd: Move) -> None:
     for unit_id in cmd.units:
-        tx.put_unit(evolve(tx.units[unit_id], country=cmd.to, hex=cmd.hex))
-        tx.effects.append(UnitMoved(unit_id, cmd.to, "K3"))
+        tx.move_unit(unit_id, cmd.to, cmd.hex)
+        tx.emit(UnitMoved, unit_id, cmd.to, "K3")
 
 
 @handles(Remove)
 def _remove(tx: Tx, cmd: Remove) -> None:
     for unit_id in cmd.units:
         tx.drop_unit(unit_id)
-        tx.effects.append(UnitRemoved(unit_id, "K3"))
+        tx.emit(UnitRemoved, unit_id, "K3")
     tx.mark_removed(cmd.units)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._kernel.effects import Note
 from .._kernel.rulebook import at_phase_start, effect
-from .._kernel.state import MinorState, Pending, evolve
+from .._kernel.state import Minor, Pending, evolve
 from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..ruleset.records import Alignment
@@ -43,14 +42,14 @@ def _schedule(tx: Tx, minor: str, partner: str, attacker: str) -> Pending | None
     return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due, by=attacker)
 
 
-def attack_renews(tx: Tx, state: MinorState, attacker: str) -> bool:
+def attack_renews(tx: Tx, state: Minor, attacker: str) -> bool:
     """Whether `attacker`'s attack on a minor that already has a pending association
     schedules it afresh (`_renews`, a reading of 82.81 and 82.82)."""
     return state.pending is not None and _renews(tx, state, attacker)
 
 
 @effect("82.82", otherwise=False)
-def _renews(tx: Tx, state: MinorState, attacker: str) -> bool:
+def _renews(tx: Tx, state: Minor, attacker: str) -> bool:
     """82.81, 82.82 (a reading, docs/rules.md; a variant may replace it): a minor fighting
     on alone (attacked by a power at war with no opposing faction, or by a border war: its
     association waits under 82.82) and then attacked by a power that is at war with an
@@ -64,7 +63,7 @@ def _renews(tx: Tx, state: MinorState, attacker: str) -> bool:
     )
 
 
-def _context(tx: Tx, state: MinorState, pending: Pending) -> Context:
+def _context(tx: Tx, state: Minor, pending: Pending) -> Context:
     attacker = pending.by or state.attacked_by
     at_war = True
     if attacker is not None and pending.rule in ("82.81", "82.82"):
@@ -91,7 +90,7 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
     if pending is None:
         return
     if state.status is not Status.INDEPENDENT:
-        tx.put(evolve(state, pending=None))
+        tx.update(name, pending=None)
         return
     if pending.partner in tx.surrendered:
         _wait_for_reentry(tx, state, pending)
@@ -101,42 +100,33 @@ def resolve_pending(tx: Tx, name: str, cause: str) -> None:
         _fight_alone(tx, state, pending)
         return
     dest = fire(state.status, TRIGGER[pending.level], context)
-    state = evolve(state, pending=None)
     if dest is Status.INDEPENDENT:
         why = "barred (82.351)" if not context.partner_free else "refused (82.81D)"
-        tx.effects.append(
-            Note(
-                f"{name} stays independent: {pending.partner} is {why}",
-                "82.351" if not context.partner_free else "82.81D",
-            )
-        )
-        tx.put(state)
+        clause = "82.351" if not context.partner_free else "82.81D"
+        tx.note(clause, "{} stays independent: {} is {}", name, pending.partner, why)
+        tx.update(name, pending=None)
         return
     assert dest is not None
-    set_status(tx, state, dest, pending.partner, pending.rule, cause)
+    set_status(tx, state, dest, pending.partner, pending.rule, cause, pending=None)
 
 
 @effect("82.81C")
-def _wait_for_reentry(tx: Tx, state: MinorState, pending: Pending) -> None:
+def _wait_for_reentry(tx: Tx, state: Minor, pending: Pending) -> None:
     """82.81C: while Britain is out of the war, the association waits for its return."""
-    tx.put(evolve(state, pending=evolve(pending, due=None)))
-    tx.effects.append(
-        Note(f"{state.name} waits for {pending.partner} to re-enter the war", "82.81C")
-    )
+    tx.update(state.name, pending=evolve(pending, due=None))
+    tx.note("82.81C", "{} waits for {} to re-enter the war", state.name, pending.partner)
 
 
 @effect("82.82")
-def _fight_alone(tx: Tx, state: MinorState, pending: Pending) -> None:
+def _fight_alone(tx: Tx, state: Minor, pending: Pending) -> None:
     """82.81B, 82.82: a minor attacked by a neutral major fights on alone until an opposing
     faction goes to war with its attacker."""
-    tx.put(evolve(state, pending=evolve(pending, due=None, rule="82.82")))
-    tx.effects.append(
-        Note(
-            f"{state.name} fights on independently: {state.attacked_by} is at "
-            "war with no opposing faction",
-            "82.82",
-        )
-    )
+    tx.update(state.name, pending=evolve(pending, due=None, rule="82.82"))
+    tx.note(
+        "82.82",
+        "{} fights on independently: {} is at war with no opposing faction",
+        state.name, state.attacked_by,
+    )  # fmt: skip
 
 
 @at_phase_start(Phase.DIPLOMACY)
@@ -161,8 +151,9 @@ def on_war_between_majors(tx: Tx, a: str, b: str) -> None:
 def _join(tx: Tx, a: str, b: str) -> None:
     """82.82: a minor fighting alone associates when an opposing faction goes to war with
     its attacker; the partner is that faction's (the association table)."""
-    for name in by_name(tx):
-        state = tx.minors[name]
+    minors = tx.minors
+    for name in [n for n in by_name(tx) if minors[n].pending is not None]:
+        state = minors[name]
         pending = state.pending
         if pending is None or pending.due is not None or pending.rule != "82.82":
             continue
@@ -171,7 +162,7 @@ def _join(tx: Tx, a: str, b: str) -> None:
         for attacker, joiner in ((a, b), (b, a)):
             if state.attacked_by == attacker and tx.faction(joiner) is not tx.faction(attacker):
                 partner = tx.rs.association[tx.faction(joiner)].on_joining
-                tx.put(evolve(state, pending=evolve(pending, partner=partner)))
+                tx.update(name, pending=evolve(pending, partner=partner))
                 resolve_pending(tx, name, f"{joiner} went to war with {attacker} (82.82)")
                 break
 
@@ -249,8 +240,8 @@ def _align(tx: Tx, row: Alignment) -> None:
         # an earlier attack's pending association (82.81, 82.82) gives way: the row's war
         # times it (82.91D: the second game turn after the declaration, attacked or not)
         due = tx.clock.turn_start(tx.clock.turn + row.after_turns)
-        tx.put(evolve(state, pending=Pending(row.partner, row.level, clause, due)))
-        tx.effects.append(Note(f"{row.minor} will {verb} with {row.partner} at {due}", clause))
+        tx.update(row.minor, pending=Pending(row.partner, row.level, clause, due))
+        tx.note(clause, "{} will {} with {} at {}", row.minor, verb, row.partner, due)
         return
     dest = fire(state.status, TRIGGER[row.level], free)
     assert dest is not None

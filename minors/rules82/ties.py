@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._kernel.effects import StatusChanged, WarBegan, WarEnded
 from .._kernel.rulebook import at_start, effect
-from .._kernel.state import MinorState, evolve
+from .._kernel.state import Minor, MinorRow, evolve
 from ..domain import Status, Theater
 from ..ruleset.tables import Ruleset
 from .sequence import by_name
@@ -30,7 +30,7 @@ TIED = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.COLONY, Status.COMMON
 """Statuses that tie a minor to its major's wars (82.12, 82.93)."""
 
 
-def tie_rule(rs: Ruleset, state: MinorState) -> str | None:
+def tie_rule(rs: Ruleset, state: Minor) -> str | None:
     """The clause by which a minor shares its major's wars, so that war is made on the major
     (82.12 colonies, 82.13 the Commonwealth, 82.93 Pacific minors, 82.42 associates, allies
     and conquests); None for a minor that is not tied."""
@@ -60,29 +60,31 @@ def derive_wars(
     return tuple(sorted(wars))
 
 
-def wars_of(tx: Tx, state: MinorState) -> tuple[str, ...]:
+def wars_of(tx: Tx, state: Minor) -> tuple[str, ...]:
     """Who a minor is at war with: its own wars, and its major's if tied to it."""
     return derive_wars(tx, state.status, state.major, state.direct_wars)
 
 
 def set_status(
     tx: Tx,
-    state: MinorState,
+    state: Minor,
     status: Status,
     major: str | None,
     rule: str,
     cause: str,
     **changes: Any,
-) -> MinorState:
+) -> MinorRow:
     """Change a minor's status and major (and other fields), with its effect, and rederive
-    its wars; one new record."""
+    its wars. `state` is its row, or a record `evolve` made of it whose other changes are
+    kept too. Returns the row."""
     direct = changes.get("direct_wars", state.direct_wars)
     wars = derive_wars(tx, status, major, direct)
-    new = evolve(state, status=status, major=major, at_war_with=wars, **changes)
-    if (state.status, state.major) != (status, major):
-        tx.effects.append(StatusChanged(state.name, state.status, status, major, rule, cause))
-    tx.put(new)
-    return new
+    if state.status is not status or state.major != major:
+        tx.emit(StatusChanged, state.name, state.status, status, major, rule, cause)
+    if type(state) is not MinorRow:
+        tx.put(evolve(state, status=status, major=major, at_war_with=wars, **changes))
+        return tx.minors[state.name]
+    return tx.update(state.name, status=status, major=major, at_war_with=wars, **changes)
 
 
 def neutral_major(tx: Tx, major: str) -> bool:
@@ -97,28 +99,29 @@ def refresh_wars(tx: Tx, rule: str = "82.12", majors: Collection[str] | None = N
     or (`majors`) of those tied to the majors whose enemies changed (the others' wars are
     their own, which no war between majors changes)."""
     enemies: dict[str, list[str]] = {}
-    for name in tx.rs.minors:  # table order, whatever order the dict was built in
-        state = tx.minors[name]
-        if majors is not None and state.major not in majors:
-            continue
-        if state.status in TIED and state.major is not None:
-            if state.major not in enemies:
-                enemies[state.major] = tx.enemies(state.major)
-            found = set(state.direct_wars)
-            found.update(enemies[state.major])
-            found.discard(state.major)
-            wars = tuple(sorted(found))
+    minors = tx.minors
+    names = (
+        tx.rs.minors  # table order, whatever order the dict was built in
+        if majors is None
+        else [n for n in tx.rs.minors if minors[n].major in majors]
+    )
+    for name in names:
+        state = minors[name]
+        major = state.major
+        if major is not None and state.status in TIED:
+            found = enemies.get(major)
+            if found is None:
+                found = enemies[major] = tx.enemies(major)
+            wars = tuple(sorted({*state.direct_wars, *found} - {major}))
         else:
             wars = wars_of(tx, state)
         if wars == state.at_war_with:
             continue
         for enemy in sorted(set(wars) - set(state.at_war_with)):
-            tx.effects.append(
-                WarBegan(enemy, state.name, rule, f"{state.name} shares {state.major}'s wars")
-            )
+            tx.emit(WarBegan, enemy, name, rule, f"{name} shares {state.major}'s wars")
         for enemy in sorted(set(state.at_war_with) - set(wars)):
-            tx.effects.append(WarEnded(enemy, state.name, rule, "its major left the war"))
-        tx.put(evolve(state, at_war_with=wars))
+            tx.emit(WarEnded, enemy, name, rule, "its major left the war")
+        tx.update(name, at_war_with=wars)
 
 
 @at_start
@@ -129,5 +132,5 @@ def start_wars(tx: Tx) -> None:
     for name in by_name(tx):
         state = tx.minors[name]
         if state.status in TIED:
-            state = evolve(state, direct_wars=(), attacked_by=None, attacked_at=None)
-            tx.put(evolve(state, at_war_with=wars_of(tx, state)))
+            wars = derive_wars(tx, state.status, state.major, ())
+            tx.update(name, direct_wars=(), attacked_by=None, attacked_at=None, at_war_with=wars)

@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
 
-from .._kernel.effects import BrpChange, Note, UnitMoved, WarEnded
+from .._kernel.effects import BrpChange, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
 from .._kernel.rulebook import Batch, Violation, candidates, check, effect, handles
-from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
+from .._kernel.state import LedgerEntry, Minor, Pending, evolve
 from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
-from .machine import Context, Trigger, fire
+from .machine import Trigger, fired
 from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
 from .survival import attack_renews, on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
@@ -170,7 +170,7 @@ def _tie_refusal(tx: Tx, attacker: str, target: str) -> str | None:
     return tie_rule(tx.rs, state)
 
 
-def _tied(tx: Tx, cmd: DeclareWar, clause: str) -> MinorState | None:
+def _tied(tx: Tx, cmd: DeclareWar, clause: str) -> Minor | None:
     """The record of a target tied to a major by `clause` that `cmd`'s attacker is not at
     war with (see `_tie_refusal`)."""
     if _tie_refusal(tx, cmd.attacker, cmd.target) != clause:
@@ -198,8 +198,11 @@ def _refuse_tied(tx: Tx, cmd: DeclareWar, clause: str) -> tuple[Violation, ...]:
 
 
 def _untied(clause: str) -> Callable[[Tx, DeclareWar], bool]:
-    def passes(tx: Tx, cmd: DeclareWar) -> bool:
-        return _tied(tx, cmd, clause) is None
+    def passes(tx: Tx, cmd: DeclareWar) -> bool:  # `_tied(tx, cmd, clause) is None`
+        state = tx.minors.get(cmd.target)
+        if state is None or state.status not in TIED_OR_CONQUERED:
+            return True
+        return cmd.attacker in state.at_war_with or tie_rule(tx.rs, state) != clause
 
     passes.__qualname__ = passes.__name__ = f"untied_{clause}"
     return passes
@@ -381,7 +384,7 @@ def _pay(tx: Tx, major: str, cost: str, what: str) -> None:
     brps = tx.rs.costs[cost].brps
     entry = LedgerEntry(tx.next_seq(), major, -brps, LedgerKind.COST, "K6", tx.clock, minor=None)
     tx.record(entry)
-    tx.effects.append(BrpChange(entry, "K6"))
+    tx.emit(BrpChange, entry, "K6")
 
 
 def attack(
@@ -405,7 +408,7 @@ def attack(
         changes["invaded"], changes["invaded_at"] = invaded, tx.clock
     _displace(tx, minor, attacker, displace)
     garrison = _garrison_partner(tx, minor, barred or state.barred, attacker)
-    dest = fire(state.status, Trigger.ATTACK, Context(garrison_partner=garrison is not None))
+    dest = fired(state.status, Trigger.ATTACK, garrison is not None)
     if dest is None:  # a status an attack cannot change: only with a check switched off
         dest = state.status
     deployment = schedule(tx, minor, attacker)
@@ -427,13 +430,10 @@ def attack(
     set_status(tx, state, dest, None, rule, cause, **changes)
     scheduled = changes.get("pending")
     if isinstance(scheduled, Pending) and scheduled.due is not None:
-        tx.effects.append(
-            Note(
-                f"{minor} will associate with {scheduled.partner} at {scheduled.due} if it "
-                "survives",
-                scheduled.rule,
-            )
-        )
+        tx.note(
+            scheduled.rule, "{} will associate with {} at {} if it survives",
+            minor, scheduled.partner, scheduled.due,
+        )  # fmt: skip
 
 
 @effect("82.56", otherwise=())
@@ -460,7 +460,7 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     for unit in sorted(tx.units_in(minor), key=lambda u: u.id):
         if unit.hex == record.capital and unit.owner in friends and unit.kind in GROUND:
             tx.put_unit(evolve(unit, hex=target))
-            tx.effects.append(UnitMoved(unit.id, f"{minor} ({target})", "82.56"))
+            tx.emit(UnitMoved, unit.id, f"{minor} ({target})", "82.56")
 
 
 @check(DeclareWar, "82.56")
@@ -479,21 +479,21 @@ def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
 
 
 @effect("82.351", otherwise=None)
-def _bar(tx: Tx, state: MinorState, attacker: str) -> tuple[str, ...] | None:
+def _bar(tx: Tx, state: Minor, attacker: str) -> tuple[str, ...] | None:
     """82.351: the attacker and its major-power allies may never take the minor as an
     associate or ally."""
     return tuple(sorted({*state.barred, *tx.allies(attacker)}))
 
 
 @effect("82.35", otherwise=False)
-def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
+def _end_own_control(tx: Tx, state: Minor, attacker: str) -> bool:
     """82.35: a power may declare war on a minor it (or its side) controls; its standing
     ends. Its BRP grants stay until a reversal or a conquest by another power deducts them
     (82.22 names no other case; docs/rules.md)."""
     holding = state.standing
     if holding is None or tx.side(holding.major) is not tx.side(attacker):
         return False
-    tx.effects.append(Note(f"{holding.major}'s hold on {state.name} ends", "82.35"))
+    tx.note("82.35", "{}'s hold on {} ends", holding.major, state.name)
     return True
 
 
@@ -596,10 +596,8 @@ def _refusals(tx: Tx, gated: bool) -> Iterator[RefuseAssociation]:
 @handles(RefuseAssociation)
 def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
     state = tx.minor(cmd.minor)
-    tx.put(evolve(state, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major}))))
-    tx.effects.append(
-        Note(f"{cmd.major} refuses {cmd.minor}'s association: it stays independent", "82.81D")
-    )
+    tx.update(cmd.minor, pending=None, refused_by=tuple(sorted({*state.refused_by, cmd.major})))
+    tx.note("82.81D", "{} refuses {}'s association: it stays independent", cmd.major, cmd.minor)
 
 
 # ---- surrender and re-entry -------------------------------------------------------------
@@ -624,7 +622,7 @@ def _surrender(tx: Tx, cmd: Surrender) -> None:
         tx.assign("fallen", {**tx.fallen, cmd.major: tx.clock})
     tx.assign("wars", {pair: m for pair, m in tx.wars.items() if cmd.major not in pair})
     for enemy in enemies:
-        tx.effects.append(WarEnded(cmd.major, enemy, "K2", f"{cmd.major} surrenders"))
+        tx.emit(WarEnded, cmd.major, enemy, "K2", f"{cmd.major} surrenders")
     refresh_wars(tx, "K2", (cmd.major, *enemies))
     _free_french(tx, cmd.major)
     vichy(tx)
@@ -638,7 +636,7 @@ def vichy(tx: Tx) -> None:
     for name, record in tx.rs.minors.items():
         state = tx.minors[name]
         if record.appears_on_fall_of in tx.fallen and not state.active:
-            tx.put(evolve(state, active=True, status=Status.NEUTRAL))
+            tx.update(name, active=True, status=Status.NEUTRAL)
 
 
 @effect("82.91F")
@@ -652,7 +650,7 @@ def _free_french(tx: Tx, fallen: str) -> None:
             continue
         if state.major is None or state.major == fallen:
             continue
-        dest = fire(state.status, Trigger.FREE_FRENCH)
+        dest = fired(state.status, Trigger.FREE_FRENCH)
         assert dest is not None
         set_status(tx, state, dest, state.major, "82.91F", f"{fallen} has fallen: Free French")
 
