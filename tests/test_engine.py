@@ -269,3 +269,123 @@ def test_each_boolean_path_passes_exactly_what_its_check_passes(data: st.DataObj
         found = list(check(board, cmd))
         assert passes(board, cmd) == (not found), (check.__qualname__, cmd, found)
     assert (game.check(cmd) == []) == all(p(board, cmd) for p in active.allows[type(cmd)])
+
+
+# ---- the board's layout ---------------------------------------------------------------
+
+
+def test_a_clone_and_its_original_change_their_own_rows() -> None:
+    """Rows written in place are copied first by a board that shares them: a clone and the
+    original that declare different wars on one minor, then pop, never see each other's."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    clone = game.clone()
+    before = clone.state()
+    game.pop()  # undoes Germany's war on the original's copy of Sweden's row
+    assert clone.state() == before
+    assert clone.minor("Sweden").at_war_with == ("Germany",)
+    assert game.minor("Sweden").at_war_with == ()
+    clone.advance_to("1940-spring/allies/declarations")
+    clone.push(minors.command("declare_war", attacker="Britain", target="Norway"))
+    assert game.minor("Norway").at_war_with == ()
+    assert stale_caches(game) == []
+    assert stale_caches(clone) == []
+
+
+def test_what_users_read_of_a_minor_never_changes_later() -> None:
+    """`game.minor`, `raw_state` and `state()` give frozen records that later steps and pops
+    leave as they were."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    record, snapshot, data = game.minor("Sweden"), game.raw_state, game.state()
+    game.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    assert record.status is minors.Status.NEUTRAL
+    assert snapshot.minors["Sweden"] == record
+    assert game.minor("Sweden").status is minors.Status.INDEPENDENT
+    with pytest.raises(AttributeError):
+        record.status = minors.Status.ALLIED  # type: ignore[misc]
+    game.pop()
+    assert game.state() == data
+
+
+def test_effects_are_an_immutable_sequence_of_their_own() -> None:
+    """`apply` returns the step's effects as a sequence that equals the log entry's, compares
+    with a list, and no later step changes."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    effects = game.apply(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    assert list(effects) == list(game.log[-1].effects)
+    assert effects == list(effects)
+    assert effects == tuple(effects)
+    assert [type(e).__name__ for e in effects] == ["BrpChange", "StatusChanged", "Note"]
+    first = list(effects)
+    game.apply(minors.command("declare_war", attacker="Germany", target="Norway"))
+    assert list(effects) == first
+    assert "Sweden will associate with Britain" in effects[2].text  # type: ignore[union-attr]
+    with pytest.raises(TypeError):
+        effects[0] = effects[1]  # type: ignore[index]
+
+
+def test_records_built_fast_equal_those_attrs_builds() -> None:
+    """The kernel's records made through their slot descriptors equal, hash and compare as
+    the ones attrs' own `__init__` makes, keep their defaults and stay frozen."""
+    import attrs
+
+    from minors._kernel import effects, state
+    from minors.domain import LedgerKind
+
+    samples = [
+        state.LedgerEntry(3, "Germany", -10, LedgerKind.COST, "K6", minors.Moment(3)),
+        state.Pending("Britain", minors.DiplomaticLevel.ASSOCIATION, "82.81", by="Germany"),
+        effects.StatusChanged(
+            "Sweden", minors.Status.NEUTRAL, minors.Status.INDEPENDENT, None, "82.41", "war"
+        ),
+        effects.Note("text", "82.81"),
+        state.MinorState(name="Sweden", status=minors.Status.NEUTRAL),
+    ]
+    for record in samples:
+        cls = type(record)
+        made = object.__new__(cls)
+        for a in attrs.fields(cls):
+            object.__setattr__(made, a.name, getattr(record, a.name))
+        assert record == made
+        assert hash(record) == hash(made)
+        assert repr(record) == repr(made)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            record.rule = "x"  # type: ignore[misc]
+    assert samples[0].undoes is None
+    assert samples[1].due is None
+    with pytest.raises(TypeError):
+        state.LedgerEntry(3)  # type: ignore[call-arg]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_the_canonical_test_of_a_kind_agrees_with_resolve(data: st.DataObject) -> None:
+    """A command the generated per-kind test finds canonical is one `resolve` returns as it
+    is; legal commands are all found canonical."""
+    from minors._kernel.kind import canonical_test
+
+    game = minors.Game.new()
+    cmd = data.draw(commands(game.ruleset))
+    if canonical_test(type(cmd))(game.ruleset, cmd):
+        assert game.resolve(cmd) is cmd
+    for listed in game.legal_actions()[:50]:
+        assert canonical_test(type(listed))(game.ruleset, listed)
+
+
+def test_pop_returns_to_the_political_era_it_left() -> None:
+    """What the rules worked out from the minors and wars before a step is found again after
+    `pop` (the board's era comes back with the state), never across a change."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    board = game.board()
+    era = board.era
+    board.politics()["probe"] = 1
+    game.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    assert board.era is not era
+    assert "probe" not in board.politics()
+    game.pop()
+    assert board.era is era
+    assert board.politics()["probe"] == 1

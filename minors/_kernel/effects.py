@@ -171,8 +171,15 @@ class Effects(Sequence[Effect]):
     __slots__ = ("_items", "_made")
 
     def __init__(self, items: Sequence[Any] = ()) -> None:
-        self._items: tuple[Any, ...] = tuple(items)
+        self._items: Sequence[Any] = tuple(items)
         self._made: tuple[Effect, ...] | None = None
+
+    @classmethod
+    def of(cls, items: list[Any]) -> Effects:
+        """The effects of a step, taking over `items` (a list no one writes to again)."""
+        effects = object.__new__(cls)
+        effects._items, effects._made = items, None
+        return effects
 
     def records(self) -> tuple[Effect, ...]:
         """The effect records (made on the first call)."""

@@ -451,12 +451,10 @@ class BaseGame:
         if self._canonical.get(id(cmd)) is not cmd:
             cmd = self._canonical_command(cmd)
         tx = self._board
-        for ok in self._active.allows.get(type(cmd), ()):
-            if not ok(tx, cmd):
-                violations = self._violations(tx, cmd)
-                if violations:
-                    raise RuleViolation(violations)
-                break
+        if not self._active.allowed[type(cmd)](tx, cmd):
+            violations = self._violations(tx, cmd)
+            if violations:
+                raise RuleViolation(violations)
         return self._run(cmd)
 
     def _canonical_command(self, cmd: Command) -> Command:
@@ -477,14 +475,16 @@ class BaseGame:
 
     def _run(self, cmd: Command) -> Effects:
         tx = self._board
-        tx.effects = []
+        done: list[Any] = []
+        tx.effects = done
         era = tx.era
         try:
             self._active.handlers[type(cmd)](tx, cmd)
         except BaseException:
             tx.undo(tx.journal, era=era)  # a rule failed half-way: nothing of it stays
             raise
-        effects = Effects(tx.effects)
+        tx.effects = []  # `done` is the step's: no rule writes to it again
+        effects = Effects.of(done)
         if self._logging or self._sink is not None:
             entry = LogEntry(self.next_seq, tx.clock, fields_of(cmd), effects.records())
             self._step(entry, era)

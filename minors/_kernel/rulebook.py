@@ -390,6 +390,8 @@ class Active:
     """Every check in force per kind, in clause order (`check`, `apply`)."""
     allows: Mapping[type[Any], tuple[Callable[..., bool], ...]]
     """Their boolean paths: `apply` asks them first, and builds messages only on a refusal."""
+    allowed: Mapping[type[Any], Callable[..., bool]]
+    """Per kind, one function asking every boolean path in turn (`allows` as one call)."""
     batched: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
     """(check, its boolean path) of the checks `legal_actions` runs once per candidates
     batch, in clause order."""
@@ -682,6 +684,10 @@ class Rulebook:
         return Active(
             checks=ordered,
             allows={k: tuple(_passes(f) for f in fns) for k, fns in ordered.items()},
+            allowed={
+                kind: _all_of(tuple(_passes(f) for f in ordered.get(kind, ())))
+                for kind in {e.kind for e in self.entries if e.role is Role.HANDLER}
+            },
             batched={
                 k: tuple((f, _passes(f)) for f in fns if _batched(f)) for k, fns in ordered.items()
             },
@@ -830,6 +836,16 @@ def _passes(fn: Any) -> Callable[..., bool]:
 
     passes.__qualname__ = passes.__name__ = f"{getattr(fn, '__qualname__', fn)}.passes"
     return passes
+
+
+def _all_of(paths: tuple[Callable[..., bool], ...]) -> Callable[..., bool]:
+    """One function that is true when every one of `paths` is (asked in order, stopping at
+    the first false): generated, so that `apply` makes one call however many checks."""
+    namespace: dict[str, Any] = {f"_p{i}": p for i, p in enumerate(paths)}
+    body = " and ".join(f"_p{i}(tx, cmd)" for i in range(len(paths))) or "True"
+    exec(f"def allowed(tx, cmd):\n    return {body}\n", namespace)
+    found: Callable[..., bool] = namespace["allowed"]
+    return found
 
 
 def _removed(tx: Tx, *args: Any, **kwargs: Any) -> None:

@@ -86,7 +86,6 @@ class Tx:
     __slots__ = (
         "_contrib",
         "_dirty",
-        "_era",
         "_key",
         "_me",
         "_memo",
@@ -98,6 +97,7 @@ class Tx:
         "disabled",
         "effects",
         "eliminated",
+        "era",
         "fallen",
         "gone",
         "grants",
@@ -196,7 +196,7 @@ class Tx:
         self._memo: dict[Hashable, Any] | None = None
         """What rules worked out from the state as it stands (`memo`): dropped at every
         write."""
-        self._era = object()
+        self.era = object()
         """The political state (the minors, the wars, the surrenders): an object replaced at
         every change of it, so that `politics` knows whether its dict still holds."""
         self._politics: dict[object, dict[Hashable, Any]] = {}
@@ -253,7 +253,7 @@ class Tx:
         d[key] = value
         self._snap = self._memo = None
         if name in POLITICAL:
-            self._era = object()
+            self.era = object()
         if self._contrib is not None and name in KEYED:
             self._dirty.add((name, key))
 
@@ -266,7 +266,7 @@ class Tx:
         self.journal.append((DELETE, name, key, old, position))
         self._snap = self._memo = None
         if name in POLITICAL:
-            self._era = object()
+            self.era = object()
         if self._contrib is not None and name in KEYED:
             self._dirty.add((name, key))
         return old
@@ -280,7 +280,7 @@ class Tx:
         self._mine.discard(name)  # the rules built `value`; it may be shared after undo
         self._snap = self._memo = None
         if name in POLITICAL:
-            self._era = object()
+            self.era = object()
         if self._contrib is not None and name in KEYED:
             self._dirty_whole(name, old, value)
 
@@ -306,11 +306,6 @@ class Tx:
             self.journal.append((SET, "minors", name, row))
             row = minors[name] = row.copy(self._me)
         return row
-
-    @property
-    def era(self) -> object:
-        """The political state as it stands (changes with it: `politics`)."""
-        return self._era
 
     def undo(self, journal: Journal, to: int = 0, era: object | None = None) -> None:
         """Put back what the ops of `journal` from index `to` on replaced, last first, and
@@ -352,7 +347,7 @@ class Tx:
                 dirty.add((name, key))
         del journal[to:]
         self._snap = self._memo = None
-        self._era = era if era is not None else object()
+        self.era = era if era is not None else object()
 
     # ---- the position key --------------------------------------------------------------
 
@@ -407,11 +402,11 @@ class Tx:
         (the minors, the wars between majors, the surrenders): what the rules work out from
         those alone (who may enter or attack a minor, the limits on it) survives moves of
         units and changes of the clock."""
-        found = self._politics.get(self._era)
+        found = self._politics.get(self.era)
         if found is None:
             if len(self._politics) >= 64:
                 self._politics.clear()
-            found = self._politics[self._era] = {}
+            found = self._politics[self.era] = {}
         return found
 
     def memo_on(self, *containers: str) -> dict[Hashable, Any]:
@@ -496,7 +491,7 @@ class Tx:
         put(row, tuple(changes.values()))
         row.cached = None
         self._snap = self._memo = None
-        self._era = object()
+        self.era = object()
         if self._contrib is not None:
             self._dirty.add(("minors", name))
         return row
@@ -600,8 +595,15 @@ class Tx:
     def drop_unit(self, unit_id: str) -> Unit:
         """Take a unit off the map (the caller records why: `eliminate`, `mark_removed`)."""
         old: Unit = self._delete("units", unit_id)
-        self._index("where", unit_id, old.country, None)
-        self._index("owned", unit_id, old.owner, None)
+        journal = self.journal
+        where = self.where if "where" in self._mine else self._own("where")
+        ids = where[old.country]
+        journal.append((SET, "where", old.country, ids))
+        where[old.country] = _without(ids, unit_id)
+        owned = self.owned if "owned" in self._mine else self._own("owned")
+        ids = owned[old.owner]
+        journal.append((SET, "owned", old.owner, ids))
+        owned[old.owner] = _without(ids, unit_id)
         return old
 
     def used(self, unit_id: str) -> bool:
@@ -616,7 +618,9 @@ class Tx:
 
     def mark_eliminated(self, unit_id: str) -> None:
         """Record `unit_id` as eliminated (a unit that never reached the map included)."""
-        self._append("eliminated", unit_id)
+        eliminated = self._own("eliminated")
+        self.journal.append((APPEND, "eliminated", len(eliminated)))
+        eliminated.append(unit_id)
         self._set("gone", unit_id, "eliminated")
 
     def mark_removed(self, ids: Iterable[str]) -> None:

@@ -264,9 +264,7 @@ def _deploy(tx: Tx, cmd: Deploy) -> None:
 
 def _available(tx: Tx, minor: str) -> list[str]:
     """82.55: the minor's hexes without garrisoning or enemy units, in table order."""
-    occupied = {
-        u.hex for u in tx.units.values() if u.country == minor and u.owner != minor and u.hex
-    }
+    occupied = {u.hex for u in tx.units_in(minor) if u.owner != minor and u.hex}
     return [h for h in tx.rs.minors[minor].hexes if h not in occupied]
 
 

@@ -82,7 +82,12 @@ def next_standing(ruleset: Ruleset, current: Standing | None, result: int) -> St
 
 def cancelling(ruleset: Ruleset, side: Side) -> int:
     """The result of the scale that keeps `side`'s standing and cancels the other side's,
-    nearest to `side`'s own results (6 for the Axis, 1 for the Allies on the public scale)."""
+    nearest to `side`'s own results (6 for the Axis, 1 for the Allies on the public scale);
+    worked out once per tables."""
+    return ruleset.derived(_cancelling, side)
+
+
+def _cancelling(ruleset: Ruleset, side: Side) -> int:
     keep = ScaleEffect.KEEP_AXIS if side is Side.AXIS else ScaleEffect.KEEP_ALLIES
     own = [r for r, e in ruleset.diplomatic_results.items() if e.side is side]
     bands = [r for r, e in ruleset.diplomatic_results.items() if e.effect is keep]
