@@ -355,18 +355,42 @@ def _declarations(tx: Tx, gated: bool) -> Iterator[Batch[DeclareWar]]:
     verified = frozenset(c for c in _DECLARATION_CHECKS if tx.enforces(c))
     fits, garrisoned = _declare_fits in verified, _garrison_needs_war in verified
     refused = {clause for clause, c in _TIED_CHECKS.items() if c in verified}
-    for attacker in majors_in_turn(tx):
-        if fits and attacker in tx.surrendered:
+    rs, minors, where, surrendered = tx.rs, tx.minors, tx.where, tx.surrendered
+    # What each target decides whatever the attacker (`_unfit_target`, `_tie_refusal` and
+    # the garrisons of 82.34, worked out once per target instead of once per pair):
+    # (target, its row or None for a major, a tied refusal in force, garrisoned).
+    sides: list[tuple[str, Minor | None, bool, bool]] = []
+    for target in targets:
+        if target in rs.majors:
+            sides.append((target, None, False, False))
             continue
+        state = minors[target]
+        if fits and not state.active:
+            continue
+        blocked = (
+            bool(refused) and state.status in TIED_OR_CONQUERED and tie_rule(rs, state) in refused
+        )
+        sides.append((target, state, blocked, garrisoned and bool(where.get(target))))
+    for attacker in majors_in_turn(tx):
+        if fits and attacker in surrendered:
+            continue
+        faction = rs.majors[attacker].faction
         legal = []
-        for target in targets:
+        for target, row, blocked, occupied in sides:
             cmd = _declaration(attacker, target)
-            if fits and _unfit_target(tx, attacker, target) is not None:
-                continue
-            if refused and _tie_refusal(tx, attacker, target) in refused:
-                continue
-            if garrisoned and not _garrisons_at_war(tx, cmd):
-                continue
+            if row is None:  # K2 for a major power
+                if fits and (
+                    rs.majors[target].faction is faction
+                    or tx.at_war(attacker, target)
+                    or target in surrendered
+                ):
+                    continue
+            else:
+                at_war = attacker in row.at_war_with
+                if (fits and at_war) or (blocked and not at_war):
+                    continue  # K2: at war with it already; tied to a major it is not
+                if occupied and not _garrisons_at_war(tx, cmd):
+                    continue  # 82.34
             legal.append(cmd)
         yield Batch(tuple(legal), None, verified)
 
@@ -463,7 +487,14 @@ def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
             tx.emit(UnitMoved, unit.id, f"{minor} ({target})", "82.56")
 
 
-@check(DeclareWar, "82.56")
+def _displaced_next_to_capital(tx: Tx, cmd: DeclareWar) -> bool:
+    if cmd.displace is None:
+        return True
+    record = tx.rs.minors.get(cmd.target)
+    return record is not None and cmd.displace in record.capital_adjacent
+
+
+@check(DeclareWar, "82.56", passes=_displaced_next_to_capital)
 def _displace_next_to_capital(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
     """82.56: the displaced units go to a hex adjacent to the capital."""
     if cmd.displace is None:
@@ -511,12 +542,21 @@ def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str
 # ---- subversion -------------------------------------------------------------------------
 
 
-@check(Subvert, "K1")
+def _subverts_in_phase(tx: Tx, cmd: Subvert) -> bool:
+    return in_turn(tx, cmd.major, Phase.DIPLOMACY)
+
+
+@check(Subvert, "K1", batched=True, passes=_subverts_in_phase)
 def _subvert_in_phase(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "subversion belongs")
 
 
-@check(Subvert, "82.36")
+def _eligible(tx: Tx, cmd: Subvert) -> bool:
+    state = tx.minor(cmd.minor)
+    return tx.rs.majors[cmd.major].communist and state.status in PEACE and state.active
+
+
+@check(Subvert, "82.36", passes=_eligible)
 def _subvert_eligible(tx: Tx, cmd: Subvert) -> Iterator[Violation]:
     """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
     (eligibility: a European minor at peace; the subversion rule itself is not given)."""
@@ -538,13 +578,21 @@ def _subvert(tx: Tx, cmd: Subvert) -> None:
     subversion(tx, cmd.major, cmd.minor)
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _subversion(major: str, minor: str) -> Subvert:
+    """One subversion per (major, minor), reused: commands are immutable."""
+    return Subvert(major, minor)
+
+
 @candidates(Subvert)
-def _subversions(tx: Tx, gated: bool) -> Iterator[Subvert]:
+def _subversions(tx: Tx, gated: bool) -> Iterator[Batch[Subvert]]:
+    """Each Communist major's subversion of each minor in play, a batch per major (K1 is
+    the same for all of its commands)."""
     if in_phase(tx, gated, _subvert_in_phase, Phase.DIPLOMACY):
-        communists = [m for m, record in tx.rs.majors.items() if record.communist]
-        for target in minors_in_play(tx):
-            for major in communists:
-                yield Subvert(major, target)
+        targets = minors_in_play(tx)
+        for major, record in tx.rs.majors.items():
+            if record.communist:
+                yield Batch(tuple([_subversion(major, target) for target in targets]))
 
 
 @effect("82.36", name="subversion")
@@ -558,7 +606,15 @@ def subversion(tx: Tx, major: str, minor: str) -> None:
 # ---- refusal of association -------------------------------------------------------------
 
 
-@check(RefuseAssociation, "82.81D")
+def _refusable(tx: Tx, cmd: RefuseAssociation) -> bool:
+    state = tx.minor(cmd.minor)
+    pending = state.pending
+    return (
+        pending is not None and state.status is Status.INDEPENDENT and pending.partner == cmd.major
+    )
+
+
+@check(RefuseAssociation, "82.81D", passes=_refusable)
 def _refusal_in_time(tx: Tx, cmd: RefuseAssociation) -> Iterator[Violation]:
     """82.81D: a refusal is possible from the attack until the association takes effect."""
     state = tx.minor(cmd.minor)
@@ -603,7 +659,11 @@ def _refuse(tx: Tx, cmd: RefuseAssociation) -> None:
 # ---- surrender and re-entry -------------------------------------------------------------
 
 
-@check(Surrender, "K2")
+def _in_the_war(tx: Tx, cmd: Surrender) -> bool:
+    return cmd.major not in tx.surrendered
+
+
+@check(Surrender, "K2", passes=_in_the_war)
 def _can_surrender(tx: Tx, cmd: Surrender) -> Iterator[Violation]:
     if cmd.major in tx.surrendered:
         yield Violation("K2", f"{cmd.major} has already surrendered", {"major": cmd.major})
@@ -655,7 +715,11 @@ def _free_french(tx: Tx, fallen: str) -> None:
         set_status(tx, state, dest, state.major, "82.91F", f"{fallen} has fallen: Free French")
 
 
-@check(ReenterWar, "K2")
+def _out_of_the_war(tx: Tx, cmd: ReenterWar) -> bool:
+    return cmd.major in tx.surrendered
+
+
+@check(ReenterWar, "K2", passes=_out_of_the_war)
 def _can_reenter(tx: Tx, cmd: ReenterWar) -> Iterator[Violation]:
     if cmd.major not in tx.surrendered:
         yield Violation("K2", f"{cmd.major} has not surrendered", {"major": cmd.major})
