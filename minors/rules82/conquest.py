@@ -253,12 +253,16 @@ def _conquests(tx: Tx, gated: bool) -> Iterator[Batch[Conquer]]:
         )
         warred = _war_first in verified
         table = attack_table(tx)
+        # who may be attacked reads the minors and the wars: it lasts while they do
+        memo = tx.politics() if as_written(tx, vichy_colony) else tx.memo()
         for major in majors_in_turn(tx):
-            found = tuple(
-                _conquest(t, major)
-                for t in targets
-                if not warred or _may_conquer(tx, major, t, table)
-            )
+            found: tuple[Conquer, ...] | None = memo.get(("conquests", major, warred))
+            if found is None:
+                found = memo[("conquests", major, warred)] = tuple(
+                    _conquest(t, major)
+                    for t in targets
+                    if not warred or _may_conquer(tx, major, t, table)
+                )
             yield Batch(found, None, verified)
 
 

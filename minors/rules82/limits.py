@@ -118,7 +118,7 @@ def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
     """The limits in force on a group of minors now: worked out once per state of the
     minors while the rules that give them are rule 82's own (they read the minors and the
     tables), else once per state."""
-    memo = tx.memo_on("minors") if as_written(tx, _finland, _control) else tx.memo()
+    memo = tx.politics() if as_written(tx, _finland, _control) else tx.memo()
     found: list[Limit] | None = memo.get(("limits", group))
     if found is None:
         own, control = _finland(tx, group), _control(tx, group)
@@ -323,7 +323,7 @@ def _losses(tx: Tx, gated: bool) -> Iterator[Batch[ChooseLosses]]:
     if in_phase(tx, gated, _losses_in_phase, *ENFORCED_AT):
         verified = _vouched(tx, _losses_in_phase, _losses_units) if gated else frozenset()
         grouped = _losses_units in verified  # K3: foreign to the whole group
-        for name in tx.rs.minors:
+        for name in _limited(tx):
             if not tx.occupied(name):
                 continue
             group = group_of(tx, name)
@@ -339,7 +339,15 @@ def _vouched(tx: Tx, *checks: Callable[..., object]) -> frozenset[Callable[..., 
 
 
 def _limited(tx: Tx) -> list[str]:
-    return [name for name in tx.rs.minors if limits_on(tx, group_of(tx, name))]
+    """The minors under a limit now, in table order: worked out once per political state
+    while the rules that say so are rule 82's own (else once per state)."""
+    memo = tx.politics() if as_written(tx, _finland, _control, _grouped) else tx.memo()
+    found: list[str] | None = memo.get("limited")
+    if found is None:
+        found = memo["limited"] = [
+            name for name in tx.rs.minors if limits_on(tx, group_of(tx, name))
+        ]
+    return found
 
 
 @handles(ChooseLosses)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 from attrs import field, frozen
@@ -16,6 +16,7 @@ from .._kernel.rulebook import Batch, Violation, as_written, candidates, check, 
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import Unit, UnitKind
+from ..ruleset.tables import Ruleset
 from .conquest import attackers, vichy_colony
 from .sequence import minors_in_play
 from .ties import TIED, tie_rule
@@ -465,6 +466,23 @@ def _batch(
     return found
 
 
+def _memo_of(tx: Tx, name: str) -> dict[Any, Any]:
+    """A dict of `entry_table`'s memo (what lasts while the minors and wars do)."""
+    memo = tx.politics() if as_written(tx, vichy_colony) else tx.memo()
+    found: dict[Any, Any] | None = memo.get(name)
+    if found is None:
+        found = memo[name] = {}
+    return found
+
+
+def _zone_of(rs: Ruleset, owner: str) -> frozenset[str]:
+    """82.13A: the countries a zoned Commonwealth minor's units may deploy to (its zone's
+    countries, the minors of its theaters and its own country)."""
+    zone = rs.commonwealth_zones[owner]
+    theaters = {name for name, record in rs.minors.items() if record.theater in zone.theaters}
+    return frozenset({owner, *zone.countries, *theaters})
+
+
 @candidates(Move)
 def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     """Each unit on the map to each other country, without a hex, in batches of one owner's
@@ -493,7 +511,10 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     entry = _move_entry in verified
     zones = _commonwealth_zones in verified
     whole = tx.grain_free(Move, verified)
-    open_to: dict[str, frozenset[str]] = {}  # 82.41 by major: owners alike share it
+    # 82.41 by major (owners alike share it) and the countries of each owner's moves: they
+    # read the minors and the wars, so they last while those do (`entry_table`'s memo)
+    open_to = _memo_of(tx, "open to")
+    goes_to = _memo_of(tx, "targets")
     for owner in owners:
         ids = tuple(sorted(tx.owned_by(owner)))
         first = units[ids[0]]  # K1, 82.83A and 82.13A read only the owner of a unit
@@ -505,19 +526,24 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
         elif major is None:
             targets = (owner,)  # 82.83C: a minor's units with no major fight at home only
         else:
-            allowed = open_to.get(major)
-            if allowed is None:
-                allowed = open_to[major] = frozenset(
-                    c for c in countries if _refusal(tx, major, c, table) is None
+            found_targets = goes_to.get((major, owner))
+            if found_targets is None:
+                allowed = open_to.get(major)
+                if allowed is None:
+                    allowed = open_to[major] = frozenset(
+                        c for c in countries if _refusal(tx, major, c, table) is None
+                    )
+                found_targets = goes_to[(major, owner)] = tuple(
+                    c for c in countries if c in allowed or c == owner
                 )
-            targets = tuple(c for c in countries if c in allowed or c == owner)
+            targets = found_targets
+        if zones and owner in tx.rs.commonwealth_zones:
+            zone = tx.rs.derived(_zone_of, owner)  # 82.13A
+            targets = tuple(c for c in targets if c in zone)
         here = {units[u].country for u in ids}
         per = _all_moves(ids)
-        zoned = zones and first.owner in tx.rs.commonwealth_zones
         found: list[Move] = []
         for country in targets:
-            if zoned and _out_of_zone(tx, first, country):
-                continue
             batch = _batch(units, ids, here, country, per)
             if not batch:
                 continue

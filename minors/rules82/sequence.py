@@ -58,7 +58,12 @@ def _by_name(rs: Ruleset) -> tuple[str, ...]:
     return tuple(sorted(rs.minors))
 
 
-def minors_in_play(tx: Tx) -> list[str]:
+def minors_in_play(tx: Tx) -> tuple[str, ...]:
     """The minor countries in play (Vichy France only once France has fallen), in table
-    order."""
-    return [m for m in tx.rs.minors if tx.minors[m].active]
+    order (worked out once per political state)."""
+    memo = tx.politics()
+    found: tuple[str, ...] | None = memo.get("in play")
+    if found is None:
+        minors = tx.minors
+        found = memo["in play"] = tuple([m for m in tx.rs.minors if minors[m].active])
+    return found
