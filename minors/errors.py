@@ -6,6 +6,7 @@ the builtin it resembles. Malformed input (a file, a table, a command, a name) i
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -13,6 +14,8 @@ from typing import Any
 from attrs import field, frozen
 
 __all__ = [
+    "LONGEST_NAME",
+    "SHOWN",
     "ClockError",
     "CommandError",
     "CommissarError",
@@ -21,6 +24,7 @@ __all__ = [
     "FieldError",
     "HexError",
     "HumanWaveError",
+    "InputError",
     "LogUnavailable",
     "LogWriteError",
     "MinorsError",
@@ -41,11 +45,41 @@ __all__ = [
     "Violation",
     "YearMonthError",
     "clause_key",
+    "close_matches",
+    "shown",
 ]
 
 
 class MinorsError(Exception):
     """Root of every error `minors` raises on purpose."""
+
+
+SHOWN = 60
+"""How many characters of a value a message shows: a name of 50 MB is cut, not echoed."""
+
+LONGEST_NAME = 4 * SHOWN
+"""No name of the tables is longer: a longer one is unknown without being looked up (the
+lookups and suggestions work in time that grows with the length)."""
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """`repr(value)` for a message, cut to about `limit` characters with the full length
+    said (`'Atlantisssss…' (50,000,000 characters)`), so that no input is echoed whole."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        cut = repr(value[:limit])
+        return f"{cut[:-1]}…{cut[-1]} ({len(value):,} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def close_matches(word: str, options: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """The options closest to `word` for a "did you mean" (`difflib.get_close_matches`);
+    none for a word longer than `LONGEST_NAME`, as difflib's work grows with it."""
+    if len(word) > LONGEST_NAME:
+        return []
+    return difflib.get_close_matches(word, list(options), n=n, cutoff=cutoff)
 
 
 # ---- malformed input (ValueError) ---------------------------------------------------------
@@ -94,8 +128,8 @@ class TableError(MinorsError, ValueError):
             part
             for part in (
                 self.file,
-                f"entry {self.entry!r}" if self.entry else "",
-                f"field {self.field!r}" if self.field else "",
+                f"entry {shown(self.entry, 80)}" if self.entry else "",
+                f"field {shown(self.field)}" if self.field else "",
             )
             if part
         )
@@ -114,7 +148,7 @@ class FieldError(MinorsError, ValueError):
 
 
 class MomentError(MinorsError, ValueError):
-    """A moment of play that cannot be read."""
+    """A moment of play that cannot be read, or one beyond the calendar."""
 
 
 class YearMonthError(MinorsError, ValueError):
@@ -136,6 +170,12 @@ class ScenarioError(MinorsError, ValueError):
         super().__init__(message)
         self.file = file
         self.command = command
+
+
+class InputError(MinorsError, ValueError):
+    """An input file that is not read at all: not a regular file, too large, not UTF-8, or
+    TOML nested or keyed deeper than the limits (`minors.domain.reading`). The reader of
+    the file (scenario, overlay) reports it as its own error, naming the file."""
 
 
 class StateError(MinorsError, ValueError):
@@ -203,7 +243,7 @@ class UnknownNameError(MinorsError, LookupError):
         self.suggestions = suggestions
         close = f"; did you mean {' or '.join(map(repr, suggestions))}?" if suggestions else ""
         more = f" ({hint})" if hint else ""
-        super().__init__(f"unknown {kind} {name!r}{close}{more}")
+        super().__init__(f"unknown {kind} {shown(name)}{close}{more}")
 
     def __str__(self) -> str:
         # LookupError would repr() the message; print it as written.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
@@ -14,7 +13,15 @@ from ._kernel.convert import build_command
 from ._kernel.kind import Command
 from ._kernel.rulebook import Rulebook, RuleViolation
 from .domain.clock import Moment, MomentError
-from .errors import CommandError, MinorsError, ScenarioError, ScenarioRuleViolation
+from .domain.reading import InputError, display, parse_toml, read_file
+from .errors import (
+    SHOWN,
+    CommandError,
+    MinorsError,
+    ScenarioError,
+    ScenarioRuleViolation,
+    shown,
+)
 from .rules82 import Game
 from .rules82.commands import KINDS
 
@@ -48,15 +55,21 @@ class Scenario:
     steps: tuple[Step, ...]
 
 
-def _read(path: str | Path) -> tuple[str, bytes]:
+def _read(path: str | Path) -> tuple[str, dict[str, Any]]:
+    """The scenario's name for messages and its TOML document, read within the limits of
+    `minors.domain.reading` (a regular file, its size, its nesting)."""
     if str(path) == SAMPLE or path == Path(SAMPLE):
-        return f"<built-in {SAMPLE}>", (files("minors") / "samples" / SAMPLE).read_bytes()
+        name, data = f"<built-in {SAMPLE}>", (files("minors") / "samples" / SAMPLE).read_bytes()
+    else:
+        name = display(path)
+        try:
+            data = read_file(path, "the scenario")
+        except InputError as exc:
+            raise ScenarioError(f"{name or repr(name)}: {exc}", file=name or None) from None
     try:
-        return str(path), Path(path).read_bytes()
-    except OSError as exc:
-        raise ScenarioError(
-            f"{path}: cannot read the scenario: {exc.strerror}", file=str(path)
-        ) from None
+        return name, parse_toml(data)
+    except InputError as exc:
+        raise ScenarioError(f"{name}: {exc}", file=name) from None
 
 
 def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
@@ -66,22 +79,21 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
     Raises:
         ScenarioError: naming the file, the command (1-based) and the problem.
     """
-    name, data = _read(path)
-    try:
-        document = tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{name}: not valid TOML: {exc}", file=name) from None
+    name, document = _read(path)
     unknown = sorted(set(document) - {"scenario", "do"})
     if unknown:
         raise ScenarioError(
-            f"{name}: unknown table {unknown[0]!r} (tables: scenario, do)", file=name
+            f"{name}: unknown table {shown(unknown[0])} (tables: scenario, do)", file=name
         )
     head = document.get("scenario")
     if not isinstance(head, dict):
         raise ScenarioError(f"{name}: missing the [scenario] table", file=name)
     extra = sorted(set(head) - {"name", "start", "ruleset", "description"})
     if extra:
-        raise ScenarioError(f"{name}: [scenario] has unknown field {extra[0]!r}", file=name)
+        raise ScenarioError(f"{name}: [scenario] has unknown field {shown(extra[0])}", file=name)
+    for text in ("name", "description"):
+        if not isinstance(head.get(text, ""), str):
+            raise ScenarioError(f"{name}: [scenario] {text} must be text", file=name)
     start = head.get("start")
     if not isinstance(start, str):
         raise ScenarioError(f'{name}: [scenario] needs start = "1939-fall"', file=name)
@@ -101,27 +113,55 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
         fields = dict(entry)
         at, kind = fields.pop("at", None), fields.pop("command", None)
         if not isinstance(at, str):
+            problem = "missing field 'at'" if at is None else f"'at' is {shown(at)}, not text"
             raise ScenarioError(
-                f"{where}: missing field 'at' (a moment like '1940-spring/axis/declarations')",
+                f"{where}: {problem} (a moment like '1940-spring/axis/declarations')",
                 file=name,
                 command=index,
             )
         if not isinstance(kind, str):
-            raise ScenarioError(f"{where}: missing field 'command'", file=name, command=index)
+            problem = "missing field" if kind is None else f"{shown(kind)}, not text, in field"
+            raise ScenarioError(f"{where}: {problem} 'command'", file=name, command=index)
+        label = kind if len(kind) <= SHOWN else shown(kind)
         try:
             moment = Moment.parse(at)
             built = build_command(KINDS if kinds is None else kinds, kind, fields)
         except (MomentError, CommandError) as exc:
-            raise ScenarioError(f"{where} ({kind}): {exc}", file=name, command=index) from None
+            raise ScenarioError(f"{where} ({label}): {exc}", file=name, command=index) from None
         if previous is not None and moment < previous:
             raise ScenarioError(
-                f"{where} ({kind}): at {at} goes back before {previous}", file=name, command=index
+                f"{where} ({kind}): at {moment} goes back before {previous}",
+                file=name,
+                command=index,
             )
         previous = moment
         steps.append(Step(moment, built))
     return Scenario(
         name, str(head.get("name", "")), start, tuple(str(base / r) for r in ruleset), tuple(steps)
     )
+
+
+def _within_calendar(scenario: Scenario, game: Game, stop: Moment | None) -> None:
+    """Every moment the run would reach lies between the start and the calendar's last
+    moment, checked before anything is played or logged.
+
+    Raises:
+        ScenarioError: naming the command (or `--until`) and the calendar's end.
+    """
+    last = game.last_moment
+    fix = "the start's last_moment in the tables ends it; an overlay can move it"
+    if stop is not None and stop < game.clock:
+        raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
+    if stop is not None and stop > last:
+        raise ScenarioError(f"--until {stop} is after the calendar's last moment {last} ({fix})")
+    for index, step in enumerate(scenario.steps, start=1):
+        if step.at > last:
+            raise ScenarioError(
+                f"{scenario.path}: command {index} ({step.command.name}): at {step.at} is after"
+                f" the calendar's last moment {last} ({fix})",
+                file=scenario.path,
+                command=index,
+            )
 
 
 def run_scenario(
@@ -176,6 +216,7 @@ def run_scenario(
             file=scenario.path,
             command=1,
         )
+    _within_calendar(scenario, game, stop)
     sink = None
     if log is not None:
         from .audit.log import open_log
@@ -191,8 +232,6 @@ def run_scenario(
             except RuleViolation as exc:
                 raise ScenarioRuleViolation(exc, index, game) from None
         if stop is not None:
-            if stop < game.clock:
-                raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
             game.advance_to(stop)
     finally:
         if sink is not None:

@@ -260,14 +260,15 @@ def test_a_clone_is_independent() -> None:
 
 
 def test_bad_parameters_are_refused() -> None:
-    """Unknown parameters, a cap below one, unreadable die weights or horizon are refused
-    with the error that says what to give."""
+    """Unknown parameters, a cap below one, unreadable die weights, a horizon unreadable or
+    past the calendar's last moment are refused with the error that says what to give."""
     for params, error in (
         ({"depth": 3}, ParameterError),
         ({"max_actions_per_phase": 0}, ParameterError),
         ({"die_weights": "1 2 x"}, ParameterError),
         ({"die_weights": "1 2 3"}, ParameterError),
         ({"horizon": "1940"}, MomentError),
+        ({"horizon": "9999-winter/allies/construction"}, MomentError),  # past the calendar
     ):
         with pytest.raises(error):
             mo.MinorsGame(params)

@@ -120,8 +120,8 @@ class BaseGame:
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
 
     __slots__ = (
-        "_active", "_base_seq", "_board", "_book", "_canonical", "_disabled", "_history", "_log",
-        "_logging", "_rs", "_seq", "_sink", "_start",
+        "_active", "_base_seq", "_board", "_book", "_canonical", "_disabled", "_history", "_last",
+        "_log", "_logging", "_rs", "_seq", "_sink", "_start",
     )  # fmt: skip
 
     def __init__(
@@ -145,6 +145,8 @@ class BaseGame:
         """The live state, changed in place by the rules (each change journaled)."""
         self._log = log or Log()
         self._start = start
+        self._last = rs.calendar_end(start)
+        """The calendar's last moment: the clock never passes it."""
         self._base_seq = base_seq
         self._sink: Sink | None = None
         self._logging = logging
@@ -248,6 +250,7 @@ class BaseGame:
         other._board, other._rs, other._disabled = self._board.fork(), self._rs, self._disabled
         other._book, other._active, other._log = self._book, self._active, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
+        other._last = self._last
         other._logging, other._seq, other._history = self._logging, self._seq, []
         other._canonical = self._canonical  # the same tables and rulebook
         return other
@@ -318,6 +321,12 @@ class BaseGame:
     @property
     def clock(self) -> Moment:
         return self._board.clock
+
+    @property
+    def last_moment(self) -> Moment:
+        """The calendar's last moment (the start's `last_moment` in the tables): `advance_to`
+        goes no further."""
+        return self._last
 
     @property
     def ruleset(self) -> Ruleset:
@@ -529,12 +538,18 @@ class BaseGame:
         with all the rules run there; logged as one `advance` entry.
 
         Raises:
-            ClockError: `moment` is earlier than the clock.
+            ClockError: `moment` is earlier than the clock, or after the calendar's last
+                moment (`last_moment`).
         """
         target = moment if isinstance(moment, Moment) else Moment.parse(moment)
         tx = self._board
         if target < tx.clock:
             raise ClockError(f"the clock stands at {tx.clock}; it cannot go back to {target}")
+        if target > self._last:
+            raise ClockError(
+                f"{target} is after the calendar's last moment {self._last} (the start's"
+                " last_moment in the tables; an overlay can move it)"
+            )
         if target == tx.clock:
             return Effects()
         ends, starts = self._active.phase_end, self._active.phase_start

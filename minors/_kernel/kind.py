@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Union
 
 import attrs
 
-from ..errors import CommandError, UnknownNameError
+from ..errors import CommandError, UnknownNameError, shown
 
 if typing.TYPE_CHECKING:
     from ..ruleset.tables import Ruleset
@@ -36,6 +36,7 @@ __all__ = [
     "UnitIds",
     "canonical_names",
     "canonical_test",
+    "factor_count",
     "field_names",
     "per_kind",
     "vocabulary_key",
@@ -112,47 +113,83 @@ def vocabulary_key(attribute: str) -> str:
     return attribute.removesuffix("_")
 
 
-# ---- canonical names ----------------------------------------------------------------------------
+# ---- canonical names and the form of every field -------------------------------------------
 
-Step = tuple[str, str, int, Names | None, type[Any] | None]
-"""What `resolve` does with a field: (attribute, key, code, what it names, record type).
+Step = tuple[str, str, int, bool, Names | None, Any]
+"""What `resolve` does with a field: (attribute, key, code, optional, what it names, type).
 The code: 0 a minor, 1 a major, 2 either (checked or made canonical), 3 a unit list
-(checked), 4 a tuple of records (resolved one by one). Plain integers: enum lookups cost on
-the hot path."""
+(checked), 4 a tuple of records (each resolved), 5 text, 6 a value of exactly the type
+(`int`: not a bool), 7 a tuple of such values, 8 an enum member (its value made one), 9 an
+instance of the type. `optional` lets None pass. Plain integers: enum lookups cost on the
+hot path."""
 _CODES = {Names.MINOR: 0, Names.MAJOR: 1, Names.COUNTRY: 2, Names.UNITS: 3}
+_EXACT = (int, bool, float)
+"""Types whose values must be of the type itself (`True` is no count, 5 no fraction)."""
+
+
+def _step(attribute: attrs.Attribute[Any], hint: Any, what: Names | None) -> Step | None:
+    """How `resolve` checks one field of type `hint`; None for a type it cannot check."""
+    key = vocabulary_key(attribute.name)
+    args = typing.get_args(hint)
+    optional = typing.get_origin(hint) in (Union, types.UnionType) and type(None) in args
+    if optional:
+        rest = [arg for arg in args if arg is not type(None)]
+        if len(rest) != 1:
+            return None
+        hint = rest[0]
+    if what in _CODES:
+        assert what is not None
+        return (attribute.name, key, _CODES[what], optional, what, None)
+    if typing.get_origin(hint) is tuple:
+        item = typing.get_args(hint)[0]
+        if isinstance(item, type) and attrs.has(item):
+            return (attribute.name, key, 4, optional, None, item)
+        if item in _EXACT:
+            return (attribute.name, key, 7, optional, None, item)
+        return None
+    if hint is str:
+        return (attribute.name, key, 5, optional, None, str)
+    if hint in _EXACT:
+        return (attribute.name, key, 6, optional, None, hint)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return (attribute.name, key, 8, optional, None, hint)
+    if isinstance(hint, type):
+        return (attribute.name, key, 9, optional, None, hint)
+    return None
 
 
 @per_kind
-def _plan(kind: type[Any]) -> tuple[Step, ...]:
-    """The steps of `resolve` for each field of a kind that it looks at."""
+def _plan(kind: type[Any]) -> tuple[tuple[Step, ...], frozenset[str]]:
+    """The steps of `resolve` for each field of a kind it can check, and the fields that
+    must not be empty (required texts and tuples, as `build` requires them)."""
     hints = typing.get_type_hints(kind)
     named = field_names(kind)
     plan: list[Step] = []
+    required: set[str] = set()
     for a in attrs.fields(kind):
-        what = named.get(a.name)
-        if what in _CODES:
-            assert what is not None
-            plan.append((a.name, vocabulary_key(a.name), _CODES[what], what, None))
+        step = _step(a, hints[a.name], named.get(a.name))
+        if step is None:
             continue
-        hint = hints[a.name]
-        if typing.get_origin(hint) is tuple:
-            item = typing.get_args(hint)[0]
-            if isinstance(item, type) and attrs.has(item):
-                plan.append((a.name, vocabulary_key(a.name), 4, None, item))
-    return tuple(plan)
+        plan.append(step)
+        if a.default is attrs.NOTHING and step[2] in (0, 1, 2, 3, 4, 5, 7):
+            required.add(a.name)
+    return tuple(plan), frozenset(required)
+
+
+_TYPES = {str: "text", int: "a whole number", bool: "true or false", float: "a number"}
 
 
 def _name(rs: Ruleset, kind: str, key: str, value: Any, what: Names) -> str:
     if not isinstance(value, str):
-        raise CommandError(f"{kind}: {key} must be a name, not {value!r}")
+        raise CommandError(f"{kind}: {key} must be a name, not {shown(value)}")
     try:
         canonical = rs.resolve(value)
     except UnknownNameError as exc:
         raise CommandError(f"{kind}: {key} {exc}") from None
     if what is Names.MINOR and canonical not in rs.minors:
-        raise CommandError(f"{kind}: {key} {value!r} is not a minor country")
+        raise CommandError(f"{kind}: {key} {shown(value)} is not a minor country")
     if what is Names.MAJOR and canonical not in rs.majors:
-        raise CommandError(f"{kind}: {key} {value!r} is not a major power")
+        raise CommandError(f"{kind}: {key} {shown(value)} is not a major power")
     return canonical
 
 
@@ -163,30 +200,92 @@ def _all_text(values: tuple[Any, ...]) -> bool:
     return True
 
 
+def _member(kind: str, key: str, value: Any, members: type[enum.Enum]) -> enum.Enum:
+    """The member of `members` that `value` is or names (`"infantry"`)."""
+    try:
+        return members(value)
+    except (ValueError, TypeError):
+        names = ", ".join(repr(m.value) for m in members)
+        raise CommandError(f"{kind}: {key} must be one of {names}, not {shown(value)}") from None
+
+
+def _malformed(kind: str, key: str, code: int, value: Any, inner: Any) -> CommandError:
+    """The error for a field of the wrong form (codes 3 to 9 of `Step`)."""
+    if value is None:
+        return CommandError(f"{kind}: field {key!r} is missing (None)")
+    if isinstance(value, tuple) and not value:
+        return CommandError(f"{kind}: field {key!r} must list at least one item, not ()")
+    if isinstance(value, str) and code == 5:
+        return CommandError(f"{kind}: field {key!r} must be a non-empty text")
+    expected = {
+        3: "a tuple of unit ids",
+        4: f"a tuple of {getattr(inner, '__name__', inner)} records",
+        5: "text",
+        6: _TYPES.get(inner, str(inner)),
+        7: f"a tuple of {_TYPES.get(inner, str(inner))}s",
+        9: f"a {getattr(inner, '__name__', inner)}",
+    }.get(code, "of another form")
+    return CommandError(f"{kind}: field {key!r} must be {expected}, not {shown(value)}")
+
+
 def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
     changes: dict[str, Any] = {}
-    for attribute, key, code, what, inner in _plan(type(record)):
+    plan, required = _plan(type(record))
+    for attribute, key, code, optional, what, inner in plan:
         value = getattr(record, attribute)
         if code < 3:
             canonical = isinstance(value, str) and (
                 (code != 1 and value in rs.minors) or (code != 0 and value in rs.majors)
             )
-            if not canonical:
+            if not canonical and not (optional and value is None):
                 assert what is not None
                 changes[attribute] = _name(rs, kind, key, value, what)
+        elif value is None:
+            if not optional:
+                raise _malformed(kind, key, code, value, inner)
+        elif code == 6:
+            if type(value) is not inner:
+                raise _malformed(kind, key, code, value, inner)
         elif code == 3:
-            if not isinstance(value, tuple) or not _all_text(value):
-                raise CommandError(f"{kind}: {key} must list unit ids, not {value!r}")
+            if not isinstance(value, tuple) or not value or not _all_text(value):
+                if isinstance(value, tuple) and not value and attribute not in required:
+                    continue
+                raise _malformed(kind, key, code, value, inner)
             if len(value) > 1 and len(set(value)) != len(value):
-                raise CommandError(f"{kind}: a unit is listed twice in {list(value)}")
-        else:
-            assert inner is not None
+                raise CommandError(f"{kind}: {key}: a unit is listed twice in {shown(list(value))}")
+        elif code == 5:
+            if not isinstance(value, str) or (attribute in required and not value.strip()):
+                raise _malformed(kind, key, code, value, inner)
+        elif code == 7:
+            if type(value) is not tuple or (not value and attribute in required):
+                raise _malformed(kind, key, code, value, inner)
+            for item in value:
+                if type(item) is not inner:
+                    raise _malformed(kind, key, code, value, inner)
+        elif code == 8:
+            if type(value) is not inner:
+                changes[attribute] = _member(kind, key, value, inner)
+        elif code == 4:
             if not isinstance(value, tuple) or not all(isinstance(v, inner) for v in value):
-                raise CommandError(f"{kind}: {key} must hold {inner.__name__} records")
+                raise _malformed(kind, key, code, value, inner)
+            if not value and attribute in required:
+                raise _malformed(kind, key, code, value, inner)
             records = tuple(_resolve_record(rs, kind, v) for v in value)
             if any(new is not old for new, old in zip(records, value, strict=True)):
                 changes[attribute] = records
+        elif not isinstance(value, inner):
+            raise _malformed(kind, key, code, value, inner)
     return attrs.evolve(record, **changes) if changes else record
+
+
+def factor_count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """An attrs validator: a count of factors, a whole number of at least 0 (a malformed
+    one is a `CommandError`, a `ValueError`)."""
+    if type(value) is not int or value < 0:
+        raise CommandError(
+            f"{type(instance).__name__}: {attribute.name} must be a whole number of at least"
+            f" 0, not {shown(value)}"
+        )
 
 
 def canonical_names(rs: Ruleset, cmd: Any) -> Any:
@@ -194,46 +293,62 @@ def canonical_names(rs: Ruleset, cmd: Any) -> Any:
     are: the hot path of engines).
 
     Raises:
-        CommandError: not a command, a name is unknown or of the wrong kind (a minor where a
-            major belongs), or a unit is listed twice.
+        CommandError: not a command, a field of the wrong type or empty (a unit list with
+            no unit), a name unknown or of the wrong kind (a minor where a major belongs),
+            or a unit listed twice.
     """
     if isinstance(cmd, Command):
         try:
             return _resolve_record(rs, cmd.name, cmd)
         except attrs.exceptions.NotAnAttrsClassError:
             pass
-    raise CommandError(f"not a command: {cmd!r}; build one with minors.command()")
+    raise CommandError(f"not a command: {shown(cmd)}; build one with minors.command()")
 
 
 @per_kind
 def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
-    """A function telling whether a command of `kind` is already canonical (`resolve` would
-    return it as it is): every name a canonical name of the right kind, every unit list a
-    tuple of ids listed once. Generated from the kind's fields once; a kind with records in
-    a field (`place`) is never found canonical here (`resolve` looks at it whole)."""
+    """A function telling whether a command of `kind` is canonical and well-formed (`resolve`
+    would return it as it is, raising nothing): the same steps as `resolve` (`_plan`),
+    generated as straight-line code once per kind. A kind with records in a field (`place`)
+    is never found so here: `resolve` looks at it whole."""
+    plan, required = _plan(kind)
+    namespace: dict[str, Any] = {"_all_text": _all_text}
     lines = ["def canonical(rs, cmd):", "    minors, majors = rs.minors, rs.majors"]
-    for attribute, _, code, _, _ in _plan(kind):
-        value = f"cmd.{attribute}"
-        if code == 0:
-            lines.append(f"    if type({value}) is not str or {value} not in minors:")
-        elif code == 1:
-            lines.append(f"    if type({value}) is not str or {value} not in majors:")
-        elif code == 2:
-            lines.append(
-                f"    if type({value}) is not str or ({value} not in minors "
-                f"and {value} not in majors):"
-            )
+    for i, (attribute, _, code, optional, _, inner) in enumerate(plan):
+        namespace[f"_t{i}"] = inner
+        must = attribute in required
+        lines.append(f"    v = cmd.{attribute}")
+        if code < 3:
+            known = {0: "v in minors", 1: "v in majors", 2: "(v in minors or v in majors)"}[code]
+            test = f"isinstance(v, str) and {known}"
+            lines.append(f"    if not ({'v is None or ' if optional else ''}{test}):")
+            lines.append("        return False")
+            continue
+        lines.append("    if v is None:")
+        lines.append("        pass" if optional else "        return False")
+        if code in (6, 8):
+            lines.append(f"    elif type(v) is not _t{i}:")
         elif code == 3:
-            lines.append(f"    ids = {value}")
+            empty = "False" if must else "not v"
             lines.append(
-                "    if type(ids) is not tuple or not _all_text(ids) "
-                "or (len(ids) > 1 and len(set(ids)) != len(ids)):"
+                "    elif not (isinstance(v, tuple) and ("
+                f"{empty} or (v and _all_text(v) and (len(v) < 2 or len(set(v)) == len(v))))):"
             )
-        else:
-            lines.append("    if True:")
+        elif code == 5:
+            lines.append(
+                f"    elif not isinstance(v, str){' or not v.strip()' if must else ''}:"
+            )
+        elif code == 7:
+            lines.append(
+                f"    elif type(v) is not tuple{' or not v' if must else ''} "
+                f"or any(type(item) is not _t{i} for item in v):"
+            )
+        elif code == 9:
+            lines.append(f"    elif not isinstance(v, _t{i}):")
+        else:  # records: resolved one by one
+            lines.append("    else:")
         lines.append("        return False")
     lines.append("    return True")
-    namespace: dict[str, Any] = {"_all_text": _all_text}
     exec("\n".join(lines) + "\n", namespace)
     found: Callable[[Ruleset, Any], bool] = namespace["canonical"]
     return found

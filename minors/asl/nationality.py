@@ -14,7 +14,6 @@ of resolution, the projections and the readings taken.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from datetime import date as Date
 from types import MappingProxyType
@@ -38,7 +37,13 @@ from ..domain.a25 import (
     name_key,
 )
 from ..domain.arguments import checked
-from ..errors import NoNationalityError, ProfileError, UnknownNameError
+from ..errors import (
+    LONGEST_NAME,
+    NoNationalityError,
+    ProfileError,
+    UnknownNameError,
+    close_matches,
+)
 from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
@@ -157,6 +162,8 @@ class _Found:
 
 def _lookup(name: str, rs: Ruleset) -> _Resolved:
     """A nationality, or a country with its nationality or the reason it has none."""
+    if isinstance(name, str) and len(name) > LONGEST_NAME:
+        raise UnknownNameError("nationality or country", name)
     index = index_of(rs)
     found = index.names.get(name_key(name))
     if found is not None:
@@ -165,7 +172,7 @@ def _lookup(name: str, rs: Ruleset) -> _Resolved:
         mapping = country_nationality(name, ruleset=rs)
     except UnknownNameError:
         spellings = {**index.names, **{k.casefold(): k for k in (*rs.minors, *rs.majors)}}
-        close = difflib.get_close_matches(name_key(name), list(spellings), n=3, cutoff=0.7)
+        close = close_matches(name_key(name), spellings, n=3, cutoff=0.7)
         suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
         raise UnknownNameError("nationality or country", name, suggestions) from None
     return _Resolved(mapping.nationality, mapping.country, mapping.reason)
@@ -227,7 +234,7 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryU
     try:
         kind = UnitType(key)
     except ValueError:
-        close = difflib.get_close_matches(key, [t.value for t in UnitType], n=2, cutoff=0.6)
+        close = close_matches(key, [t.value for t in UnitType], n=2, cutoff=0.6)
         raise UnknownNameError("unit type", raw, tuple(close)) from None
     if kind is UnitType.COMMISSAR and nationality not in index.commissars:
         raise ProfileError(f"{nationality} troops have no Commissars (A25.22, A25.24)")
@@ -255,7 +262,7 @@ def _classes(
             wanted = expand_classes((ClassSelector(name_key(selector).replace(" ", "_")),))
         except ValueError:
             names = tuple(c.value for c in ClassSelector)
-            close = difflib.get_close_matches(selector, names, n=2, cutoff=0.6)
+            close = close_matches(selector, names, n=2, cutoff=0.6)
             raise UnknownNameError("unit class", selector, tuple(close)) from None
     if unit is not None and unit.unit_class is not None:
         if wanted is not None and unit.unit_class not in wanted:
@@ -320,7 +327,7 @@ def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
             out.add(Ssr(name_key(str(value)).replace(" ", "_")))
         except ValueError:
             names = [s.value for s in Ssr]
-            close = difflib.get_close_matches(str(value), names, n=2, cutoff=0.6)
+            close = close_matches(str(value), names, n=2, cutoff=0.6)
             raise UnknownNameError("special rule", str(value), tuple(close)) from None
     return frozenset(out)
 

@@ -22,6 +22,20 @@ __all__ = ["main"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+MESSAGE_LIMIT = 2000
+"""The longest error line printed: a message quoting a huge input is cut, not echoed."""
+
+
+def one_line(exc: BaseException | str) -> str:
+    """An error's message as one line: the lines of a many-problem message joined with
+    "; ", the whole cut at `MESSAGE_LIMIT` characters."""
+    lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
+    text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
+    if len(text) > MESSAGE_LIMIT:
+        text = f"{text[:MESSAGE_LIMIT]}… (cut: {len(text):,} characters)"
+    return text
+
+
 def error_document(exc: MinorsError) -> dict[str, Any]:
     """What `--json` prints on standard output when the input is malformed (exit 2): not a
     state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
@@ -30,7 +44,7 @@ def error_document(exc: MinorsError) -> dict[str, Any]:
         "error": {
             "exit": 2,
             "kind": type(exc).__name__,
-            "message": str(exc),
+            "message": one_line(exc),
             "file": str(file) if file else None,
             "command": command if isinstance(command, int) else None,
         }
@@ -42,7 +56,7 @@ def _exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> N
     document on standard output."""
     if as_json:
         echo_json(error_document(exc))
-    click.echo(f"minors: {prefix}: {exc}", err=True)
+    click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)
     sys.exit(2)
 
 
@@ -140,7 +154,8 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
 
 
 @main.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
+# click.Path() without dir_okay=False: the reader refuses a folder in one line, as any file
+@click.argument("file", required=False, type=click.Path())
 @click.option(
     "--until",
     "until",
@@ -191,7 +206,7 @@ def run(
     error: dict[str, Any] | None = None
     try:
         game = run_scenario(
-            file or SAMPLE,
+            SAMPLE if file is None else file,
             until,
             ruleset=list(overlays) if overlays else None,
             log=log_path,
@@ -215,7 +230,7 @@ def run(
         if error is not None:  # the state stops before the command; why goes to stderr
             click.echo(
                 f"minors: command {error['command']} broke rule {error['rule']}: "
-                f"{error['message']}",
+                f"{one_line(error['message'])}",
                 err=True,
             )
     sys.exit(code)
@@ -497,7 +512,7 @@ def _nationality_table(found: Any) -> Any:
     "--scenario",
     "scenario",
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     help="Take the context from this scenario, played to --at.",
 )
 @click.option("--at", "at", metavar="MOMENT", help="The moment of the scenario (with --scenario).")

@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from attrs import frozen
 
-from ..errors import MomentError
+from ..errors import MomentError, shown
 from . import Season, Side
 
 __all__ = ["START", "Moment", "MomentError", "Phase"]
@@ -52,7 +52,7 @@ class Moment:
         match = _PATTERN.match(text.strip().lower()) if isinstance(text, str) else None
         if match is None:
             raise MomentError(
-                f"{text!r} is not a moment; write YEAR-SEASON/SIDE/PHASE, "
+                f"{shown(text)} is not a moment; write YEAR-SEASON/SIDE/PHASE, "
                 "like '1940-spring/axis/declarations'"
             )
         year, season, side, phase = match.groups()
@@ -62,7 +62,7 @@ class Moment:
             )
         except ValueError:
             raise MomentError(
-                f"{text!r} is not a moment: seasons are spring, summer, fall, winter; sides "
+                f"{shown(text)} is not a moment: seasons are spring, summer, fall, winter; sides "
                 "axis, allies; phases " + ", ".join(PHASES)
             ) from None
 

@@ -9,6 +9,7 @@ collected into the first (where, problem, fix).
 
 from __future__ import annotations
 
+import typing
 from enum import StrEnum
 from typing import Any
 
@@ -16,7 +17,7 @@ import attrs
 import cattrs
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 
-from ..errors import FieldError, MomentError
+from ..errors import FieldError, MomentError, shown
 from . import DiplomaticLevel
 from .clock import Moment
 
@@ -32,7 +33,7 @@ def _strict(kind: type[Any]) -> Any:
         if target is kind:
             if type(value) is not kind:
                 raise FieldError(
-                    "", f"{value!r} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
+                    "", f"{shown(value)} is not {_ARTICLE[kind]}", f"write {_ARTICLE[kind]}"
                 )
             return value
         try:
@@ -40,7 +41,7 @@ def _strict(kind: type[Any]) -> Any:
         except (ValueError, TypeError):
             members = ", ".join(repr(m.value) for m in target)
             raise FieldError(
-                "", f"{value!r} is not one of {members}", f"use one of {members}"
+                "", f"{shown(value)} is not one of {members}", f"use one of {members}"
             ) from None
 
     return hook
@@ -54,7 +55,7 @@ def level(value: Any, _: Any = None) -> DiplomaticLevel:
         return DiplomaticLevel[value.upper()]
     raise FieldError(
         "",
-        f"{value!r} is not a diplomatic level",
+        f"{shown(value)} is not a diplomatic level",
         f"use one of {', '.join(m.name.lower() for m in DiplomaticLevel)}",
     )
 
@@ -64,6 +65,10 @@ def _moment(value: Any, _: Any) -> Moment:
         return Moment.parse(value)
     except MomentError as exc:
         raise FieldError("", str(exc), "write YEAR-SEASON/SIDE/PHASE") from None
+
+
+def _is_tuple(kind: Any) -> bool:
+    return typing.get_origin(kind) is tuple
 
 
 def converter() -> cattrs.Converter:
@@ -78,6 +83,15 @@ def converter() -> cattrs.Converter:
     conv.register_unstructure_hook(DiplomaticLevel, lambda value: value.name.lower())
     conv.register_structure_hook(Moment, _moment)
     conv.register_unstructure_hook(Moment, str)
+    tuples = conv.get_structure_hook(tuple[Any, ...])  # cattrs' own, for every tuple type
+
+    def sequence(value: Any, target: Any) -> Any:
+        # cattrs would read a string as its letters and a table as its keys
+        if not isinstance(value, list | tuple):
+            raise FieldError("", f"{shown(value)} is not a list", "write a list: [...]")
+        return tuples(value, target)
+
+    conv.register_structure_hook_func(_is_tuple, sequence)
     return conv
 
 
@@ -100,7 +114,7 @@ def first_problem(exc: BaseException) -> tuple[str, str, str]:
     if isinstance(exc, ForbiddenExtraKeysError):
         extra = sorted(exc.extra_fields)
         known = ", ".join(a.alias or a.name for a in attrs.fields(exc.cl))
-        return extra[0], f"unknown field {extra[0]!r}", f"remove it; known fields: {known}"
+        return extra[0], f"unknown field {shown(extra[0])}", f"remove it; known fields: {known}"
     if isinstance(exc, FieldError):
         return exc.field, exc.problem, exc.fix
     if isinstance(exc, KeyError):

@@ -12,7 +12,7 @@ from typing import Any
 from attrs import frozen
 
 from minors import DiplomaticResult, Game, Moment, Side
-from minors.errors import ParameterError
+from minors.errors import MomentError, ParameterError
 
 from .encoding import PASS, Encoding
 
@@ -117,7 +117,8 @@ class Settings:
         Raises:
             ParameterError: a cap below 1, a scale not above 0, or die weights that are not
                 one non-negative number per result with a positive sum.
-            MomentError: a horizon that is not a moment.
+            MomentError: a horizon that is not a moment, or one after the calendar's last
+                moment (`Game.last_moment`).
         """
         low, high = start.ruleset.scale
         cap, brp_scale = int(values["max_actions_per_phase"]), float(values["brp_scale"])
@@ -127,6 +128,10 @@ class Settings:
             raise ParameterError(f"brp_scale must be above 0, not {brp_scale}")
         weights = _weights(str(values["die_weights"]), high - low + 1)
         horizon = Moment.parse(str(values["horizon"]))
+        if horizon > start.last_moment:
+            raise MomentError(
+                f"horizon {horizon} is after the calendar's last moment {start.last_moment}"
+            )
         return cls(Encoding(start), horizon, cap, low, weights, brp_scale, _margin(start))
 
 

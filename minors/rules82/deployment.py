@@ -13,11 +13,10 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
-import attrs
 from attrs import field, frozen
 
 from .._kernel.effects import UnitEliminated, UnitPlaced
-from .._kernel.kind import Command, MinorName
+from .._kernel.kind import Command, MinorName, factor_count
 from .._kernel.rulebook import (
     Violation,
     at_phase_end,
@@ -56,7 +55,7 @@ class Placement:
 
     id: str
     kind: UnitKind
-    factors: int = field(validator=attrs.validators.ge(0))
+    factors: int = field(validator=factor_count)
     hex: str
 
 

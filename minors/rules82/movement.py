@@ -7,11 +7,10 @@ import functools
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import attrs
 from attrs import field, frozen
 
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
-from .._kernel.kind import Command, CountryName, HexLabel, UnitIds
+from .._kernel.kind import Command, CountryName, HexLabel, UnitIds, factor_count
 from .._kernel.rulebook import Batch, Violation, as_written, candidates, check, handles
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
@@ -43,7 +42,7 @@ class UnitSpec:
     id: str
     owner: CountryName
     kind: UnitKind
-    factors: int = field(validator=attrs.validators.ge(0))
+    factors: int = field(validator=factor_count)
 
 
 @frozen

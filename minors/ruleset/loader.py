@@ -9,10 +9,8 @@ then structured and validated, so every error names the file, entry and field at
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
-import tomllib
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from importlib.resources import files
@@ -27,12 +25,21 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 
 from ..domain import convert
 from ..domain.a25 import TraitValue, YearMonth, YearMonthError
-from ..errors import TableError
+from ..domain.reading import InputError, display, parse_toml, read_file
+from ..errors import TableError, close_matches, shown
 from . import a25
 from . import records as r
 from .records import FieldError
 
-__all__ = ["SECTIONS", "builtin_tables", "load_raw", "merge_overlays", "structure", "tables_digest"]
+__all__ = [
+    "SECTIONS",
+    "builtin_tables",
+    "load_raw",
+    "merge_overlays",
+    "parent_cycles",
+    "structure",
+    "tables_digest",
+]
 
 # section -> (record class, the field its entry key fills)
 SECTIONS: dict[str, tuple[type[Any], str]] = {
@@ -80,12 +87,12 @@ def builtin_tables() -> Traversable:
 
 
 def _read_toml(name: str, data: bytes) -> dict[str, Any]:
+    """A table file's TOML, within the limits of `minors.domain.reading`."""
     try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise TableError(
-            f"not valid TOML: {exc}", file=name, fix="correct the TOML syntax"
-        ) from None
+        return parse_toml(data)
+    except InputError as exc:
+        fix = "correct the TOML syntax" if "TOML" in str(exc) else "keep within the limit"
+        raise TableError(str(exc), file=name, fix=fix) from None
 
 
 def _sections_of(name: str, document: Mapping[str, Any]) -> Raw:
@@ -93,23 +100,23 @@ def _sections_of(name: str, document: Mapping[str, Any]) -> Raw:
     for section, entries in document.items():
         if section not in SECTIONS:
             raise TableError(
-                f"unknown table {section!r}",
+                f"unknown table {shown(section)}",
                 file=name,
                 fix=f"use one of {', '.join(sorted(SECTIONS))}",
             )
         if not isinstance(entries, dict):
             raise TableError(
-                f"table {section!r} must hold entries",
+                f"table {shown(section)} must hold entries",
                 file=name,
                 fix=f"write entries as [{section}.NAME]",
             )
         for key, entry in entries.items():
             if not isinstance(entry, dict):
                 raise TableError(
-                    f"{section}.{key} is not an entry",
+                    f"{section}.{shown(key)} is not an entry",
                     file=name,
                     entry=key,
-                    fix=f"write it as a table: [{section}.{key}]",
+                    fix=f"write it as a table: [{section}.{shown(key)}]",
                 )
         out[section] = entries
     return out
@@ -150,11 +157,11 @@ def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
             out.append(overlay)
             continue
         try:
-            out.append((str(overlay), Path(overlay).read_bytes()))
-        except OSError as exc:
+            out.append((str(overlay), read_file(overlay, "overlay")))
+        except InputError as exc:
             raise TableError(
-                f"cannot read overlay: {exc.strerror}",
-                file=str(overlay),
+                str(exc),
+                file=display(overlay) or repr(str(overlay)),
                 fix="give the path of an existing TOML file",
             ) from None
     return out
@@ -220,10 +227,10 @@ def _check_new_entry(
     if not missing:
         return
     lowered = {str(k).lower(): str(k) for k in known}
-    close = [lowered[c] for c in difflib.get_close_matches(key.lower(), lowered, n=3, cutoff=0.6)]
+    close = [lowered[c] for c in close_matches(key.lower(), lowered, n=3, cutoff=0.6)]
     hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
     raise TableError(
-        f"no entry {key!r} in {section}{hint} (to add one, give every field; "
+        f"no entry {shown(key)} in {section}{hint} (to add one, give every field; "
         f"missing: {', '.join(missing)})",
         file=name,
         entry=f"{section}.{key}",
@@ -337,7 +344,7 @@ def _key_value(section: str, key: str, name: str) -> Any:
             return int(key)
         except ValueError:
             raise TableError(
-                f"{key!r} is not a diplomatic result",
+                f"{shown(key)} is not a diplomatic result",
                 file=name,
                 entry=key,
                 fix='key results by their number, like [diplomatic_results."7"]',
@@ -430,7 +437,34 @@ def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
                 field="parent",
                 fix="give the id of a clause of the same table, or no parent",
             )
+    cycles = parent_cycles({k: c.parent for k, c in records.items()})
+    if cycles:
+        key, problem = next(iter(cycles.items()))
+        raise TableError(
+            problem,
+            file=name,
+            entry=f"clauses.{key}",
+            field="parent",
+            fix="give a clause that is not its own ancestor as the parent, or no parent",
+        )
     return records
+
+
+def parent_cycles(parents: Mapping[str, str]) -> dict[str, str]:
+    """Each key whose chain of parents comes back to it, with the problem in words: a
+    clause (or any node of a tree) may not be its own parent, nor its own ancestor."""
+    found: dict[str, str] = {}
+    for key in parents:
+        chain = [key]
+        while (parent := parents.get(chain[-1], "")) and parent not in chain:
+            chain.append(parent)
+        if parent == key:
+            found[key] = (
+                f"{key!r} is its own parent"
+                if len(chain) == 1
+                else f"{key!r} is its own ancestor ({' < '.join([*chain, key])})"
+            )
+    return found
 
 
 def builtin_clauses() -> dict[str, r.Clause]:

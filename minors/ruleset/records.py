@@ -595,6 +595,9 @@ class Start:
 
     name: str
     clock: str
+    last_moment: str
+    """The calendar's last moment for games from this start: the clock never goes past it
+    (a bound on the work an advance can ask for; docs/tables.md)."""
     wars: tuple[tuple[str, str], ...] = ()
     attacked_at: str = ""
     """The moment the minors at war at the start were attacked."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -12,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..domain import ScaleEffect
-from ..errors import UnknownNameError
+from ..errors import LONGEST_NAME, UnknownNameError, close_matches
 from .loader import SECTIONS
 from .records import COLUMN_GROUPS, COLUMN_LABELS, COLUMNS, Count
 from .tables import Ruleset
@@ -227,7 +226,7 @@ def view(rs: Ruleset, name: str) -> RenderableType:
 def _close(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
     """The candidates closest to `name`, compared case-insensitively."""
     lowered = {c.lower(): c for c in candidates}
-    return tuple(lowered[c] for c in difflib.get_close_matches(name.lower(), lowered, n=3))
+    return tuple(lowered[c] for c in close_matches(name.lower(), lowered, n=3))
 
 
 def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
@@ -242,6 +241,8 @@ def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
         return VIEWS[key][1]
     if key in SECTIONS:
         return (key,)
+    if len(name) > LONGEST_NAME:
+        raise UnknownNameError("table", name, (), "`minors tables --help` lists the tables")
     holders = [v for v, (_, sections) in VIEWS.items() if entry_keys(rs, sections, name)]
     holders += [s for s in SECTIONS if s not in holders and entry_keys(rs, (s,), name)]
     holders.sort(key=lambda holder: holder != "minors")  # a country's own entry first
@@ -261,6 +262,8 @@ def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, 
     except UnknownNameError:
         canonical = entry
     found: dict[str, Any] = {}
+    if len(entry) > LONGEST_NAME:
+        return found
     for section in sections:
         keys = {str(k).lower(): k for k in getattr(rs, section)}
         for wanted in (entry, canonical):

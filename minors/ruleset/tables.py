@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from contextvars import ContextVar
@@ -25,7 +24,7 @@ from ..domain import (
 )
 from ..domain.a25 import TraitKind, name_key
 from ..domain.clock import Moment
-from ..errors import MinorsError, TableError, UnknownNameError
+from ..errors import LONGEST_NAME, MinorsError, TableError, UnknownNameError, close_matches
 from . import a25, loader
 from . import records as r
 from .a25 import is_rating
@@ -125,10 +124,12 @@ class Ruleset:
         """The canonical name of a country or major power, matched case-insensitively."""
         if name in self.majors or name in self.minors:
             return name
+        if len(name) > LONGEST_NAME:
+            raise UnknownNameError("country", name)
         key = name.strip().casefold()
         if key in self._names:
             return self._names[key]
-        close = difflib.get_close_matches(key, list(self._names), n=2, cutoff=0.75)
+        close = close_matches(key, self._names, n=2, cutoff=0.75)
         raise UnknownNameError("country", name, tuple(dict.fromkeys(self._names[c] for c in close)))
 
     def minor(self, name: str) -> r.Minor:
@@ -149,7 +150,7 @@ class Ruleset:
         """The clause registered under `clause_id` (`25.85` is read as `A25.85`)."""
         key = normalize_clause(clause_id)
         if key not in self.clauses:
-            close = difflib.get_close_matches(key, list(self.clauses), n=2)
+            close = close_matches(key, self.clauses, n=2)
             raise UnknownNameError("clause", clause_id, tuple(close))
         return self.clauses[key]
 
@@ -165,10 +166,25 @@ class Ruleset:
                     return row
         return None
 
+    def calendar_end(self, start: str) -> Moment:
+        """The last moment of play of games from the start `start` (its `last_moment`); for
+        a start the tables do not hold, the latest of every start's."""
+        return self.derived(_calendar_end, start)
+
     def is_illustrative(self, key: str) -> bool:
         """Whether a table or `table.field` holds illustrative (not rulebook) values."""
         entry = self.provenance.get(key) or self.provenance.get(key.split(".")[0])
         return entry is not None and entry.kind is ProvenanceKind.ILLUSTRATIVE
+
+
+def _calendar_end(rs: Ruleset, start: str) -> Moment:
+    spec = rs.starts.get(start)
+    ends = [spec] if spec is not None else list(rs.starts.values())
+    return max((Moment.parse(s.last_moment) for s in ends), default=Moment.parse(_NO_START_END))
+
+
+_NO_START_END = "1939-fall/axis/diplomacy"
+"""The calendar of tables with no start at all (no game can be made from them)."""
 
 
 # ---- building and validating ---------------------------------------------------------
@@ -258,6 +274,16 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
     for key, clause in clauses.items():
         if clause.parent:
             clause_ok("clauses", key, "parent", [clause.parent])
+    for key, problem in loader.parent_cycles({k: c.parent for k, c in clauses.items()}).items():
+        _check(
+            False,
+            problem,
+            origins,
+            "clauses",
+            key,
+            "parent",
+            "give a clause that is not its own ancestor as the parent, or no parent",
+        )
     for faction in Faction:
         _check(
             faction in t["factions"],
@@ -567,16 +593,20 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         minor_ok("limit_groups", key, "minors", group.minors)
     for key, start in t["starts"].items():
         for pair in start.wars:
-            major_ok("starts", key, "wars", pair)
+            if major_ok("starts", key, "wars", pair):
+                _check(
+                    pair[0] != pair[1],
+                    f"{pair[0]} is at war with itself",
+                    origins,
+                    "starts",
+                    key,
+                    "wars",
+                    'pair two different major powers, like ["Germany", "France"]',
+                )
         for pending in start.pending:
             minor_ok("starts", key, "pending", [pending.minor])
             major_ok("starts", key, "pending", [pending.partner])
-        for moment in (start.clock, start.attacked_at, *(p.due for p in start.pending)):
-            if moment:
-                try:
-                    Moment.parse(moment)
-                except MinorsError as exc:
-                    _check(False, str(exc), origins, "starts", key, "clock", "write a moment")
+        _check_start_moments(key, start, origins)
     _cross_check_a25(t, origins)
     for key in t["provenance"]:
         section = key.split(".")[0]
@@ -588,6 +618,31 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
             key,
             "key",
             "key provenance by a table or table.field",
+        )
+
+
+def _check_start_moments(key: str, start: r.Start, origins: loader.Origins) -> None:
+    """A start's moments can be read, and its calendar ends at or after its clock and every
+    moment it names."""
+    read: dict[str, Moment] = {}
+    named = [("clock", start.clock), ("last_moment", start.last_moment)]
+    named += [("attacked_at", start.attacked_at)] + [("pending", p.due) for p in start.pending]
+    for field, moment in named:
+        if moment:
+            try:
+                read[field] = max(read.get(field, Moment(0)), Moment.parse(moment))
+            except MinorsError as exc:
+                _check(False, str(exc), origins, "starts", key, field, "write a moment")
+    last = read.pop("last_moment", None)
+    for named_field, at in read.items() if last is not None else ():
+        _check(
+            last is not None and at <= last,
+            f"the calendar ends at {last}, before the {named_field} moment {at}",
+            origins,
+            "starts",
+            key,
+            "last_moment",
+            f"give a last_moment at or after {at}",
         )
 
 

@@ -59,13 +59,11 @@ def get(name: str) -> Shape:
     Raises:
         UnknownNameError: no such schema (with the closest names).
     """
-    import difflib
-
-    from ..errors import UnknownNameError
+    from ..errors import UnknownNameError, close_matches
 
     key = ALIASES.get(name.lower(), name.lower())
     if key not in SCHEMAS:
-        close = tuple(difflib.get_close_matches(name.lower(), names(), n=3))
+        close = tuple(close_matches(name.lower(), names(), n=3))
         raise UnknownNameError("schema", name, close, f"schemas: {', '.join(names())}")
     return SCHEMAS[key]()
 

@@ -278,11 +278,17 @@ def legal_commands(game: Game, kinds: Sequence[str] | None = None) -> st.SearchS
 ADVANCE = "advance"
 
 
+def _within(game: Game, index: int) -> Moment:
+    """The moment `index`, or the calendar's last moment if that comes first: the clock of
+    a game goes no further (`Game.last_moment`)."""
+    return Moment(min(index, game.last_moment.index))
+
+
 def _step(draw: Callable[[st.SearchStrategy[Any]], Any], game: Game) -> None:
     """One step of legal play: a clock advance (half the time) or a legal command."""
     kind = draw(st.just(ADVANCE) | st.sampled_from(sorted(KINDS)))
     if kind == ADVANCE:
-        game.advance_to(Moment(game.clock.index + draw(st.integers(1, 14))))
+        game.advance_to(_within(game, game.clock.index + draw(st.integers(1, 14))))
         return
     legal = game.legal_actions([kind])
     if legal:
@@ -671,7 +677,7 @@ class MinorsStateMachine(RuleBasedStateMachine):
     @rule(phases=st.integers(1, 14))
     def advance(self, phases: int) -> None:
         """The clock moves forward, with the rules run on the way."""
-        self.advance_to(Moment(self.game.clock.index + phases))
+        self.advance_to(_within(self.game, self.game.clock.index + phases))
 
     @rule(phase=st.sampled_from(tuple(Phase)))
     def advance_to_phase(self, phase: Phase) -> None:
@@ -688,6 +694,7 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self.steps += 1
         self.attempt = None
         start = self.game.clock
+        target = min(target, self.game.last_moment)  # the calendar ends there
         self.game.advance_to(target)
         assert self.game.clock == target
         checked = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
@@ -772,7 +779,7 @@ class MinorsStateMachine(RuleBasedStateMachine):
             earlier, then = self._earlier
             assert earlier.state() == then, "the game's last step changed a clone of it"
         other = self.game.clone()
-        other.advance_to(Moment(other.clock.index + 3))
+        other.advance_to(_within(other, other.clock.index + 3))
         assert self.game.state() == now, "playing on a clone changed the game"
         self._earlier = (self.game.clone(), now)
 

@@ -22,7 +22,7 @@ def campaign(path: Path, commands: int, durability: str) -> tuple[minors.Game, i
     game = minors.Game.new()
     sink = auditlog.open_log(game, path, durability=durability)
     done, last_moment, serial = 0, str(game.clock), 0
-    per_phase = 250
+    per_phase = 2_500  # 100,000 commands in 40 game turns: within the calendar (1949)
     while done < commands:
         game.advance_to(game.clock.next_phase_of(game.clock.side, minors.Phase.MOVEMENT))
         owner = "Germany" if game.clock.side is minors.Side.AXIS else "Britain"

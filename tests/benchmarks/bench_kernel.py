@@ -79,10 +79,19 @@ def median_us(
     return statistics.median(batches)
 
 
+LONG_CALENDAR = (
+    "long-calendar.toml",
+    b'[starts."1939-fall"]\nlast_moment = "2099-winter/allies/construction"\n',
+)
+"""An overlay moving the calendar's last moment (docs/tables.md) past the built-in ten
+years of war, so that a long game can run for decades."""
+
+
 def long_game(years: int = 10) -> tuple[minors.Game, minors.Command]:
     """A game whose ledger is long: Germany gains and Britain reverses control of twenty
-    minors every turn for `years` years; and a diplomatic result to apply at its end."""
-    game = minors.Game.new()
+    minors every turn for `years` years; and a diplomatic result to apply at its end. Its
+    tables have the calendar of `LONG_CALENDAR`."""
+    game = minors.Game.new([LONG_CALENDAR])
     names = [
         name
         for name, record in game.ruleset.minors.items()
