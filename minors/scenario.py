@@ -26,6 +26,7 @@ from .rules82 import Game
 from .rules82.commands import KINDS
 
 __all__ = [
+    "BUILT_IN",
     "SAMPLE",
     "Scenario",
     "ScenarioError",
@@ -35,6 +36,10 @@ __all__ = [
 ]
 
 SAMPLE = "campaign.toml"
+BUILT_IN = f"<built-in {SAMPLE}>"
+"""The sample campaign that ships with the package, by name (`minors run` without a file).
+A file named `campaign.toml` is read where there is one (a `minors init` folder's), the
+built-in sample only where there is none."""
 """The built-in sample campaign, shipped in the package (`minors/samples`)."""
 
 
@@ -58,8 +63,8 @@ class Scenario:
 def _read(path: str | Path) -> tuple[str, dict[str, Any]]:
     """The scenario's name for messages and its TOML document, read within the limits of
     `minors.domain.reading` (a regular file, its size, its nesting)."""
-    if str(path) == SAMPLE or path == Path(SAMPLE):
-        name, data = f"<built-in {SAMPLE}>", (files("minors") / "samples" / SAMPLE).read_bytes()
+    if str(path) == BUILT_IN or (str(path) == SAMPLE and not Path(SAMPLE).exists()):
+        name, data = BUILT_IN, (files("minors") / "samples" / SAMPLE).read_bytes()
     else:
         name = display(path)
         try:

@@ -3,6 +3,7 @@ pytest`, in subprocesses as a user types it."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib.resources import files
@@ -76,3 +77,22 @@ def test_init_writes_nothing_over_existing_files(tmp_path: Path) -> None:
     assert "already holds campaign.toml; nothing was written" in result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["campaign.toml"]
     assert (tmp_path / "campaign.toml").read_text() == "mine\n"
+
+
+def test_a_local_campaign_toml_is_read_not_the_built_in_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a folder holding its own `campaign.toml` (a `minors init` folder), `minors run
+    campaign.toml` plays that file, and `minors run` without a file the built-in one."""
+    (tmp_path / "campaign.toml").write_text(
+        '[scenario]\nstart = "1939-fall"\n\n[[do]]\nat = "1940-spring/axis/declarations"\n'
+        'command = "declare_war"\nattacker = "Germany"\ntarget = "Sweden"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    local = CliRunner().invoke(main, ["run", "campaign.toml", "--json"])
+    assert local.exit_code == 0, local.output
+    assert json.loads(local.stdout)["minors"]["Sweden"]["at_war_with"] == ["Germany"]
+    built_in = CliRunner().invoke(main, ["run", "--json"])
+    assert built_in.exit_code == 0, built_in.output
+    assert json.loads(built_in.stdout)["minors"]["Sweden"]["at_war_with"] == []

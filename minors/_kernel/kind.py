@@ -335,9 +335,7 @@ def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
                 f"{empty} or (v and _all_text(v) and (len(v) < 2 or len(set(v)) == len(v))))):"
             )
         elif code == 5:
-            lines.append(
-                f"    elif not isinstance(v, str){' or not v.strip()' if must else ''}:"
-            )
+            lines.append(f"    elif not isinstance(v, str){' or not v.strip()' if must else ''}:")
         elif code == 7:
             lines.append(
                 f"    elif type(v) is not tuple{' or not v' if must else ''} "

@@ -200,13 +200,13 @@ def run(
     printed, with the error), 2 when the file or its values are malformed.
     """
     from ..audit.report import report
-    from ..scenario import SAMPLE, ScenarioRuleViolation, run_scenario
+    from ..scenario import BUILT_IN, ScenarioRuleViolation, run_scenario
 
     book = _load_rulebook(rulebook_spec)
     error: dict[str, Any] | None = None
     try:
         game = run_scenario(
-            SAMPLE if file is None else file,
+            BUILT_IN if file is None else file,
             until,
             ruleset=list(overlays) if overlays else None,
             log=log_path,
