@@ -33,12 +33,34 @@ _PHASE_AT = {phase: i for i, phase in enumerate(PHASES)}
 _PATTERN = re.compile(r"^(\d{4})-([a-z]+)(?:/([a-z]+)/([a-z]+))?$")
 
 
-@frozen(order=True)
+@frozen
 class Moment:
     """A moment of play. Ordered by `index`: year, season, side, phase."""
 
     index: int
     """Phases since Spring of year 0: a plain integer makes comparisons and steps cheap."""
+
+    # ordered by `index` (written out: attrs' `order=True` compares tuples of the fields,
+    # several times slower, and the clock is compared at every step)
+    def __lt__(self, other: Moment) -> bool:
+        if type(other) is not Moment:
+            return NotImplemented
+        return self.index < other.index
+
+    def __le__(self, other: Moment) -> bool:
+        if type(other) is not Moment:
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: Moment) -> bool:
+        if type(other) is not Moment:
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: Moment) -> bool:
+        if type(other) is not Moment:
+            return NotImplemented
+        return self.index >= other.index
 
     @classmethod
     def of(cls, year: int, season: Season, side: Side, phase: Phase) -> Moment:

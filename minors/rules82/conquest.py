@@ -305,7 +305,7 @@ def _capitals_fall(tx: Tx, side: Side) -> None:
     """At the end of a side's combat phase, a minor whose capital (or every key hex) is held
     by ground units of one major of that side at war with it is conquered (public rule)."""
     for name in by_name(tx):
-        if not tx.occupied(name):
+        if not tx.where.get(name):
             continue  # no unit holds a hex of it
         state = tx.minors[name]
         if state.status not in _CONQUERABLE or not state.at_war_with:

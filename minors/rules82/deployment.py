@@ -342,8 +342,7 @@ def _no_room(tx: Tx, minor: str, lost: list[Spec]) -> bool:
 def _deployments_due(tx: Tx, side: Side) -> None:
     """82.53: when the attacker's declarations phase ends, attacked minors set up."""
     for name in by_name(tx):
-        state = tx.minors[name]
-        pending = state.deployment
+        pending = tx.minors[name].deployment
         if pending is None or pending.due != tx.clock:
             continue
         tx.update(name, deployment=None)

@@ -380,19 +380,18 @@ def _enforce(tx: Tx, side: Side) -> None:
     """82.321B: at the end of a movement, combat or redeployment phase no limit may be
     exceeded: the excess units are eliminated (armor first where armor units are limited),
     and tracing units beyond the limit trace no supply through the minor (82.321A)."""
-    # only where a unit of another owner stands or traces supply can a limit be exceeded
-    units = tx.units
-    foreign = {
-        country for country, ids in tx.where.items() if any(units[i].owner != country for i in ids)
-    }
-    foreign.update(tx.traces)
+    # only in a minor under a limit where a unit of another owner stands or traces supply
+    # can a limit be exceeded
     done: set[str] = set()
-    for name in tx.rs.minors:
-        if name in done or name not in tx.minors:
+    for name in _limited(tx):
+        if name in done:
             continue
         group = group_of(tx, name)
         done.update(group)
-        if not any(m in foreign for m in group):
+        units, where = tx.units, tx.where  # afresh: eliminations may have copied them
+        if not any(
+            m in tx.traces or any(units[i].owner != m for i in where.get(m, ())) for m in group
+        ):
             continue
         for limit in limits_on(tx, group):
             _enforce_one(tx, limit, group)

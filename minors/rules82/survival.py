@@ -151,9 +151,9 @@ def on_war_between_majors(tx: Tx, a: str, b: str) -> None:
 def _join(tx: Tx, a: str, b: str) -> None:
     """82.82: a minor fighting alone associates when an opposing faction goes to war with
     its attacker; the partner is that faction's (the association table)."""
-    minors = tx.minors
-    for name in [n for n in by_name(tx) if minors[n].pending is not None]:
-        state = minors[name]
+    waiting = [n for n in by_name(tx) if tx.minors[n].pending is not None]
+    for name in waiting:
+        state = tx.minors[name]
         pending = state.pending
         if pending is None or pending.due is not None or pending.rule != "82.82":
             continue

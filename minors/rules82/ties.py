@@ -99,14 +99,13 @@ def refresh_wars(tx: Tx, rule: str = "82.12", majors: Collection[str] | None = N
     or (`majors`) of those tied to the majors whose enemies changed (the others' wars are
     their own, which no war between majors changes)."""
     enemies: dict[str, list[str]] = {}
-    minors = tx.minors
     names = (
         tx.rs.minors  # table order, whatever order the dict was built in
         if majors is None
-        else [n for n in tx.rs.minors if minors[n].major in majors]
+        else [n for n in tx.rs.minors if tx.minors[n].major in majors]
     )
     for name in names:
-        state = minors[name]
+        state = tx.minors[name]
         major = state.major
         if major is not None and state.status in TIED:
             found = enemies.get(major)
