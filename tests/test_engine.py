@@ -229,6 +229,27 @@ def test_generated_legal_actions_equal_the_brute_force(options: dict[str, Any]) 
                 assert game.legal_actions() == brute_force(game)
 
 
+@pytest.mark.parametrize("moment", ["1939-fall/allies/movement", "1940-summer/allies/combat"])
+def test_what_generation_keeps_per_political_state_follows_push_pop_and_clones(
+    moment: str,
+) -> None:
+    """Through moves, pops and clones in one phase (the generators keep each owner's moves,
+    the minors in play and under a limit while the minors and wars stand), the generated
+    actions stay equal to the brute force."""
+    game = minors.Game.new()
+    game.advance_to(moment)
+    rng = random.Random(5)
+    for _ in range(12):
+        actions = game.legal_actions()
+        assert actions == brute_force(game)
+        game.push(rng.choice(actions))
+        if rng.random() < 0.3:
+            game.pop()
+            assert game.legal_actions() == brute_force(game)
+        if rng.random() < 0.2:
+            game = game.clone()
+
+
 @pytest.mark.rule("82.83C")
 def test_a_unit_abroad_whose_minor_has_no_major_may_go_home() -> None:
     game = minors.Game.new()

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
@@ -465,7 +465,7 @@ def _batch(
     return found
 
 
-def _memo_of(tx: Tx, name: str) -> dict[Any, Any]:
+def _memo_of(tx: Tx, name: Hashable) -> dict[Any, Any]:
     """A dict of `entry_table`'s memo (what lasts while the minors and wars do)."""
     memo = tx.politics() if as_written(tx, vichy_colony) else tx.memo()
     found: dict[Any, Any] | None = memo.get(name)
@@ -514,6 +514,7 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
     # read the minors and the wars, so they last while those do (`entry_table`'s memo)
     open_to = _memo_of(tx, "open to")
     goes_to = _memo_of(tx, "targets")
+    moved_by = _memo_of(tx, ("moves", verified))
     for owner in owners:
         ids = tuple(sorted(tx.owned_by(owner)))
         first = units[ids[0]]  # K1, 82.83A and 82.13A read only the owner of a unit
@@ -539,7 +540,14 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
         if zones and owner in tx.rs.commonwealth_zones:
             zone = tx.rs.derived(_zone_of, owner)  # 82.13A
             targets = tuple(c for c in targets if c in zone)
-        here = {units[u].country for u in ids}
+        standing = tuple([units[u].country for u in ids])
+        if whole:  # an owner's moves as one batch: the same while its units stand still
+            known = moved_by.get(owner)
+            if known is not None and known[0] == (targets, ids, standing):
+                if known[1]:
+                    yield known[1]
+                continue
+        here = set(standing)
         per = _all_moves(ids)
         found: list[Move] = []
         for country in targets:
@@ -550,8 +558,11 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
                 found.extend(batch)
             else:
                 yield Batch(batch, None, verified)
-        if found:
-            yield Batch(tuple(found), None, verified)
+        if whole:
+            made = Batch(tuple(found), None, verified) if found else None
+            moved_by[owner] = ((targets, ids, standing), made)
+            if made is not None:
+                yield made
 
 
 @check(Remove, "K3", batched=True)
