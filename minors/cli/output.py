@@ -16,13 +16,15 @@ from __future__ import annotations
 import codecs
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-__all__ = ["FALLBACK", "echo_json", "setup", "show"]
+from ..errors import MinorsError
+
+__all__ = ["FALLBACK", "echo_json", "error_document", "exit_2", "setup", "show"]
 
 FALLBACK = {
     "—": "-",
@@ -112,3 +114,27 @@ def echo_json(document: Any, *, err: bool = False) -> None:
     except (UnicodeEncodeError, LookupError):
         text = json.dumps(document, indent=2)
     click.echo(text, err=err)
+
+
+def error_document(exc: MinorsError) -> dict[str, Any]:
+    """What `--json` prints on standard output when the input is malformed (exit 2): not a
+    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
+    file, command = getattr(exc, "file", None), getattr(exc, "command", None)
+    return {
+        "error": {
+            "exit": 2,
+            "kind": type(exc).__name__,
+            "message": str(exc),
+            "file": str(file) if file else None,
+            "command": command if isinstance(command, int) else None,
+        }
+    }
+
+
+def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
+    """Exit 2 for bad input: one line on standard error, and with `--json` the error
+    document on standard output."""
+    if as_json:
+        echo_json(error_document(exc))
+    click.echo(f"minors: {prefix}: {exc}", err=True)
+    sys.exit(2)
