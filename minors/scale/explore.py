@@ -160,9 +160,11 @@ class Violation:
     clause: str
     problems: tuple[str, ...]
     steps: tuple[str, ...]
-    until: str
+    until: str | None
+    """The `--until` of the replay: None when the sequence ends with a command (`minors
+    run` stops right after the last one), else the moment the passes after it reach."""
     scenario: str
-    """A scenario file that `minors run --until UNTIL` replays to the broken position."""
+    """A scenario file that `minors run [--until UNTIL]` replays to the broken position."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -346,10 +348,15 @@ def _violation(
         except RuleViolation:
             break  # the listed command that failed to apply: the scenario stops there
     rulebook = search.root.rulebook.name
-    until = game.clock
+    # `minors run` stops right after the last command, or with --until at a later moment
+    # (it applies the commands stamped before that moment only)
+    entries = list(game.log)
+    last = entries[-1].command.get("command") if entries else "advance"
+    until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
     comments = [
         f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
-        f"replay: minors run THIS.toml --until {until}"
+        "replay: minors run THIS.toml"
+        + (f" --until {until}" if until else "")
         + (f" --rulebook {rulebook}" if rulebook != "rule82" else ""),
     ]
     refused = path[-1] if invariant == LISTED_APPLY.name and path else None
@@ -366,9 +373,56 @@ def _violation(
         clause,
         problems,
         tuple(s if isinstance(s, str) else repr(s) for s in path),
-        str(until),
+        until,
         text,
     )
+
+
+CHUNK = 8
+"""The first slice of a level expanded when `max_states` will cut it (then doubled)."""
+
+Best = tuple[tuple[int, ...], tuple[Step, ...], dict[Command, frozenset[str]]]
+"""A new position of the next level: its least rank, the steps of that rank, its sleep set."""
+
+
+def _run(runner: Runner, payload: Payload, nodes: Sequence[Node], leaves: bool) -> list[Expanded]:
+    """Check `nodes` (and list their successors unless `leaves`), partitioned by key over
+    the runner's workers."""
+    if not nodes:
+        return []
+    parts: dict[int, list[Node]] = {}
+    width = runner.partitions
+    for node in nodes:
+        parts.setdefault(node.key % width, []).append(node)
+    items = [(leaves, tuple(parts[p])) for p in sorted(parts)]
+    return [e for part in runner.map(_expand, payload, items) for e in part]
+
+
+def _merge(
+    answers: Sequence[Expanded], frontier: Sequence[Node], visited: set[int], best: dict[int, Best]
+) -> int:
+    """Merge the successors of `answers` into `best` (the next level's new positions: least
+    rank, intersected sleep sets); the number of successors seen."""
+    by_rank = {node.rank: node for node in frontier}
+    seen = 0
+    for answer in answers:
+        node = by_rank[answer.rank]
+        for child in answer.children:
+            seen += 1
+            if child.key in visited:
+                continue
+            rank = (*answer.rank, child.index)
+            sleep = dict(child.sleep)
+            known = best.get(child.key)
+            if known is None:
+                best[child.key] = (rank, (*node.path, child.step), sleep)
+                continue
+            common = {c: f for c, f in known[2].items() if c in sleep}
+            if rank < known[0]:
+                best[child.key] = (rank, (*node.path, child.step), common)
+            else:
+                best[child.key] = (known[0], known[1], common)
+    return seen
 
 
 def explore(
@@ -391,14 +445,29 @@ def explore(
     found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
     names = [str(Path(o).resolve()) for o in overlays]
     checked_depth = -1
+    branching = 1.0
     while frontier:
         leaves = capped or (search.depth is not None and level >= search.depth)
-        parts: dict[int, list[Node]] = {}
-        width = runner.partitions
-        for node in frontier:
-            parts.setdefault(node.key % width, []).append(node)
-        items = [(leaves, tuple(parts[p])) for p in sorted(parts)]
-        answers = [e for part in runner.map(_expand, payload, items) for e in part]
+        room = max_states - len(visited)
+        best: dict[int, Best] = {}
+        chunked = not leaves and len(frontier) * branching > room
+        if not chunked:
+            answers = _run(runner, payload, frontier, leaves)
+            expanded = 0 if leaves else len(frontier)
+        else:
+            # the cap will cut this level: expand in rank order, a growing slice at a
+            # time, until the new positions fill the room; the rest is only checked. The
+            # positions kept are the same as if all were expanded (a later parent's
+            # successors all rank after an earlier parent's), and the slices do not
+            # depend on the number of workers.
+            answers, expanded, size = [], 0, CHUNK
+            while expanded < len(frontier) and len(best) < room:
+                part = frontier[expanded : expanded + size]
+                expanded, size = expanded + len(part), size * 2
+                done = _run(runner, payload, part, False)
+                states += _merge(done, frontier, visited, best)
+                answers += done
+            answers += _run(runner, payload, frontier[expanded:], True)
         by_rank = {node.rank: node for node in frontier}
         for answer in sorted(answers, key=lambda e: e.rank):
             node = by_rank[answer.rank]
@@ -409,28 +478,11 @@ def explore(
         checked_depth = level
         if leaves:
             break
-        best: dict[
-            int, tuple[tuple[int, ...], tuple[Step, ...], dict[Command, frozenset[str]]]
-        ] = {}
-        for answer in answers:
-            node = by_rank[answer.rank]
-            for child in answer.children:
-                states += 1
-                if child.key in visited:
-                    continue
-                rank = (*answer.rank, child.index)
-                sleep = dict(child.sleep)
-                seen = best.get(child.key)
-                if seen is None:
-                    best[child.key] = (rank, (*node.path, child.step), sleep)
-                    continue
-                common = {c: f for c, f in seen[2].items() if c in sleep}
-                if rank < seen[0]:
-                    best[child.key] = (rank, (*node.path, child.step), common)
-                else:
-                    best[child.key] = (seen[0], seen[1], common)
+        if not chunked:
+            states += _merge(answers, frontier, visited, best)
+        generated = sum(len(a.children) for a in answers)
+        branching = max(1.0, generated / max(1, expanded))
         ordered = sorted(best.items(), key=lambda item: item[1][0])
-        room = max_states - len(visited)
         if len(ordered) > room:
             ordered, capped = ordered[:room], True
         visited.update(key for key, _ in ordered)

@@ -11,7 +11,7 @@ from statistics import NormalDist
 
 from attrs import frozen
 
-__all__ = ["CONFIDENCE", "Interval", "mean_interval", "t_quantile", "wilson"]
+__all__ = ["CONFIDENCE", "Interval", "mean_interval", "t_cdf", "t_quantile", "wilson"]
 
 CONFIDENCE = 0.95
 """The confidence level of every interval reported."""
@@ -54,28 +54,71 @@ def wilson(successes: int, trials: int, confidence: float = CONFIDENCE) -> Inter
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), "wilson")
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Interval(p, low, high, "wilson")
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_cdf(t: float, df: int) -> float:
+    """The distribution function of Student's t with `df` degrees of freedom."""
+    tail = 0.5 * _incomplete_beta(df / 2, 0.5, df / (df + t * t))
+    return 1.0 - tail if t >= 0 else tail
 
 
 def t_quantile(p: float, df: int) -> float:
-    """The `p` quantile of Student's t with `df` degrees of freedom: exact for 1 and 2,
-    else the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5), within 1e-4 of the
-    exact value from 3 degrees of freedom on."""
+    """The `p` quantile of Student's t with `df` degrees of freedom (0 < p < 1): the
+    distribution function inverted by bisection, to 1e-12."""
     if df < 1:
         raise ValueError(f"degrees of freedom must be at least 1, not {df}")
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = NormalDist().inv_cdf(p)
-    n = float(df)
-    terms = (
-        (z**3 + z) / 4,
-        (5 * z**5 + 16 * z**3 + 3 * z) / 96,
-        (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384,
-        (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160,
-    )
-    return z + sum(term / n ** (i + 1) for i, term in enumerate(terms))
+    if not 0 < p < 1:
+        raise ValueError(f"a quantile needs 0 < p < 1, not {p}")
+    low, high = -1.0, 1.0
+    while t_cdf(low, df) > p:
+        low *= 2
+    while t_cdf(high, df) < p:
+        high *= 2
+    while high - low > 1e-12:
+        middle = (low + high) / 2
+        if t_cdf(middle, df) < p:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
