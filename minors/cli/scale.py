@@ -132,7 +132,11 @@ def simulate(
     with its own seed, and report per minor and season the statuses and majors,
     first-attack and conquest dates, BRP credits and the clauses fired, with 95 %
     intervals. With --versus-ruleset or --versus-rulebook the other rules play the same
-    seeds, and the paired differences are reported."""
+    seeds, and the paired differences are reported.
+
+    Exit 0; 1 when a campaign stopped on an error (a command the rules refused or a rule
+    that failed: each is named on stderr, left out of the figures, and replays alone with
+    --replay I); 2 for bad input."""
     scale = _scale()
     book = _rulebook(rulebook_spec)
     root = scale.root_game(scenario, at, overlays, book)
@@ -175,6 +179,14 @@ def simulate(
         echo_json(document)
     else:
         show(_simulation_tables(document))
+    stopped = [*document["errors"], *document.get("versus", {}).get("errors", [])]
+    for error in stopped:  # a rulebook's (or a policy's) bug: each campaign replays alone
+        click.echo(
+            f"minors: campaign {error['campaign']} (seed {error['seed']}) stopped: "
+            f"{error['error']}; replay it with --replay {error['campaign']}",
+            err=True,
+        )
+    sys.exit(1 if stopped else 0)
 
 
 def _simulation_tables(document: dict[str, Any]) -> Any:
@@ -184,7 +196,8 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
     from ..scale.report import shown
 
     head = (
-        f"{document['campaigns']} campaigns, {document['start']} -> {document['horizon']}, "
+        f"{document['campaigns']} campaigns ({document['completed']} to the horizon), "
+        f"{document['start']} -> {document['horizon']}, "
         f"seed {document['seed']}, policy {document['policy']}; ran on {document['ran_on']}; "
         "95% intervals (Wilson for shares, t for means)"
     )

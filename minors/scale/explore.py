@@ -268,7 +268,11 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
     refused: list[Any] = []
     for index, action in enumerate(actions):
         if isinstance(action, str):
-            game.advance_to(game.clock.next())
+            try:
+                game.advance_to(game.clock.next())
+            except Exception as exc:  # a phase's rules failed: the game is as it was
+                refused.append((action, f"{type(exc).__name__}: {exc}"))
+                continue
             children.append(Child(game.key(), action, index, ()))
             game.pop()
             continue
@@ -277,7 +281,10 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
         try:
             effects = game.apply(action)
         except RuleViolation as exc:
-            refused.append((action, str(exc)))
+            refused.append((action, f"refused: {exc}"))
+            continue
+        except Exception as exc:  # a rule failed on a listed command: the game is as it was
+            refused.append((action, f"{type(exc).__name__}: {exc}"))
             continue
         key = game.key()
         mark = _footprint(game, action, effects) if search.reduction else None
@@ -345,7 +352,7 @@ def _violation(
     for step in path:
         try:
             _step(game, step)
-        except RuleViolation:
+        except Exception:
             break  # the listed command that failed to apply: the scenario stops there
     rulebook = search.root.rulebook.name
     # `minors run` stops right after the last command, or with --until at a later moment

@@ -50,8 +50,9 @@ INVARIANTS: tuple[Invariant, ...] = (
 """Every invariant of the state `minors.testing` checks, in the state machine's order."""
 
 LISTED_APPLY = Invariant("listed_commands_apply", "", lambda game: [])
-"""The API's invariant: a command `legal_actions` lists is applied without a violation
-(checked as each listed command is tried, not by a function of the state)."""
+"""The API's invariant: a command `legal_actions` lists is applied without a violation or
+an error, and the clock advances without one (checked as each step is tried, not by a
+function of the state)."""
 
 _ENFORCED = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
 

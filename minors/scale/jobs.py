@@ -22,9 +22,12 @@ def simulate(
     if versus is not None and versus.seed != base.seed:
         raise ValueError("both sides play the same seeds")
     first = Side("base", base, tuple(run_campaigns(base, count, runner)))
-    document = summary(first)
+    if versus is None:
+        return {**summary(first), "ran_on": runner.setup.describe()}
+    other = Side("versus", versus, tuple(run_campaigns(versus, count, runner)))
+    # the figures of both sides over the same campaigns: those that completed on both
+    failed = frozenset(r.index for side in (first, other) for r in side.results if r.error)
+    document = summary(first, failed)
     document["ran_on"] = runner.setup.describe()
-    if versus is not None:
-        other = Side("versus", versus, tuple(run_campaigns(versus, count, runner)))
-        document["versus"] = {**summary(other), "differences": differences(first, other)}
+    document["versus"] = {**summary(other, failed), "differences": differences(first, other)}
     return document

@@ -44,13 +44,13 @@ def _seasons(side: Side) -> list[str]:
     return [*labels, f"{season_label(horizon)} (horizon)"]
 
 
-def _active(side: Side) -> list[int]:
+def _active(side: Side, results: Sequence[CampaignResult]) -> list[int]:
     """The minors (their positions) in play in some season of some campaign."""
     count = len(side.rs.minors)
     return [
         i
         for i in range(count)
-        if any(season[i][0] != INACTIVE for r in side.results for season in r.seasons)
+        if any(season[i][0] != INACTIVE for r in results for season in r.seasons)
     ]
 
 
@@ -68,14 +68,18 @@ def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str]) -> str:
     return NONE if code < 0 else majors[code]
 
 
-def summary(side: Side) -> dict[str, Any]:
-    """The report of one side as JSON-ready data."""
-    results, rs = side.results, side.rs
+def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The report of one side as JSON-ready data: its figures over the campaigns that
+    reached the horizon (and are not in `leave_out`: the other side's failures); those that
+    stopped on an error are listed under `errors`."""
+    rs = side.rs
+    stopped = [r for r in side.results if r.error]
+    results = tuple(r for r in side.results if not r.error and r.index not in leave_out)
     n = len(results)
     minors, majors = list(rs.minors), list(rs.majors)
     labels = _seasons(side)
     out_minors: dict[str, Any] = {}
-    for i in _active(side):
+    for i in _active(side, results):
         status_end = Counter(_outcome_status(r, i) for r in results)
         major_end = Counter(_outcome_major(r, i, majors) for r in results)
         examples: dict[str, int] = {}
@@ -128,7 +132,9 @@ def summary(side: Side) -> dict[str, Any]:
     spec = side.spec
     return {
         "label": side.label,
-        "campaigns": n,
+        "campaigns": len(side.results),
+        "completed": n,
+        "errors": [{"campaign": r.index, "seed": r.seed, "error": r.error} for r in stopped],
         "seed": spec.seed,
         "start": str(spec.root.clock),
         "horizon": str(spec.horizon),
@@ -178,11 +184,11 @@ def _fired(rule: str) -> Measure:
     return lambda r: float(dict(r.clauses).get(rule, 0))
 
 
-def _measures(base: Side) -> list[tuple[str, str, Measure]]:
+def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, str, Measure]]:
     """What the two sides are compared on, per campaign: (name, kind, measure)."""
     minors, majors = list(base.rs.minors), list(base.rs.majors)
     out: list[tuple[str, str, Measure]] = []
-    for i in _active(base):
+    for i in _active(base, results):
         name = minors[i]
         for status in Status:
             what = f"{name} {status.value} at the horizon"
@@ -191,7 +197,7 @@ def _measures(base: Side) -> list[tuple[str, str, Measure]]:
         out.append((f"{name} conquered", "proportion", _conquered(i)))
     for j, major in enumerate(majors):
         out.append((f"{major} BRP credits at the horizon", "mean", _credits(j)))
-    for rule in sorted({rule for r in base.results for rule, _ in r.clauses}):
+    for rule in sorted({rule for r in results for rule, _ in r.clauses}):
         out.append((f"rule {rule} fired (times a campaign)", "mean", _fired(rule)))
     return out
 
@@ -199,14 +205,23 @@ def _measures(base: Side) -> list[tuple[str, str, Measure]]:
 def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
     """Each measure on both sides and the mean of its paired differences (versus - base,
     campaign by campaign: the same seeds) with its t interval; `shows` when the interval
-    excludes 0. Measures that are equal in every campaign are left out."""
+    excludes 0. Measures that are equal in every campaign are left out, and so are the
+    campaigns that stopped on an error on either side."""
     if [r.seed for r in base.results] != [r.seed for r in versus.results]:
         raise ValueError("the two sides did not play the same seeds")
+    pairs = [
+        (x, y)
+        for x, y in zip(base.results, versus.results, strict=True)
+        if not x.error and not y.error
+    ]
+    if not pairs:
+        return []
+    mine, theirs = [x for x, _ in pairs], [y for _, y in pairs]
     out: list[dict[str, Any]] = []
-    for what, kind, measure in _measures(base):
-        a = [measure(r) for r in base.results]
+    for what, kind, measure in _measures(base, mine):
+        a = [measure(r) for r in mine]
         try:
-            b = [measure(r) for r in versus.results]
+            b = [measure(r) for r in theirs]
         except IndexError:  # the versus tables have other minors or majors
             continue
         if a == b:

@@ -118,6 +118,7 @@ class Runner:
         small: the job is small: without `workers`, it runs in this process on Dask's
             threaded scheduler rather than paying for a cluster's start-up.
         progress: told (done, total) as tasks finish.
+        cluster: start a local cluster even for one worker (a benchmark's baseline).
     """
 
     def __init__(
@@ -127,6 +128,7 @@ class Runner:
         scheduler: str | None = None,
         small: bool = False,
         progress: Advance | None = None,
+        cluster: bool = False,
     ) -> None:
         if workers is not None and workers < 1:
             raise ScaleInputError(f"--workers {workers}: give one worker or more")
@@ -139,9 +141,9 @@ class Runner:
         self._cluster: Any = None
         if scheduler is not None:
             self.setup = Setup("cluster", 0, scheduler)
-        elif workers == 1:
+        elif workers == 1 and not cluster:
             self.setup = Setup("sync", 1)
-        elif workers is None and small:
+        elif workers is None and small and not cluster:
             self.setup = Setup("threads", local_workers())
         else:
             self.setup = Setup("local", workers or local_workers())

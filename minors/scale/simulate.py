@@ -25,7 +25,7 @@ from .._kernel.rulebook import Rulebook
 from ..audit.log import digest, open_log
 from ..domain import Status
 from ..domain.clock import Moment
-from ..errors import MinorsError, ScaleError, ScaleInputError, ScenarioRuleViolation
+from ..errors import RuleViolation, ScaleError, ScaleInputError, ScenarioRuleViolation
 from ..rules82 import Game
 from ..scenario import run_scenario
 from .policy import DEFAULT_POLICY, MOVES_PER_PHASE, load_policy
@@ -161,6 +161,10 @@ class CampaignResult:
     commands: int
     final: str
     """The SHA-256 of the complete final state (`Game.state()`): a replay must match it."""
+    error: str = ""
+    """Why the campaign stopped before the horizon, if it did: a command the rules refused
+    or a rule that failed (a bug of the rulebook, or of the policy). Such a campaign is
+    left out of the report's figures and listed with its index, to be replayed."""
 
 
 def _check(spec: Campaigns) -> None:
@@ -195,11 +199,12 @@ def _logged_copy(spec: Campaigns, path: Path) -> Game:
 
 
 def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
-    """Play campaign `index` of `spec` to the horizon: its result and its final game.
+    """Play campaign `index` of `spec` to the horizon: its result and its final game. A
+    command the rules refuse or a rule that fails stops the campaign there, and its result
+    says why (`error`).
 
     Raises:
-        ScaleError: the policy gave a command the rules refuse (named with the campaign
-            and its seed), or the worker's tables differ from the client's.
+        ScaleError: the worker's tables or rulebook differ from the client's.
     """
     _check(spec)
     seed = campaign_seed(spec.seed, index)
@@ -251,6 +256,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                     conquest[i] = moment
 
     commands = 0
+    error = ""
     try:
         while True:
             rng = phase_rng(seed, game.clock)
@@ -262,19 +268,25 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                     break
                 try:
                     note(game.apply(cmd))
-                except MinorsError as exc:
-                    raise ScaleError(
-                        f"campaign {index} (seed {seed}): the policy {spec.policy} gave "
-                        f"{cmd!r} at {game.clock}, which the rules refuse: {exc}"
-                    ) from None
+                except RuleViolation as exc:
+                    error = f"at {game.clock} the rules refuse {cmd!r}: {exc}"
+                    break
+                except Exception as exc:  # a rule failed on the command: a rulebook's bug
+                    error = f"at {game.clock} {cmd!r} raised {type(exc).__name__}: {exc}"
+                    break
                 commands += 1
-            if game.clock >= spec.horizon:
+            if error or game.clock >= spec.horizon:
                 break
             turn = game.clock.turn
-            note(game.advance_to(game.clock.next()))
+            try:
+                note(game.advance_to(game.clock.next()))
+            except Exception as exc:  # a phase's rules failed: a rulebook's bug
+                error = f"advancing from {game.clock}: {type(exc).__name__}: {exc}"
+                break
             if game.clock.turn != turn:
                 record()  # the state at the end of the season just ended
-        record()  # and at the horizon
+        if not error:
+            record()  # and at the horizon
     finally:
         if sink_path is not None:
             sink = game.attach(None)
@@ -290,6 +302,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         clauses=tuple(sorted(fired.items())),
         commands=commands,
         final=digest(game.state()),
+        error=error,
     )
     return result, game
 
