@@ -27,6 +27,7 @@ from ..domain import Status
 from ..domain.clock import Moment
 from ..errors import RuleViolation, ScaleError, ScaleInputError, ScenarioRuleViolation
 from ..rules82 import Game
+from ..rules82.commands import Command
 from ..scenario import run_scenario
 from .policy import DEFAULT_POLICY, MOVES_PER_PHASE, load_policy
 from .runner import Payload, Runner
@@ -161,6 +162,8 @@ class CampaignResult:
     commands: int
     final: str
     """The SHA-256 of the complete final state (`Game.state()`): a replay must match it."""
+    stopped_on: Command | None = None
+    """The command it stopped on, if a command stopped it (its replay ends with it)."""
     error: str = ""
     """Why the campaign stopped before the horizon, if it did: a command the rules refused
     or a rule that failed (a bug of the rulebook, or of the policy). Such a campaign is
@@ -257,6 +260,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
 
     commands = 0
     error = ""
+    stopped_on: Command | None = None
     try:
         while True:
             rng = phase_rng(seed, game.clock)
@@ -270,9 +274,11 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                     note(game.apply(cmd))
                 except RuleViolation as exc:
                     error = f"at {game.clock} the rules refuse {cmd!r}: {exc}"
+                    stopped_on = cmd
                     break
                 except Exception as exc:  # a rule failed on the command: a rulebook's bug
                     error = f"at {game.clock} {cmd!r} raised {type(exc).__name__}: {exc}"
+                    stopped_on = cmd
                     break
                 commands += 1
             if error or game.clock >= spec.horizon:
@@ -302,6 +308,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         clauses=tuple(sorted(fired.items())),
         commands=commands,
         final=digest(game.state()),
+        stopped_on=stopped_on,
         error=error,
     )
     return result, game
@@ -325,7 +332,9 @@ def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignR
 def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, str]:
     """Campaign `index` played again in this process: its result (equal to the one the
     simulation reported), its final game, and the scenario file that `minors run --until
-    HORIZON` replays it from (its commands stamped with their moments)."""
+    HORIZON` replays it from (its commands stamped with their moments). A campaign that
+    stopped on a command ends with that command, so that `minors run` (without --until)
+    stops on it."""
     result, game = play_campaign(spec, index)
     overlays = [str(source) for source in spec.root.ruleset.sources]
     text = scenario_text(
@@ -333,9 +342,12 @@ def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, 
         name=f"campaign {index} (seed {result.seed})",
         description=f"minors simulate, campaign {index}, to {spec.horizon}",
         overlays=overlays,
+        then=result.stopped_on,
         comments=[
             f"campaign {index} of minors simulate --seed {spec.seed}, policy {spec.policy}",
-            f"replay: minors run THIS.toml --until {spec.horizon}"
+            *([f"stopped: {result.error}"] if result.error else []),
+            "replay: minors run THIS.toml"
+            + ("" if result.error else f" --until {spec.horizon}")
             + (
                 f" --rulebook {spec.root.rulebook.name}"
                 if spec.root.rulebook.name != "rule82"
