@@ -161,6 +161,11 @@ def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:
     share = poland["at_horizon"]["status"][status]
     assert share["method"] == "wilson"
     assert share["low"] <= share["value"] <= share["high"]
+    assert poland["attacked"]["value"] == 1.0  # attacked at the start, 82.12
+    assert poland["first_attack"] == {"1939-fall": 3}
+    for name, m in document["minors"].items():  # the dates add up to the share attacked
+        dated = sum(k for when, k in m["first_attack"].items() if when != "never")
+        assert dated == round(m["attacked"]["value"] * 3), name
     again = CliRunner().invoke(main, [*args, "--replay", str(index), "--json"])
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["state"]["minors"]["W. Poland"]["status"] == status

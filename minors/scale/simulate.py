@@ -20,7 +20,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .._kernel.effects import PhaseEnded, StatusChanged, WarBegan
+from .._kernel.effects import PhaseEnded, StatusChanged
 from .._kernel.rulebook import Rulebook
 from ..audit.log import digest, open_log
 from ..domain import Status
@@ -154,7 +154,8 @@ class CampaignResult:
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]
-    """Per minor: the moment (index) a major first went to war with it, if it did."""
+    """Per minor: the moment (index) a major first attacked it (its `attacked_at` set by a
+    declaration or a border war), if one did."""
     conquest: tuple[int | None, ...]
     """Per minor: the moment (index) it was conquered (82.11G), if it was."""
     clauses: tuple[tuple[str, int], ...]
@@ -242,21 +243,24 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         )
         brps.append(tuple(game.brps(major) for major in majors))
 
+    unattacked = [i for i, when in enumerate(first_attack) if when is None]
+
     def note(effects: Sequence[Any]) -> None:
+        """Count the clauses that fired; date first attacks and conquests."""
         moment = game.clock.index
         for e in effects:
             rule = getattr(e, "rule", "")
             if rule and not isinstance(e, PhaseEnded):
                 fired[rule] += 1
-            if isinstance(e, WarBegan):
-                for side in (e.a, e.b):
-                    i = position.get(side)
-                    if i is not None and first_attack[i] is None:
-                        first_attack[i] = moment
-            elif isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
+            if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
                 i = position.get(e.minor)
                 if i is not None and conquest[i] is None:
                     conquest[i] = moment
+        board = game.board().minors
+        for i in list(unattacked):
+            if board[minors[i]].attacked_at is not None:
+                first_attack[i] = moment
+                unattacked.remove(i)
 
     commands = 0
     error = ""
