@@ -137,6 +137,9 @@ class Runner:
                 "--workers and --scheduler: a cluster has its own workers; give one of them"
             )
         self.progress = progress
+        self._sent: dict[str, Any] = {}
+        """The payloads already on every worker (their futures), by digest: a search sends
+        its spec once, not once a level."""
         self._client: Any = None
         self._cluster: Any = None
         if scheduler is not None:
@@ -184,6 +187,7 @@ class Runner:
 
     def close(self) -> None:
         """Disconnect, and shut down the cluster this runner started."""
+        self._sent.clear()
         if self._client is not None:
             self._client.close()
             self._client = None
@@ -242,7 +246,11 @@ class Runner:
         from distributed import as_completed
 
         client = self._client
-        blob = client.scatter(shared.blob, broadcast=True, hash=False)
+        blob = self._sent.get(shared.digest)
+        if blob is None:
+            blob = self._sent[shared.digest] = client.scatter(
+                shared.blob, broadcast=True, hash=False
+            )
         futures = client.map(
             _call,
             [fn] * len(items),
@@ -255,5 +263,4 @@ class Runner:
             if self.progress is not None:
                 self.progress(done, len(items))
         results: list[R] = client.gather(futures)
-        client.cancel([blob])
         return results
