@@ -37,6 +37,12 @@ def _css() -> Markup:
     return Markup(path.read_text("utf-8"))
 
 
+def _short(label: str) -> str:
+    """`Wi39` for `1939-winter` (and for `1939-winter (horizon)`): a column's head."""
+    year, season = label.split(" ")[0].split("-")
+    return f"{season[:2].title()}{year[2:]}"
+
+
 def _grid(summary: dict[str, Any]) -> dict[str, Any]:
     seasons = summary["seasons"]
     n = summary["campaigns"]
@@ -64,7 +70,7 @@ def _grid(summary: dict[str, Any]) -> dict[str, Any]:
         "width": math.ceil(LEFT + COLUMN * len(seasons) + 10),
         "height": 30 + len(rows) * PITCH,
         "seasons": [
-            {"x": LEFT + (i + 0.5) * COLUMN, "label": label.split(" ")[0][2:]}
+            {"x": LEFT + (i + 0.5) * COLUMN, "label": _short(label)}
             for i, label in enumerate(seasons)
         ],
         "rows": rows,
