@@ -9,9 +9,9 @@
    the ratio to one worker process. Every run's results must equal the others' (they are
    compared).
 2. `explore`: from 1940-spring/axis/declarations, declarations and border wars to depth 2,
-   in this process and on a LocalCluster of 2 workers: positions and states per second,
-   and memory (this process's peak traced by `tracemalloc` in the in-process run; each
-   process's peak resident size).
+   in this process and on a LocalCluster of 2 workers: positions and states per second;
+   memory: the peak `tracemalloc` traces over the whole search in this process (a run
+   apart, untimed), and the peak resident sizes.
 
 Targets: on a 2-core machine, 2 workers >= 1.6x the campaigns per second of 1 worker at
 N >= 200. The machine is shared: the load average is printed before and after, and the
@@ -98,23 +98,28 @@ def section_explore(quick: bool) -> None:
     for label, workers in (("this process", 1), ("2 worker processes", 2)):
         runner = Runner(workers=workers)
         runner.start()
-        if workers == 1:  # in this process: its traced peak is the whole search
-            tracemalloc.start()
         t = time.perf_counter()
         try:
             result = explore(search, runner)
         finally:
             runner.close()
         spent = time.perf_counter() - t
-        peak = tracemalloc.get_traced_memory()[1] if workers == 1 else None
-        if workers == 1:
-            tracemalloc.stop()
         found[label] = result
         print(
             f"  {label}: {result.positions} positions, {result.states} states in {spent:.1f} s: "
             f"{result.positions / spent:.0f} positions/s, {result.states / spent:.0f} states/s"
-            + (f"; traced peak {peak / 1e6:.1f} MB" if peak is not None else "")
         )
+    # memory apart (tracemalloc slows the run it traces): the whole search in this process
+    tracemalloc.start()
+    with Runner(workers=1) as runner:
+        explore(search, runner)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    positions = found["this process"].positions
+    print(
+        f"  memory, the search in this process: traced peak {peak / 1e6:.1f} MB "
+        f"({peak / positions:,.0f} B a position)"
+    )
     assert found["this process"] == found["2 worker processes"], "other results"
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
