@@ -106,6 +106,29 @@ def _call(fn: Callable[[Any, T], R], blob: bytes, digest: str, item: T) -> R:
     return fn(unpack(blob, digest), item)
 
 
+def _reachable(address: str, wait: float = 5.0) -> None:
+    """Fail at once, naming the address, when nothing listens at a `tcp://host:port`
+    scheduler address (a client would retry until its timeout). Other protocols are left
+    to the client.
+
+    Raises:
+        ScaleError: the connection is refused or times out.
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme != "tcp" or parts.hostname is None or parts.port is None:
+        return
+    try:
+        with socket.create_connection((parts.hostname, parts.port), timeout=wait):
+            pass
+    except OSError as exc:
+        raise ScaleError(
+            f"--scheduler {address}: cannot reach the scheduler: {exc.strerror or exc}"
+        ) from None
+
+
 class Runner:
     """Runs tasks in this process, on a local cluster, or on a Dask cluster (a context
     manager: a cluster it started is shut down when the block ends).
@@ -176,8 +199,10 @@ class Runner:
             )
             self._client = Client(self._cluster)
             return
+        address = str(self.setup.address)
+        _reachable(address)
         try:
-            self._client = Client(self.setup.address, timeout="20s")
+            self._client = Client(address, timeout="30s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise ScaleError(
                 f"--scheduler {self.setup.address}: cannot reach the scheduler: {exc}"
