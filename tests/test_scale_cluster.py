@@ -44,7 +44,7 @@ def address() -> Iterator[str]:
             n_workers=0,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",  # any free port: 8787 may be taken
             silence_logs=logging.ERROR,
         ) as cluster,
         distributed.Client(cluster) as client,

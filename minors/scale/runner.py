@@ -194,7 +194,7 @@ class Runner:
                 n_workers=self.setup.workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: 8787 may be taken
                 silence_logs=logging.ERROR,
             )
             self._client = Client(self._cluster)
