@@ -36,6 +36,8 @@ __all__ = [
     "ReportError",
     "RuleViolation",
     "RulebookError",
+    "ScaleError",
+    "ScaleInputError",
     "ScenarioError",
     "ScenarioRuleViolation",
     "StarterError",
@@ -342,3 +344,14 @@ class ReportError(MinorsError):
     """A picture of a game cannot be drawn from its log: the log fails verification (the
     first bad entry is named), or replaying its entries gives other effects than it
     records."""
+
+
+class ScaleError(MinorsError):
+    """Work at scale (`minors.scale`: simulate, explore, verify-many) cannot go on: a
+    worker holds other tables or another rulebook than the client sent (their digests
+    differ), a policy gave a command the rules refuse, or the scheduler cannot be reached."""
+
+
+class ScaleInputError(ScaleError, ValueError):
+    """What a simulation or an exploration was asked is malformed: a policy that is not
+    `module:function`, a horizon before the start, a worker count below one."""

@@ -50,10 +50,11 @@ def _bash_completes(*lines: list[str]) -> list[list[str]]:
 
 def test_bash_completes_commands_subcommands_and_choices() -> None:
     """With the documented line, bash offers `replay` and `report` for `minors re`,
-    `verify` for `minors log v`, and the diagram's formats for `--format`."""
+    `verify` and `verify-many` for `minors log v`, and the diagram's formats for
+    `--format`."""
     assert _bash_completes(
         ["minors", "re"], ["minors", "log", "v"], ["minors", "rules", "diagram", "--format", ""]
-    ) == [["replay", "report"], ["verify"], ["dot", "mermaid", "svg"]]
+    ) == [["replay", "report"], ["verify", "verify-many"], ["dot", "mermaid", "svg"]]
 
 
 @pytest.mark.parametrize(

@@ -7,57 +7,22 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from importlib.metadata import version
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 
 from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.tables import load_ruleset
-from .output import echo_json, show
+from .output import echo_json, exit_2, one_line, show
 from .pictures import report as picture_report
+from .scale import explore as explore_command
+from .scale import simulate as simulate_command
+from .scale import verify_many as verify_many_command
 
 __all__ = ["main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-MESSAGE_LIMIT = 2000
-"""The longest error line printed: a message quoting a huge input is cut, not echoed."""
-
-
-def one_line(exc: BaseException | str) -> str:
-    """An error's message as one line: the lines of a many-problem message joined with
-    "; ", the whole cut at `MESSAGE_LIMIT` characters."""
-    lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
-    text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
-    if len(text) > MESSAGE_LIMIT:
-        text = f"{text[:MESSAGE_LIMIT]}… (cut: {len(text):,} characters)"
-    return text
-
-
-def error_document(exc: MinorsError) -> dict[str, Any]:
-    """What `--json` prints on standard output when the input is malformed (exit 2): not a
-    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
-    file, command = getattr(exc, "file", None), getattr(exc, "command", None)
-    return {
-        "error": {
-            "exit": 2,
-            "kind": type(exc).__name__,
-            "message": one_line(exc),
-            "file": str(file) if file else None,
-            "command": command if isinstance(command, int) else None,
-        }
-    }
-
-
-def _exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
-    """Exit 2 for bad input: one line on standard error, and with `--json` the error
-    document on standard output."""
-    if as_json:
-        echo_json(error_document(exc))
-    click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)
-    sys.exit(2)
 
 
 def _errors_exit_2(func: F) -> F:
@@ -68,7 +33,7 @@ def _errors_exit_2(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except MinorsError as exc:
-            _exit_2(exc, bool(kwargs.get("as_json")))
+            exit_2(exc, bool(kwargs.get("as_json")))
 
     return wrapper  # type: ignore[return-value]
 
@@ -216,7 +181,7 @@ def run(
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
     except MinorsError as exc:
-        _exit_2(exc, as_json)
+        exit_2(exc, as_json)
     if html_path is not None:
         from .pictures import write_run_page
 
@@ -317,7 +282,7 @@ def replay(
     try:
         game = replay_log(file, until, log=new_log, rulebook=book)
     except MinorsError as exc:
-        _exit_2(exc, as_json)
+        exit_2(exc, as_json)
     sink = game.attach(None)
     if isinstance(sink, FileSink):
         sink.close(game)
@@ -701,3 +666,7 @@ def init(folder: str) -> None:
 
 
 main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
+# minors simulate, minors explore, minors log verify-many (minors.cli.scale, minors.scale)
+main.add_command(simulate_command)
+main.add_command(explore_command)
+log.add_command(verify_many_command)

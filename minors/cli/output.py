@@ -16,13 +16,24 @@ from __future__ import annotations
 import codecs
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import click
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-__all__ = ["FALLBACK", "echo_json", "setup", "show"]
+from ..errors import MinorsError
+
+__all__ = [
+    "FALLBACK",
+    "MESSAGE_LIMIT",
+    "echo_json",
+    "error_document",
+    "exit_2",
+    "one_line",
+    "setup",
+    "show",
+]
 
 FALLBACK = {
     "—": "-",
@@ -112,3 +123,41 @@ def echo_json(document: Any, *, err: bool = False) -> None:
     except (UnicodeEncodeError, LookupError):
         text = json.dumps(document, indent=2)
     click.echo(text, err=err)
+
+
+MESSAGE_LIMIT = 2000
+"""The longest error line printed: a message quoting a huge input is cut, not echoed."""
+
+
+def one_line(exc: BaseException | str) -> str:
+    """An error's message as one line: the lines of a many-problem message joined with
+    "; ", the whole cut at `MESSAGE_LIMIT` characters."""
+    lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
+    text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
+    if len(text) > MESSAGE_LIMIT:
+        text = f"{text[:MESSAGE_LIMIT]}… (cut: {len(text):,} characters)"
+    return text
+
+
+def error_document(exc: MinorsError) -> dict[str, Any]:
+    """What `--json` prints on standard output when the input is malformed (exit 2): not a
+    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
+    file, command = getattr(exc, "file", None), getattr(exc, "command", None)
+    return {
+        "error": {
+            "exit": 2,
+            "kind": type(exc).__name__,
+            "message": one_line(exc),
+            "file": str(file) if file else None,
+            "command": command if isinstance(command, int) else None,
+        }
+    }
+
+
+def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
+    """Exit 2 for bad input: one line on standard error, and with `--json` the error
+    document on standard output."""
+    if as_json:
+        echo_json(error_document(exc))
+    click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)
+    sys.exit(2)

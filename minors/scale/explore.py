@@ -1,0 +1,517 @@
+"""`minors explore`: a bounded exhaustive search from a position (docs/scale.md).
+
+Every sequence of steps (a command `legal_actions` lists, of the kinds asked for, or
+`pass`: the clock moves on one phase) to a depth or a moment is explored breadth first,
+level by level; positions are deduplicated by `Game.key()`, and every invariant of
+`minors.testing` is checked in every position, once, on the first sequence that reaches
+it. A position's sequence is its *rank*: the indexes of its steps in the order each
+position offers them (`legal_actions` order, then `pass`), compared lexicographically; of
+the shortest sequences that break an invariant the one reported is the least by rank (the
+first in `legal_actions` order), so the answer is the same on any number of workers.
+
+The frontier of each level is partitioned by key over the workers; each worker replays
+its positions from the root (sharing prefixes, `push` and `pop`), checks them and lists
+their successors; the client merges the successors into the visited set, keeping for
+each new key its least rank.
+
+Partial-order reduction: sleep sets (Godefroid, 1996), which prune transitions and never
+positions. Two commands are independent at a position when both are of the diplomatic
+kinds (`diplomatic_result`, `subvert`, `declare_war`, `border_war`,
+`refuse_association`), neither begins or ends a war between major powers, and the minors
+and units they name or change (their fields and their effects) are disjoint: under rule 82
+such commands read and write only their own minor's record and units, the BRP totals
+(added to, read by no check), the ledger (appended to; its numbers are not in the key) and
+the wars between majors (which neither changes), so they commute and neither disables the
+other. Commands of other kinds and `pass` are dependent on everything. Sleep sets over a
+sound independence relation visit every position reachable within the bounds (a slept
+transition's target is reached by the commuted sequence, of the same length); the sleep
+set of a position reached by several sequences of one level is their intersection. A
+rulebook whose rules read across minors should run with `reduction=False`
+(`--no-reduction`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from .._kernel.effects import Effect, WarBegan, WarEnded
+from ..domain import CommandKind
+from ..domain.clock import Moment
+from ..errors import MinorsError, RuleViolation, ScaleError, ScaleInputError
+from ..rules82 import Game
+from ..rules82.commands import Command
+from .invariants import LISTED_APPLY, broken
+from .runner import Payload, Runner
+from .scenario_text import scenario_text
+
+__all__ = [
+    "COMMUTING",
+    "PASS",
+    "Exploration",
+    "Search",
+    "Violation",
+    "explore",
+]
+
+PASS = "pass"
+"""The step that moves the clock on one phase (`advance_to(clock.next())`)."""
+
+Step = Command | str
+
+K = CommandKind
+COMMUTING = frozenset(
+    {K.DIPLOMATIC_RESULT, K.SUBVERT, K.DECLARE_WAR, K.BORDER_WAR, K.REFUSE_ASSOCIATION}
+)
+"""The kinds whose commands may commute (see the module's docstring)."""
+
+DEFAULT_MAX_STATES = 100_000
+
+Footprint = frozenset[str] | None
+"""The minors and units a command names or changes; None: dependent on everything."""
+Sleeping = tuple[tuple[Command, frozenset[str]], ...]
+
+
+@frozen
+class Search:
+    """What an exploration searches: from `root`, steps of `kinds` (None: every kind that
+    generates candidates) and `pass`, to `depth` steps and/or until the clock reaches
+    `until`."""
+
+    root: Game
+    kinds: tuple[str, ...] | None
+    depth: int | None
+    until: Moment | None
+    reduction: bool = True
+    tables: str = field(default="")
+    rulebook: str = field(default="")
+
+    @classmethod
+    def of(
+        cls,
+        root: Game,
+        *,
+        kinds: Sequence[str] | None = None,
+        depth: int | None = None,
+        until: str | Moment | None = None,
+        reduction: bool = True,
+    ) -> Search:
+        """The search, checked here (bounds, kinds) before anything is sent.
+
+        Raises:
+            ScaleInputError: neither a depth nor a moment, a negative depth, a moment before
+                the root's clock, or an unknown kind.
+        """
+        if depth is None and until is None:
+            raise ScaleInputError("give the bounds of the search: --depth D or --until MOMENT")
+        if depth is not None and depth < 0:
+            raise ScaleInputError(f"--depth {depth}: give 0 or more steps")
+        end = None if until is None else until if isinstance(until, Moment) else Moment.parse(until)
+        if end is not None and end < root.clock:
+            raise ScaleInputError(f"--until {end} is before the start position, {root.clock}")
+        wanted = None
+        if kinds is not None:
+            wanted = tuple(kinds)
+            try:
+                root.legal_actions(wanted)  # an unknown kind is named with the closest
+            except MinorsError as exc:
+                raise ScaleInputError(f"--kinds: {exc}") from None
+        return cls(root, wanted, depth, end, reduction, root.ruleset.digest, root.rulebook.digest)
+
+
+@frozen
+class Node:
+    """A position of the frontier: its key, the steps that reach it first, their rank,
+    and the commands asleep there."""
+
+    key: int
+    path: tuple[Step, ...]
+    rank: tuple[int, ...]
+    sleep: Sleeping = ()
+
+
+@frozen
+class Child:
+    key: int
+    step: Step
+    index: int
+    sleep: Sleeping
+
+
+@frozen
+class Expanded:
+    """A worker's answer for one node: the invariants broken there, and its successors
+    (none for a leaf)."""
+
+    rank: tuple[int, ...]
+    broken: tuple[tuple[str, str, tuple[str, ...], Step | None], ...]
+    """(invariant, clause, problems, the listed command that failed to apply or None)."""
+    children: tuple[Child, ...]
+
+
+@frozen
+class Violation:
+    """The shortest sequence (first in `legal_actions` order) that breaks an invariant."""
+
+    invariant: str
+    clause: str
+    problems: tuple[str, ...]
+    steps: tuple[str, ...]
+    until: str | None
+    """The `--until` of the replay: None when the sequence ends with a command (`minors
+    run` stops right after the last one), else the moment the passes after it reach."""
+    scenario: str
+    """A scenario file that `minors run [--until UNTIL]` replays to the broken position."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "invariant": self.invariant,
+            "clause": self.clause,
+            "problems": list(self.problems),
+            "depth": len(self.steps),
+            "steps": list(self.steps),
+            "until": self.until,
+            "scenario": self.scenario,
+        }
+
+
+@frozen
+class Exploration:
+    """What an exploration found."""
+
+    states: int
+    """Positions visited: every successor generated, duplicates included (the root too)."""
+    positions: int
+    """Distinct positions (keys), each checked once."""
+    depth: int
+    """The deepest level whose positions were all checked."""
+    capped: bool
+    """`max_states` was hit: the search stopped before its bounds."""
+    max_states: int
+    violations: tuple[Violation, ...]
+    reduction: bool
+    kinds: tuple[str, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "states": self.states,
+            "positions": self.positions,
+            "depth": self.depth,
+            "max_states": self.max_states,
+            "capped": self.capped,
+            "reduction": "sleep sets" if self.reduction else None,
+            "kinds": list(self.kinds) if self.kinds is not None else None,
+            "violations": [v.to_json() for v in self.violations],
+        }
+
+
+# ---- on a worker ------------------------------------------------------------------------
+
+
+def _check(search: Search) -> None:
+    root = search.root
+    if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
+        raise ScaleError(
+            "this worker's tables or rulebook digest differently from the client's: install "
+            "the same minors, overlays and rulebook on every worker"
+        )
+
+
+def _step(game: Game, step: Step) -> Sequence[Effect]:
+    if isinstance(step, str):
+        return game.advance_to(game.clock.next())
+    return game.apply(step)
+
+
+def _footprint(game: Game, cmd: Command, effects: Sequence[Effect]) -> Footprint:
+    """The minors and units `cmd` names or changed (see the module's docstring); None when
+    it is of a kind that never commutes or began or ended a war between majors."""
+    if cmd.name not in COMMUTING:
+        return None
+    rs = game.ruleset
+    names: set[str] = set()
+
+    def note(value: Any) -> None:
+        if isinstance(value, str):
+            if value in rs.minors:
+                names.add(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                note(item)
+        elif hasattr(value, "__attrs_attrs__"):
+            for a in value.__attrs_attrs__:
+                note(getattr(value, a.name))
+
+    note(cmd)
+    for e in effects:
+        if isinstance(e, WarBegan | WarEnded) and e.a in rs.majors and e.b in rs.majors:
+            return None
+        note(e)
+        unit = getattr(e, "unit", None)
+        if isinstance(unit, str):
+            names.add(f"unit {unit}")
+    return frozenset(names)
+
+
+def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list[Any]]:
+    """The successors of the position `game` is at (that of `node`), with the sleep sets
+    they inherit; and the listed commands that failed to apply."""
+    actions: list[Step] = list(game.legal_actions(search.kinds))
+    if search.until is None or game.clock < search.until:
+        actions.append(PASS)
+    asleep = dict(node.sleep)
+    done: list[tuple[Command, frozenset[str]]] = []
+    children: list[Child] = []
+    refused: list[Any] = []
+    for index, action in enumerate(actions):
+        if isinstance(action, str):
+            try:
+                game.advance_to(game.clock.next())
+            except Exception as exc:  # a phase's rules failed: the game is as it was
+                refused.append((action, f"{type(exc).__name__}: {exc}"))
+                continue
+            children.append(Child(game.key(), action, index, ()))
+            game.pop()
+            continue
+        if search.reduction and action in asleep:
+            continue
+        try:
+            effects = game.apply(action)
+        except RuleViolation as exc:
+            refused.append((action, f"refused: {exc}"))
+            continue
+        except Exception as exc:  # a rule failed on a listed command: the game is as it was
+            refused.append((action, f"{type(exc).__name__}: {exc}"))
+            continue
+        key = game.key()
+        mark = _footprint(game, action, effects) if search.reduction else None
+        game.pop()
+        sleep: Sleeping = ()
+        if mark is not None:
+            sleep = tuple(
+                (other, theirs)
+                for other, theirs in (*asleep.items(), *done)
+                if theirs.isdisjoint(mark)
+            )
+            done.append((action, mark))
+        children.append(Child(key, action, index, sleep))
+    return children, refused
+
+
+def _expand(search: Search, item: tuple[bool, tuple[Node, ...]]) -> list[Expanded]:
+    """A task: check the nodes of one partition and, unless they are leaves, list their
+    successors. Nodes are replayed from the root in rank order, sharing prefixes."""
+    _check(search)
+    leaves, nodes = item
+    game = search.root.clone()
+    stack: list[Step] = []
+    out: list[Expanded] = []
+    for node in sorted(nodes, key=lambda n: n.rank):
+        common = 0
+        while common < min(len(stack), len(node.path)) and stack[common] == node.path[common]:
+            common += 1
+        while len(stack) > common:
+            game.pop()
+            stack.pop()
+        for step in node.path[common:]:
+            _step(game, step)
+            stack.append(step)
+        last = node.path[-1] if node.path else None
+        passed = Moment(game.clock.index - 1) if isinstance(last, str) else None
+        found = [
+            (inv.name, inv.clause, tuple(problems), None) for inv, problems in broken(game, passed)
+        ]
+        children: list[Child] = []
+        at_bound = search.until is not None and game.clock >= search.until
+        if not leaves and not at_bound:
+            children, refused = _children(search, game, node)
+            found += [
+                (LISTED_APPLY.name, LISTED_APPLY.clause, (f"{cmd!r}: {why}",), cmd)
+                for cmd, why in refused[:1]
+            ]
+        out.append(Expanded(node.rank, tuple(found), tuple(children)))
+    return out
+
+
+# ---- on the client ----------------------------------------------------------------------
+
+
+def _violation(
+    search: Search,
+    path: tuple[Step, ...],
+    invariant: str,
+    clause: str,
+    problems: tuple[str, ...],
+    overlays: Sequence[str],
+) -> Violation:
+    """The violation found at the end of `path`, with its reproducing scenario."""
+    game = search.root.clone()
+    for step in path:
+        try:
+            _step(game, step)
+        except Exception:
+            break  # the listed command that failed to apply: the scenario stops there
+    rulebook = search.root.rulebook.name
+    # `minors run` stops right after the last command, or with --until at a later moment
+    # (it applies the commands stamped before that moment only)
+    entries = list(game.log)
+    last = entries[-1].command.get("command") if entries else "advance"
+    until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
+    comments = [
+        f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
+        "replay: minors run THIS.toml"
+        + (f" --until {until}" if until else "")
+        + (f" --rulebook {rulebook}" if rulebook != "rule82" else ""),
+    ]
+    refused = path[-1] if invariant == LISTED_APPLY.name and path else None
+    text = scenario_text(
+        game,
+        name=f"explore: {invariant} broken",
+        description="; ".join(problems)[:500],
+        overlays=overlays,
+        comments=comments,
+        then=refused if isinstance(refused, Command) else None,
+    )
+    return Violation(
+        invariant,
+        clause,
+        problems,
+        tuple(s if isinstance(s, str) else repr(s) for s in path),
+        until,
+        text,
+    )
+
+
+CHUNK = 8
+"""The first slice of a level expanded when `max_states` will cut it (then doubled)."""
+
+Best = tuple[tuple[int, ...], tuple[Step, ...], dict[Command, frozenset[str]]]
+"""A new position of the next level: its least rank, the steps of that rank, its sleep set."""
+
+
+def _run(runner: Runner, payload: Payload, nodes: Sequence[Node], leaves: bool) -> list[Expanded]:
+    """Check `nodes` (and list their successors unless `leaves`), partitioned by key over
+    the runner's workers."""
+    if not nodes:
+        return []
+    parts: dict[int, list[Node]] = {}
+    width = runner.partitions
+    for node in nodes:
+        parts.setdefault(node.key % width, []).append(node)
+    items = [(leaves, tuple(parts[p])) for p in sorted(parts)]
+    return [e for part in runner.map(_expand, payload, items) for e in part]
+
+
+def _merge(
+    answers: Sequence[Expanded], frontier: Sequence[Node], visited: set[int], best: dict[int, Best]
+) -> int:
+    """Merge the successors of `answers` into `best` (the next level's new positions: least
+    rank, intersected sleep sets); the number of successors seen."""
+    by_rank = {node.rank: node for node in frontier}
+    seen = 0
+    for answer in answers:
+        node = by_rank[answer.rank]
+        for child in answer.children:
+            seen += 1
+            if child.key in visited:
+                continue
+            rank = (*answer.rank, child.index)
+            sleep = dict(child.sleep)
+            known = best.get(child.key)
+            if known is None:
+                best[child.key] = (rank, (*node.path, child.step), sleep)
+                continue
+            common = {c: f for c, f in known[2].items() if c in sleep}
+            if rank < known[0]:
+                best[child.key] = (rank, (*node.path, child.step), common)
+            else:
+                best[child.key] = (known[0], known[1], common)
+    return seen
+
+
+def explore(
+    search: Search,
+    runner: Runner,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    overlays: Sequence[str | Path] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> Exploration:
+    """Explore `search` where `runner` runs work, visiting at most `max_states` distinct
+    positions; `overlays` are written into the violations' scenarios."""
+    if max_states < 1:
+        raise ScaleInputError(f"--max-states {max_states}: give one or more")
+    root = search.root
+    payload = Payload.of(search)
+    visited = {root.key()}
+    frontier = [Node(root.key(), (), ())]
+    states, level, capped = 1, 0, False
+    found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
+    names = [str(Path(o).resolve()) for o in overlays]
+    checked_depth = -1
+    branching = 1.0
+    while frontier:
+        leaves = capped or (search.depth is not None and level >= search.depth)
+        room = max_states - len(visited)
+        best: dict[int, Best] = {}
+        chunked = not leaves and len(frontier) * branching > room
+        if not chunked:
+            answers = _run(runner, payload, frontier, leaves)
+            expanded = 0 if leaves else len(frontier)
+        else:
+            # the cap will cut this level: expand in rank order, a growing slice at a
+            # time, until the new positions fill the room; the rest is only checked. The
+            # positions kept are the same as if all were expanded (a later parent's
+            # successors all rank after an earlier parent's), and the slices do not
+            # depend on the number of workers.
+            answers, expanded, size = [], 0, CHUNK
+            while expanded < len(frontier) and len(best) < room:
+                part = frontier[expanded : expanded + size]
+                expanded, size = expanded + len(part), size * 2
+                done = _run(runner, payload, part, False)
+                states += _merge(done, frontier, visited, best)
+                answers += done
+            answers += _run(runner, payload, frontier[expanded:], True)
+        by_rank = {node.rank: node for node in frontier}
+        for answer in sorted(answers, key=lambda e: e.rank):
+            node = by_rank[answer.rank]
+            for name, clause, problems, cmd in answer.broken:
+                if name not in found:
+                    path = node.path if cmd is None else (*node.path, cmd)
+                    found[name] = (answer.rank, path, clause, problems)
+        checked_depth = level
+        if leaves:
+            break
+        if not chunked:
+            states += _merge(answers, frontier, visited, best)
+        generated = sum(len(a.children) for a in answers)
+        branching = max(1.0, generated / max(1, expanded))
+        ordered = sorted(best.items(), key=lambda item: item[1][0])
+        if len(ordered) > room:
+            ordered, capped = ordered[:room], True
+        visited.update(key for key, _ in ordered)
+        frontier = [
+            Node(key, path, rank, tuple(sleep.items())) for key, (rank, path, sleep) in ordered
+        ]
+        level += 1
+        if progress is not None:
+            progress(len(visited), max_states)
+    violations = tuple(
+        _violation(search, path, name, clause, problems, names)
+        for name, (_, path, clause, problems) in sorted(
+            found.items(), key=lambda i: (len(i[1][1]), i[1][0])
+        )
+    )
+    return Exploration(
+        states=states,
+        positions=len(visited),
+        depth=checked_depth,
+        capped=capped,
+        max_states=max_states,
+        violations=violations,
+        reduction=search.reduction,
+        kinds=search.kinds,
+    )

@@ -1,0 +1,247 @@
+"""What `minors simulate` reports from its campaigns: per minor and season the distribution
+of statuses and majors, first-attack and conquest dates, BRP credits per major, how often
+each clause fired, each with its 95 % interval (Wilson for proportions, Student t for
+means); with a second set of rules, the paired differences (docs/scale.md)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from ..domain import Status
+from ..domain.clock import Moment
+from ..ruleset.tables import Ruleset
+from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, season_label
+from .stats import CONFIDENCE, mean_interval, wilson
+
+__all__ = ["Side", "differences", "shown", "summary"]
+
+NEVER = "never"
+NONE = "none"
+
+
+@frozen
+class Side:
+    """One set of rules and the campaigns played under it."""
+
+    label: str
+    spec: Campaigns
+    results: tuple[CampaignResult, ...]
+
+    @property
+    def rs(self) -> Ruleset:
+        return self.spec.root.ruleset
+
+
+def _seasons(side: Side) -> list[str]:
+    """The labels of the seasons recorded: each season ended before the horizon, then the
+    horizon's own."""
+    root, horizon = side.spec.root.clock, side.spec.horizon
+    labels = [season_label(Moment.turn_start(t)) for t in range(root.turn, horizon.turn)]
+    return [*labels, f"{season_label(horizon)} (horizon)"]
+
+
+def _active(side: Side, results: Sequence[CampaignResult]) -> list[int]:
+    """The minors (their positions) in play in some season of some campaign."""
+    count = len(side.rs.minors)
+    return [
+        i
+        for i in range(count)
+        if any(season[i][0] != INACTIVE for r in results for season in r.seasons)
+    ]
+
+
+def _when(index: int | None) -> str:
+    return NEVER if index is None else season_label(Moment(index))
+
+
+def _outcome_status(r: CampaignResult, i: int) -> str:
+    code = r.seasons[-1][i][0]
+    return "not in play" if code == INACTIVE else STATUSES[code].value
+
+
+def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str]) -> str:
+    code = r.seasons[-1][i][1]
+    return NONE if code < 0 else majors[code]
+
+
+def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The report of one side as JSON-ready data: its figures over the campaigns that
+    reached the horizon (and are not in `leave_out`: the other side's failures); those that
+    stopped on an error are listed under `errors`."""
+    rs = side.rs
+    stopped = [r for r in side.results if r.error]
+    results = tuple(r for r in side.results if not r.error and r.index not in leave_out)
+    n = len(results)
+    minors, majors = list(rs.minors), list(rs.majors)
+    labels = _seasons(side)
+    out_minors: dict[str, Any] = {}
+    for i in _active(side, results):
+        status_end = Counter(_outcome_status(r, i) for r in results)
+        major_end = Counter(_outcome_major(r, i, majors) for r in results)
+        examples: dict[str, int] = {}
+        for r in results:
+            examples.setdefault(_outcome_status(r, i), r.index)
+        per_season: dict[str, Any] = {}
+        for s, label in enumerate(labels):
+            statuses = Counter(
+                STATUSES[r.seasons[s][i][0]].value if r.seasons[s][i][0] != INACTIVE else "-"
+                for r in results
+            )
+            tied = Counter(
+                majors[r.seasons[s][i][1]] if r.seasons[s][i][1] >= 0 else NONE for r in results
+            )
+            statuses.pop("-", None)
+            per_season[label] = {"status": dict(sorted(statuses.items())), "major": dict(tied)}
+        attacked = sum(1 for r in results if r.first_attack[i] is not None)
+        conquered = sum(1 for r in results if r.conquest[i] is not None)
+        out_minors[minors[i]] = {
+            "at_horizon": {
+                "status": {k: wilson(v, n).to_json() for k, v in sorted(status_end.items())},
+                "major": {k: wilson(v, n).to_json() for k, v in sorted(major_end.items())},
+            },
+            "examples": dict(sorted(examples.items())),
+            "attacked": wilson(attacked, n).to_json(),
+            "first_attack": _dates(r.first_attack[i] for r in results),
+            "conquered": wilson(conquered, n).to_json(),
+            "conquest": _dates(r.conquest[i] for r in results),
+            "seasons": per_season,
+        }
+    brps = {
+        major: {
+            "at_horizon": mean_interval([r.brps[-1][j] for r in results]).to_json(),
+            "seasons": {
+                label: mean_interval([r.brps[s][j] for r in results]).to_json()
+                for s, label in enumerate(labels)
+            },
+        }
+        for j, major in enumerate(majors)
+    }
+    counts = [dict(r.clauses) for r in results]
+    rules = sorted({rule for c in counts for rule in c})
+    clauses = {
+        rule: {
+            "per_campaign": mean_interval([c.get(rule, 0) for c in counts]).to_json(),
+            "campaigns": wilson(sum(1 for c in counts if rule in c), n).to_json(),
+        }
+        for rule in rules
+    }
+    spec = side.spec
+    return {
+        "label": side.label,
+        "campaigns": len(side.results),
+        "completed": n,
+        "errors": [{"campaign": r.index, "seed": r.seed, "error": r.error} for r in stopped],
+        "seed": spec.seed,
+        "start": str(spec.root.clock),
+        "horizon": str(spec.horizon),
+        "policy": spec.policy,
+        "confidence": CONFIDENCE,
+        "rules": {
+            "tables": rs.digest,
+            "overlays": [str(s) for s in rs.sources],
+            "rulebook": spec.root.rulebook.name,
+        },
+        "seasons": labels,
+        "commands": mean_interval([r.commands for r in results]).to_json(),
+        "minors": out_minors,
+        "brps": brps,
+        "clauses": clauses,
+    }
+
+
+def _dates(values: Any) -> dict[str, int]:
+    counted = Counter(_when(v) for v in values)
+    order = sorted(
+        (k for k in counted if k != NEVER), key=lambda k: Moment.parse(f"{k}/axis/diplomacy")
+    )
+    return {k: counted[k] for k in [*order, *([NEVER] if NEVER in counted else [])]}
+
+
+Measure = Callable[[CampaignResult], float]
+
+
+def _status_is(i: int, status: str) -> Measure:
+    return lambda r: float(_outcome_status(r, i) == status)
+
+
+def _attacked(i: int) -> Measure:
+    return lambda r: float(r.first_attack[i] is not None)
+
+
+def _conquered(i: int) -> Measure:
+    return lambda r: float(r.conquest[i] is not None)
+
+
+def _credits(j: int) -> Measure:
+    return lambda r: float(r.brps[-1][j])
+
+
+def _fired(rule: str) -> Measure:
+    return lambda r: float(dict(r.clauses).get(rule, 0))
+
+
+def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, str, Measure]]:
+    """What the two sides are compared on, per campaign: (name, kind, measure)."""
+    minors, majors = list(base.rs.minors), list(base.rs.majors)
+    out: list[tuple[str, str, Measure]] = []
+    for i in _active(base, results):
+        name = minors[i]
+        for status in Status:
+            what = f"{name} {status.value} at the horizon"
+            out.append((what, "proportion", _status_is(i, status.value)))
+        out.append((f"{name} attacked", "proportion", _attacked(i)))
+        out.append((f"{name} conquered", "proportion", _conquered(i)))
+    for j, major in enumerate(majors):
+        out.append((f"{major} BRP credits at the horizon", "mean", _credits(j)))
+    for rule in sorted({rule for r in results for rule, _ in r.clauses}):
+        out.append((f"rule {rule} fired (times a campaign)", "mean", _fired(rule)))
+    return out
+
+
+def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
+    """Each measure on both sides and the mean of its paired differences (versus - base,
+    campaign by campaign: the same seeds) with its t interval; `shows` when the interval
+    excludes 0. Measures that are equal in every campaign are left out, and so are the
+    campaigns that stopped on an error on either side."""
+    if [r.seed for r in base.results] != [r.seed for r in versus.results]:
+        raise ValueError("the two sides did not play the same seeds")
+    pairs = [
+        (x, y)
+        for x, y in zip(base.results, versus.results, strict=True)
+        if not x.error and not y.error
+    ]
+    if not pairs:
+        return []
+    mine, theirs = [x for x, _ in pairs], [y for _, y in pairs]
+    out: list[dict[str, Any]] = []
+    for what, kind, measure in _measures(base, mine):
+        a = [measure(r) for r in mine]
+        try:
+            b = [measure(r) for r in theirs]
+        except IndexError:  # the versus tables have other minors or majors
+            continue
+        if a == b:
+            continue
+        paired = mean_interval([y - x for x, y in zip(a, b, strict=True)])
+        out.append(
+            {
+                "what": what,
+                "kind": kind,
+                "base": round(sum(a) / len(a), 6),
+                "versus": round(sum(b) / len(b), 6),
+                "difference": paired.to_json(),
+                "shows": paired.excludes_zero(),
+            }
+        )
+    return out
+
+
+def shown(interval: dict[str, Any], percent: bool = False) -> str:
+    """`42.0% [35.1–49.2]` or `-10.3 [-12.0–-8.6]`: a value and its interval as text."""
+    if percent:
+        return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
+    return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"

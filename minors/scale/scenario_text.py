@@ -1,0 +1,81 @@
+"""A game's commands as a scenario file (docs/scenario-format.md) that `minors run`
+replays: the commands of its log, each stamped with the moment it was applied at."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .._kernel.convert import fields_of
+from ..domain.clock import Moment
+from ..rules82 import Game
+from ..rules82.commands import Command
+
+__all__ = ["scenario_text", "toml_value"]
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(name: str) -> str:
+    return name if _BARE.match(name) else json.dumps(name, ensure_ascii=False)
+
+
+def toml_value(value: Any) -> str:
+    """A value of a command's fields as TOML (strings, integers, booleans, lists, inline
+    tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def scenario_text(
+    game: Game,
+    *,
+    name: str,
+    description: str = "",
+    overlays: Sequence[str] = (),
+    comments: Iterable[str] = (),
+    then: Command | None = None,
+) -> str:
+    """The scenario whose run gives `game`'s commands again: from the game's start, each
+    command of its log (not the clock's advances: `at` moves the clock) at the moment it
+    was applied. `overlays` are written as given (absolute paths replay from anywhere);
+    `comments` head the file (what to run it with); `then` is one more command at the
+    game's clock (one the rules refuse there: `minors run` stops on it with exit 3)."""
+    lines = [f"# {line}" for line in comments]
+    lines += [
+        "[scenario]",
+        f"name = {toml_value(name)}",
+        f"start = {toml_value(game.start)}",
+    ]
+    if description:
+        lines.append(f"description = {toml_value(description)}")
+    if overlays:
+        lines.append(f"ruleset = {toml_value(list(overlays))}")
+    for entry in game.log:
+        fields = dict(entry.command)
+        kind = fields.pop("command")
+        if kind == "advance":
+            continue
+        lines += _do(entry.moment, kind, fields)
+    if then is not None:
+        fields = dict(fields_of(then))
+        lines += _do(game.clock, str(fields.pop("command")), fields)
+    return "\n".join(lines) + "\n"
+
+
+def _do(at: Moment, kind: str, fields: dict[str, Any]) -> list[str]:
+    """A `[[do]]` table: the command `kind` with its fields at `at`."""
+    lines = ["", "[[do]]", f"at = {toml_value(str(at))}", f"command = {toml_value(kind)}"]
+    return lines + [f"{_key(k)} = {toml_value(v)}" for k, v in fields.items() if v is not None]

@@ -1,0 +1,381 @@
+"""Work at scale (minors.scale, docs/scale.md): `minors simulate`, `minors explore` and
+`minors log verify-many`, run in this process (the LocalCluster run is
+tests/test_scale_cluster.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import minors
+from minors import auditlog
+from minors.cli import main
+from minors.errors import ScaleError, ScaleInputError
+from minors.scale import (
+    Campaigns,
+    Runner,
+    Search,
+    explore,
+    replay_campaign,
+    root_game,
+    run_campaigns,
+)
+from minors.scale.runner import Payload, unpack
+from minors.scale.stats import mean_interval, t_quantile, wilson
+from minors.testing import ties_with_enemies
+
+if os.environ.get("CI") != "true":  # CI installs the scale extra and never skips
+    pytest.importorskip("distributed", reason="needs the scale extra: pip install -e '.[scale]'")
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+BROKEN = DATA / "broken_alignment.toml"
+CONTROL = DATA / "scale_control.toml"
+EIGHT = ROOT / "minors" / "examples" / "limit_of_eight.toml"
+PLANTED = [
+    "explore",
+    "--at",
+    "1939-fall/allies/construction",
+    "--ruleset",
+    str(BROKEN),
+    "--kinds",
+    "refuse_association,declare_war",
+    "--depth",
+    "4",
+    "--max-states",
+    "200",
+]
+"""The planted bug: Britain refuses W. Poland's alliance, then (a phase boundary later)
+Italy declares war on France, and the broken row associates Poland with Germany."""
+
+
+# ---- intervals ---------------------------------------------------------------------------
+
+
+def test_wilson_interval_matches_the_formula_near_zero() -> None:
+    """0 of 10 gives [0, 0.2775] (not the normal approximation's empty interval)."""
+    found = wilson(0, 10)
+    assert (found.value, found.low) == (0.0, 0.0)
+    assert found.high == pytest.approx(0.27753, abs=1e-4)
+    half = wilson(5, 10)
+    assert (half.low, half.high) == (
+        pytest.approx(0.23659, abs=1e-4),
+        pytest.approx(0.76341, abs=1e-4),
+    )
+
+
+def test_t_quantile_and_mean_interval() -> None:
+    """Student's t quantiles as the tables give them; a mean's interval uses them."""
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-3)
+    assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-3)
+    assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    found = mean_interval([1.0, 2.0, 3.0, 4.0])
+    half = 3.1824 * math.sqrt((5 / 3) / 4)
+    assert (found.low, found.high) == (
+        pytest.approx(2.5 - half, abs=1e-3),
+        pytest.approx(2.5 + half, abs=1e-3),
+    )
+
+
+# ---- the runner ----------------------------------------------------------------------------
+
+
+def test_runner_refuses_workers_with_a_scheduler_and_no_workers() -> None:
+    """--workers with --scheduler, or fewer than one worker, is named, not guessed."""
+    with pytest.raises(ScaleInputError, match="give one of them"):
+        Runner(workers=2, scheduler="tcp://127.0.0.1:8786")
+    with pytest.raises(ScaleInputError, match="one worker or more"):
+        Runner(workers=0)
+
+
+def test_a_payload_that_does_not_digest_as_sent_is_refused() -> None:
+    """A worker checks the shared bytes against the digest the client sent."""
+    payload = Payload.of({"a": 1})
+    assert unpack(payload.blob, payload.digest) == {"a": 1}
+    with pytest.raises(ScaleError, match="does not digest as sent"):
+        unpack(payload.blob + b"x", "0" * 64)
+
+
+def test_an_unreachable_scheduler_is_one_line_exit_2() -> None:
+    """`--scheduler` naming no scheduler exits 2 saying it cannot be reached."""
+    result = CliRunner().invoke(
+        main,
+        ["log", "verify-many", str(BROKEN), "--scheduler", "tcp://127.0.0.1:9"],
+    )
+    assert result.exit_code == 2
+    assert "cannot reach the scheduler" in result.stderr
+
+
+# ---- simulate ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def campaigns() -> Campaigns:
+    """Four campaigns' spec from the 1939 start to the Winter of 1939."""
+    return Campaigns.of(root_game(None, None, [], None), "1939-winter/axis/diplomacy", seed=5)
+
+
+def test_campaigns_are_the_same_in_any_runner(campaigns: Campaigns) -> None:
+    """One task at a time or Dask's threaded scheduler: the same results in the same order."""
+    with Runner(workers=1) as one:
+        alone = run_campaigns(campaigns, 4, one)
+    with Runner(small=True) as threads:
+        assert threads.setup.mode == "threads"
+        shared = run_campaigns(campaigns, 4, threads)
+    assert alone == shared
+    assert [r.index for r in alone] == [0, 1, 2, 3]
+    assert len({r.seed for r in alone}) == 4  # each campaign its own seed
+
+
+def test_a_reported_outcome_replays_from_its_seed(campaigns: Campaigns, tmp_path: Path) -> None:
+    """Campaign 2 played again gives the same result, and its scenario file, run by
+    `minors run --until HORIZON`, gives the same final state."""
+    with Runner(workers=1) as runner:
+        reported = run_campaigns(campaigns, 3, runner)[2]
+    result, game, text = replay_campaign(campaigns, 2)
+    assert result == reported
+    scenario = tmp_path / "campaign-2.toml"
+    scenario.write_text(text, encoding="utf-8")
+    replayed = minors.run_scenario(scenario, str(campaigns.horizon))
+    assert auditlog.digest(replayed.state()) == reported.final == auditlog.digest(game.state())
+
+
+def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:
+    """`--json` has the campaigns, per-minor distributions with intervals, and for each
+    status at the horizon a campaign that ends in it; `--replay` of that campaign ends so."""
+    args = ["simulate", "--campaigns", "3", "--until", "1939-winter/axis/diplomacy", "--seed", "9"]
+    result = CliRunner().invoke(main, [*args, "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["campaigns"] == 3
+    poland = document["minors"]["W. Poland"]
+    assert sum(1 for _ in poland["at_horizon"]["status"]) >= 1
+    status, index = next(iter(poland["examples"].items()))
+    share = poland["at_horizon"]["status"][status]
+    assert share["method"] == "wilson"
+    assert share["low"] <= share["value"] <= share["high"]
+    assert poland["attacked"]["value"] == 1.0  # attacked at the start, 82.12
+    assert poland["first_attack"] == {"1939-fall": 3}
+    for name, m in document["minors"].items():  # the dates add up to the share attacked
+        dated = sum(k for when, k in m["first_attack"].items() if when != "never")
+        assert dated == round(m["attacked"]["value"] * 3), name
+    again = CliRunner().invoke(main, [*args, "--replay", str(index), "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["state"]["minors"]["W. Poland"]["status"] == status
+
+
+@pytest.mark.rule("82.32")
+def test_limit_of_eight_shows_a_difference_with_its_interval(tmp_path: Path) -> None:
+    """With Britain holding Greece and units massed into it, the limit of eight (the
+    example house rule) makes the limit's rules fire more often than the limit of ten, on
+    the same seeds: a paired difference whose t interval excludes 0."""
+    page = tmp_path / "page.html"
+    args = [
+        "simulate", str(CONTROL), "--at", "1939-fall/allies/movement",
+        "--until", "1939-fall/allies/construction", "--campaigns", "12", "--seed", "0",
+        "--policy", "minors.scale.policy:massing_policy",
+        "--versus-ruleset", str(EIGHT), "--json", "--html", str(page),
+    ]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["versus"]["rules"]["overlays"] == [str(EIGHT)]
+    fired = {d["what"]: d for d in document["versus"]["differences"]}[
+        "rule 82.32 fired (times a campaign)"
+    ]
+    assert fired["shows"]
+    assert fired["versus"] > fired["base"]
+    interval = fired["difference"]
+    assert interval["method"] == "t"
+    assert 0 < interval["low"] <= interval["value"] <= interval["high"]
+    html = page.read_text(encoding="utf-8")
+    assert "paired differences" in html
+    assert "rule 82.32 fired" in html
+    assert "<script" not in html
+
+
+def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:
+    """`--logs DIR` writes one audit log per campaign; `log verify-many DIR` verifies them
+    all, one line each and a summary."""
+    logs = tmp_path / "logs"
+    result = CliRunner().invoke(
+        main,
+        [
+            "simulate",
+            "--campaigns",
+            "2",
+            "--until",
+            "1939-fall/allies/diplomacy",
+            "--logs",
+            str(logs),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 campaigns" in result.stdout
+    written = sorted(p.name for p in logs.iterdir())
+    assert written == ["campaign-00000.jsonl", "campaign-00001.jsonl"]
+    checked = CliRunner().invoke(main, ["log", "verify-many", str(logs)])
+    assert checked.exit_code == 0, checked.output
+    lines = checked.stdout.splitlines()
+    assert [line.split()[0] for line in lines[:2]] == ["ok", "ok"]
+    assert lines[-1] == "2 logs: 2 ok, 0 failed, 0 could not be verified"
+
+
+def test_a_policy_that_is_not_module_function_is_exit_2() -> None:
+    """A bad `--policy` is named in one line, exit 2, no traceback."""
+    result = CliRunner().invoke(
+        main, ["simulate", "--until", "1940-spring/axis/diplomacy", "--policy", "nowhere"]
+    )
+    assert result.exit_code == 2
+    assert "write module:function" in result.stderr
+    assert "Traceback" not in result.output
+
+
+# ---- explore -------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("82.11E")
+def test_explore_finds_the_planted_bug_and_its_scenario_replays(tmp_path: Path) -> None:
+    """The broken overlay's counterexample: two commands in two phases (a refusal, then
+    Italy's declaration), found with the search capped and reported so; `minors run` of the
+    scenario it prints reaches a position that breaks the same invariant."""
+    result = CliRunner().invoke(main, [*PLANTED, "--json", "--write", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    document = json.loads(result.stdout)
+    assert (document["positions"], document["capped"]) == (200, True)
+    (found,) = document["violations"]
+    assert found["invariant"] == "no_tie_with_an_enemy"
+    commands = [s for s in found["steps"] if s != "pass"]
+    assert commands == [
+        "RefuseAssociation(major='Britain', minor='W. Poland')",
+        "DeclareWar(attacker='Italy', target='France', displace=None)",
+    ]
+    assert found["steps"].index(commands[1]) - found["steps"].index(commands[0]) > 1
+    scenario = tmp_path / "no_tie_with_an_enemy.toml"
+    assert scenario.read_text(encoding="utf-8") == found["scenario"]
+    game = minors.run_scenario(scenario, found["until"])
+    assert ties_with_enemies(game) == [
+        "W. Poland is associated with Germany, which is at war with it"
+    ]
+
+
+def test_the_planted_bug_is_the_overlays() -> None:
+    """Without the broken overlay the same search breaks nothing (exit 0)."""
+    args = [a for a in PLANTED if a not in ("--ruleset", str(BROKEN))]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["violations"] == []
+
+
+def test_sleep_sets_visit_every_position_in_fewer_steps() -> None:
+    """The partial-order reduction prunes transitions, never positions: the same distinct
+    positions with and without it, fewer states visited with it."""
+    root = root_game(None, "1939-fall/allies/declarations", [], None)
+    found = {}
+    for reduction in (True, False):
+        search = Search.of(
+            root,
+            kinds=["border_war", "refuse_association", "subvert"],
+            depth=3,
+            reduction=reduction,
+        )
+        with Runner(workers=1) as runner:
+            found[reduction] = explore(search, runner)
+    assert found[True].positions == found[False].positions > 8
+    assert found[True].states < found[False].states
+    assert not found[True].capped
+    assert found[True].violations == ()
+
+
+def test_explore_is_the_same_on_any_number_of_partitions() -> None:
+    """One partition or two (threads): the same positions, states and counterexample."""
+    root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)
+    search = Search.of(root, kinds=["refuse_association", "declare_war"], depth=4)
+    with Runner(workers=1) as one:
+        alone = explore(search, one, max_states=150)
+    with Runner(small=True) as two:
+        assert two.partitions == 2
+        split = explore(search, two, max_states=150)
+    assert alone == split
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["explore"], "--depth D or --until MOMENT"),
+        (["explore", "--depth", "1", "--kinds", "declare_wars"], "did you mean 'declare_war'"),
+        (
+            [
+                "explore",
+                "--until",
+                "1939-fall/axis/diplomacy",
+                "--at",
+                "1940-spring/axis/diplomacy",
+            ],
+            "before the start",
+        ),
+    ],
+)
+def test_explore_bad_bounds_are_one_line_exit_2(args: list[str], needle: str) -> None:
+    """Missing bounds, an unknown kind, a horizon before the start: exit 2, one line."""
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    assert json.loads(result.stdout)["error"]["exit"] == 2
+
+
+# ---- verify-many ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two good logs, a tampered one and one that is not a log."""
+    folder = tmp_path_factory.mktemp("logs")
+    out = {}
+    for name in ("a", "b", "tampered"):
+        path = folder / f"{name}.jsonl"
+        minors.run_scenario(minors.scenario.SAMPLE, "1940-spring/axis/diplomacy", log=path)
+        out[name] = path
+    lines = out["tampered"].read_bytes().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if b'"command":"conquer"' in line)
+    lines[at] = lines[at].replace(b'"by":"Germany"', b'"by":"Russia"', 1)  # history rewritten
+    out["tampered"].write_bytes(b"".join(lines))
+    out["junk"] = folder / "junk.jsonl"
+    out["junk"].write_text("not a log\n", encoding="utf-8")
+    out["missing"] = folder / "missing.jsonl"
+    return out
+
+
+@pytest.mark.parametrize(
+    ("names", "code"),
+    [(["a", "b"], 0), (["a", "tampered", "missing", "junk"], 1), (["a", "missing"], 2)],
+)
+def test_verify_many_exit_status(logs: dict[str, Path], names: list[str], code: int) -> None:
+    """Exit 0 when all verify, 1 when any fails a check, else 2 when any cannot be verified;
+    one line per log, in the order given, and a summary."""
+    result = CliRunner().invoke(main, ["log", "verify-many", *(str(logs[n]) for n in names)])
+    assert result.exit_code == code, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(names) + 1
+    for line, name in zip(lines, names, strict=False):
+        assert line.endswith(str(logs[name])) or f" {logs[name]}: " in line
+        word = {"a": "ok", "b": "ok", "tampered": "FAILED", "junk": "FAILED", "missing": "CANNOT"}
+        assert line.startswith(word[name])
+
+
+def test_verify_many_progress_stays_out_of_a_pipe(logs: dict[str, Path]) -> None:
+    """In a pipe, verify-many prints its lines and summary and nothing of a progress bar."""
+    args = ["log", "verify-many", str(logs["a"]), str(logs["b"]), "--workers", "1"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "minors", *args], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines()[-1] == "2 logs: 2 ok, 0 failed, 0 could not be verified"
