@@ -339,7 +339,7 @@ def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
         elif code == 7:
             lines.append(
                 f"    elif type(v) is not tuple{' or not v' if must else ''} "
-                f"or any(type(item) is not _t{i} for item in v):"
+                f"or (v and any(type(item) is not _t{i} for item in v)):"
             )
         elif code == 9:
             lines.append(f"    elif not isinstance(v, _t{i}):")
