@@ -114,13 +114,21 @@ def refresh_wars(tx: Tx, rule: str = "82.12", majors: Collection[str] | None = N
             wars = tuple(sorted({*state.direct_wars, *found} - {major}))
         else:
             wars = wars_of(tx, state)
-        if wars == state.at_war_with:
+        old = state.at_war_with
+        if wars == old:
             continue
-        for enemy in sorted(set(wars) - set(state.at_war_with)):
-            tx.emit(WarBegan, enemy, name, rule, f"{name} shares {state.major}'s wars")
-        for enemy in sorted(set(state.at_war_with) - set(wars)):
-            tx.emit(WarEnded, enemy, name, rule, "its major left the war")
+        for enemy in wars:  # both sorted: the new ones in order
+            if enemy not in old:
+                tx.emit(_shared, enemy, name, rule, major)
+        for enemy in old:
+            if enemy not in wars:
+                tx.emit(WarEnded, enemy, name, rule, "its major left the war")
         tx.update(name, at_war_with=wars)
+
+
+def _shared(enemy: str, minor: str, rule: str, major: str | None) -> WarBegan:
+    """The war a tied minor shares with its major (its cause made when read)."""
+    return WarBegan(enemy, minor, rule, f"{minor} shares {major}'s wars")
 
 
 @at_start
