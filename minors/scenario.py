@@ -176,16 +176,16 @@ def run_scenario(
             file=scenario.path,
             command=1,
         )
+    from .audit.log import advance, open_log
+
     sink = None
     if log is not None:
-        from .audit.log import open_log
-
         sink = open_log(game, log, durability)
     try:
         for index, step in enumerate(resolved, start=1):
             if stop is not None and step.at >= stop:
                 break
-            game.advance_to(step.at)
+            advance(game, step.at)
             try:
                 game.apply(step.command)
             except RuleViolation as exc:
@@ -193,7 +193,7 @@ def run_scenario(
         if stop is not None:
             if stop < game.clock:
                 raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
-            game.advance_to(stop)
+            advance(game, stop)
     finally:
         if sink is not None:
             game.attach(None)

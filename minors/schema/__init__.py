@@ -30,6 +30,7 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "state": documents.state,
     "error": documents.error,
     "log-1": documents.log_format_1,
+    "log-2": documents.log_format_2,
     "tables": documents.tables,
     "coverage": documents.coverage,
 }
