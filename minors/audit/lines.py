@@ -28,7 +28,10 @@ __all__ = [
     "canonical",
     "cut",
     "digest",
+    "encoded_records",
     "moment_of",
+    "parse",
+    "parse_entry",
     "read_lines",
     "records",
     "seal",
@@ -47,9 +50,32 @@ MAX_DEPTH = 64
 """The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""
 
 
+def _no_default(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODER = (
+    json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, _no_default, json.encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+    if getattr(json.encoder, "c_make_encoder", None) is not None
+    else None
+)
+"""CPython's C encoder, made once with the canonical settings: `json.dumps` builds one at
+every call, which costs as much as encoding a log line."""
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _text(value: Any) -> str:
+    if _C_ENCODER is not None:
+        return "".join(_C_ENCODER(value, 0))
+    return _ENCODER.encode(value)  # pragma: no cover - other Pythons
+
+
 def canonical(value: Any) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _text(value).encode()
 
 
 def digest(value: Any) -> str:
@@ -58,10 +84,14 @@ def digest(value: Any) -> str:
 
 
 def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
-    """The line for `record` chained after `prev`, and the line's own hash."""
+    """The line for `record` chained after `prev`, and the line's own hash (the SHA-256 of
+    the line's canonical JSON without its `hash`)."""
     body = {**record, "prev": prev}
-    own = hashlib.sha256(canonical(body)).hexdigest()
-    return canonical({**body, "hash": own}) + b"\n", own
+    encoded = canonical(body)
+    own = hashlib.sha256(encoded).hexdigest()
+    tail = canonical({k: v for k, v in body.items() if k > "hash"})[1:]  # "prev" at least
+    member = b'"hash":"' + own.encode() + b'",'
+    return encoded[: len(encoded) - len(tail)] + member + tail + b"\n", own
 
 
 def cut(text: object, limit: int = 120) -> str:
@@ -135,6 +165,22 @@ def _too_deep(value: Any) -> bool:
     return False
 
 
+_KEYS: dict[str, str] = {}
+
+
+def _members(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each member of an object as its canonical JSON writes it, in key order."""
+    out = []
+    for key in sorted(record):
+        name = _KEYS.get(key)
+        if name is None:
+            name = _text(key) + ":"
+            if len(_KEYS) < 256:
+                _KEYS[key] = name
+        out.append((key, name + _text(record[key])))
+    return out
+
+
 def parse(raw: bytes, number: int) -> dict[str, Any]:
     """The record of one line, checked for encoding and its own hash (not the chain).
 
@@ -142,6 +188,11 @@ def parse(raw: bytes, number: int) -> dict[str, Any]:
         Broken: the line is cut short, not JSON, not canonical, or its hash is wrong.
         LogFormatError: it nests deeper than `MAX_DEPTH`.
     """
+    return parse_entry(raw, number)[0]
+
+
+def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
+    """`parse`, and the canonical JSON of the line's `effects` (None if it has none)."""
     if not raw.endswith(b"\n"):
         raise Broken(number, "the line is cut short (no newline): the file was truncated")
     try:
@@ -152,31 +203,37 @@ def parse(raw: bytes, number: int) -> dict[str, Any]:
         raise Broken(number, "the line is not JSON") from None
     if not isinstance(record, dict):
         raise Broken(number, "the line is not a JSON object")
-    try:
-        if canonical(record) + b"\n" != raw:
-            seq = record.get("seq")
-            raise Broken(
-                number, "the line is not in canonical form", seq if isinstance(seq, int) else None
-            )
-    except RecursionError:
-        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
-        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
-    own = record.pop("hash", None)
     seq = record.get("seq") if record.get("kind") == "entry" else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
-    if own != hashlib.sha256(canonical(record)).hexdigest():
+    try:
+        members = _members(record)
+    except RecursionError:
+        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
+    if ("{" + ",".join(m for _, m in members) + "}\n").encode() != raw:
+        raise Broken(number, "the line is not in canonical form", seq)
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
+        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
+    body = ("{" + ",".join(m for k, m in members if k != "hash") + "}").encode()
+    if record.get("hash") != hashlib.sha256(body).hexdigest():
         raise Broken(number, "the line's hash does not match its content (edited)", seq)
-    record["hash"] = own
-    return record
+    effects = next((m for k, m in members if k == "effects"), None)
+    return record, None if effects is None else effects[len('"effects":') :].encode()
 
 
 def records(
     lines: list[bytes], prev: str = GENESIS, first: int = 1
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line's record (numbered from `first`) after the encoding and chain checks."""
+    for number, record, _ in encoded_records(lines, prev, first):
+        yield number, record
+
+
+def encoded_records(
+    lines: list[bytes], prev: str = GENESIS, first: int = 1
+) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
+    """`records`, each with the canonical JSON of its effects (if it has any)."""
     for number, raw in enumerate(lines, start=first):
-        record = parse(raw, number)
+        record, effects = parse_entry(raw, number)
         if record.get("prev") != prev:
             seq = record.get("seq") if record.get("kind") == "entry" else None
             raise Broken(
@@ -186,7 +243,7 @@ def records(
                 seq if isinstance(seq, int) else None,
             )
         prev = record["hash"]
-        yield number, record
+        yield number, record, effects
 
 
 def moment_of(value: Any, number: int, field: str) -> Moment:

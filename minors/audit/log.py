@@ -48,6 +48,7 @@ from .lines import (
     canonical,
     cut,
     digest,
+    encoded_records,
     moment_of,
     parse,
     read_lines,
@@ -506,7 +507,7 @@ def _verify_lines(
     closed = False
     due: dict[str, Any] | None = None
     total = len(lines)
-    for number, record in records(lines):
+    for number, record, encoded in encoded_records(lines):
         kind = _form(record, number, fmt) if number > 1 else "header"
         if kind == "seal":
             if not closed:
@@ -526,7 +527,7 @@ def _verify_lines(
             due = None
         elif kind == "entry":
             advance = _replay_entry(game, number, record)
-            expected = recorder.entry(game.log.last, game.raw_state if advance else None)
+            expected = recorder.entry(game.log.last, game.raw_state if advance else None, encoded)
             _compare(number, record, expected[0])
             due = expected[1] if len(expected) > 1 else None
             entries += 1

@@ -94,10 +94,13 @@ class Recorder:
             record["state_digest"] = self.state_digest(state)
         return record
 
-    def entry(self, entry: LogEntry, state: GameState | None) -> list[dict[str, Any]]:
+    def entry(
+        self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
+    ) -> list[dict[str, Any]]:
         """The lines of one entry: the entry, and a snapshot after an advance that enters a
         new game turn (format 1) or player turn (format 2). `state` (the state after it)
-        is read for advances only."""
+        is read for advances only; `encoded`, if given, is the canonical JSON of the
+        effects (a verifier has it in the line it checks)."""
         effects = [effect_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -105,7 +108,9 @@ class Recorder:
             "at": str(entry.moment),
             "command": entry.command,
             "effects": effects,
-            "effects_digest": hashlib.sha256(canonical(effects)).hexdigest(),
+            "effects_digest": hashlib.sha256(
+                canonical(effects) if encoded is None else encoded
+            ).hexdigest(),
         }
         self.entries += 1
         if state is None:
