@@ -40,7 +40,7 @@ from ..errors import (
     MinorsError,
 )
 from ..rules82 import RULEBOOK, Game, Hooks
-from ..ruleset.tables import load_ruleset
+from ..ruleset.tables import Ruleset, load_ruleset
 from . import signing
 from .lines import (
     GENESIS,
@@ -67,6 +67,7 @@ __all__ = [
     "LogLocked",
     "LogUnavailable",
     "LogWriteError",
+    "ReadLog",
     "Repair",
     "Verdict",
     "advance",
@@ -75,8 +76,10 @@ __all__ = [
     "head",
     "load_key",
     "open",
+    "open_continued",
     "open_log",
     "read_entries",
+    "read_log",
     "repair",
     "replay",
     "seal",
@@ -642,9 +645,20 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
         raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
 
 
-def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
-    """The entries of a log (format 1 or 2), its chain and form checked but its rules not
-    replayed (`verify` does that), and its head hash.
+@frozen
+class ReadLog:
+    """A log read without replaying it: its header, format, entries and head, and the
+    tables its names are read under (its own where they load here, else the built-in)."""
+
+    header: dict[str, Any]
+    format: int
+    entries: list[LogEntry]
+    head: str
+    ruleset: Ruleset
+
+
+def read_log(path: str | Path) -> ReadLog:
+    """A log (format 1 or 2) read: its chain and form checked, its rules not replayed.
 
     Raises:
         LogUnavailable: the file cannot be read, or a line is not what the chain says.
@@ -652,7 +666,10 @@ def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
     """
     entries: list[LogEntry] = []
     head_hash = ""
+    header: dict[str, Any] = {}
     for number, record in _entries(path, read_lines(path)):
+        if number == 1:
+            header = record
         if record["kind"] != "seal":
             head_hash = record["hash"]
         if record["kind"] != "entry":
@@ -663,12 +680,26 @@ def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
             raise LogFormatError(
                 f"{path}: line {number}: an effect cannot be read: {cut(exc, 200)}"
             ) from None
-        entries.append(
-            LogEntry(
-                record["seq"], moment_of(record["at"], number, "at"), record["command"], effects
-            )
-        )
-    return entries, head_hash
+        moment = moment_of(record["at"], number, "at")
+        entries.append(LogEntry(record["seq"], moment, record["command"], effects))
+    overlays = header.get("overlays", [])
+    try:
+        rs = load_ruleset([(o["name"], o["toml"].encode()) for o in overlays])
+    except (MinorsError, KeyError, TypeError, AttributeError):
+        rs = load_ruleset()
+    return ReadLog(header, header["format"], entries, head_hash, rs)
+
+
+def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
+    """The entries of a log (format 1 or 2), its chain and form checked but its rules not
+    replayed (`verify` does that), and its head hash.
+
+    Raises:
+        LogUnavailable: the file cannot be read, or a line is not what the chain says.
+        LogFormatError: it is not a log of a format this version reads.
+    """
+    found = read_log(path)
+    return found.entries, found.head
 
 
 def head(path: str | Path) -> str:
@@ -793,6 +824,36 @@ def replay(
             _detach(game)
             raise
     return game
+
+
+def open_continued(
+    game: Game, path: str | Path, new: str | Path, durability: str = "entry"
+) -> FileSink:
+    """Attach to `game` — the game `replay(path)` gives, at the log's end — a new log `new`
+    that repeats the lines of the log at `path` (without its closing line and seals) and
+    goes on from there: it verifies with `extends=path`.
+
+    Raises:
+        LogUnavailable: the log is not of the format this version writes.
+        LogLocked, LogWriteError: `new` cannot be written.
+    """
+    lines = read_lines(path)
+    end = len(lines)
+    while end > 1:
+        kind = parse(lines[end - 1], end).get("kind")
+        if kind not in ("close", "seal"):
+            break
+        end -= 1
+    fmt = parse(lines[0], 1).get("format")
+    if fmt != FORMAT:
+        raise LogUnavailable(
+            f"{path}: a log of format {cut(fmt)} is read, not continued (this version writes "
+            f"format {FORMAT})"
+        )
+    sink = FileSink(new, durability)
+    sink.begin(game, lines[:end])
+    game.attach(sink)
+    return sink
 
 
 def _detach(game: Game) -> None:
