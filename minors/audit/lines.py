@@ -43,8 +43,9 @@ GENESIS = "0" * 64
 MAX_LOG = 1 << 30
 """The largest log file read (1 GiB): a format-2 log of 100,000 entries is about 40 MB."""
 
-MAX_LINE = 64 << 20
-"""The longest line read (64 MiB): the largest lines are format 1's whole-state snapshots."""
+MAX_LINE = 16 << 20
+"""The longest line read (16 MiB): the largest lines are a header's state and format 1's
+whole-state snapshots, a few hundred kilobytes in a long game."""
 
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""

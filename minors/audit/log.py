@@ -17,6 +17,7 @@ digest) is what the replay gives.
 from __future__ import annotations
 
 import os
+import typing
 from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import Any
 
 from attrs import frozen
 
-from .._kernel.convert import build_command, effect_from_data
+from .._kernel.convert import build_command, effect_data, effect_from_data
 from .._kernel.effects import Effect
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
@@ -185,14 +186,21 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
             raise LogFormatError(
                 f"line {number}: the {kind}'s {name!r} is not {_JSON.get(expected, expected)}"
             )
+    if "at" in fields:
+        moment_of(record["at"], number, "at")
     if kind == "entry":
         command = record["command"].get("command")
         if not isinstance(command, str):
             raise LogFormatError(f"line {number}: the entry's command has no name")
-        if not all(isinstance(e, dict) for e in record["effects"]):
-            raise LogFormatError(f"line {number}: an effect of the entry is not an object")
+        for effect in record["effects"]:
+            if not isinstance(effect, dict) or effect.get("effect") not in EFFECTS:
+                shown = effect.get("effect") if isinstance(effect, dict) else effect
+                raise LogFormatError(f"line {number}: {cut(shown, 60)!r} is not an effect")
     return kind
 
+
+EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Effect))
+"""The names an effect's `effect` field may hold."""
 
 _JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
 
@@ -223,7 +231,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
     if first.get("prev") != GENESIS:
         raise Broken(1, "the first line does not start the chain")
     if first.get("kind") != "header":
-        raise Broken(1, "the first line is not a header")
+        raise LogFormatError(f"{path}: the first line is not a header: not a log")
     fmt = first.get("format")
     if not _int(fmt) or fmt not in FORMATS:
         raise LogUnavailable(
@@ -421,6 +429,13 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
         why = f"the log closes on {cut(written.get('entries'))} entries, it holds "
         raise Broken(number, f"{why}{expected['entries']}")
     if kind == "entry" and written.get("effects") != expected["effects"]:
+        for effect in written["effects"]:
+            try:
+                effect_from_data(effect)
+            except Exception as exc:  # cattrs raises its own classes for junk
+                raise LogFormatError(
+                    f"line {number}: an effect cannot be read: {cut(exc, 200)}"
+                ) from None
         raise Broken(number, _WHY["effects"], seq)
     if kind == "close" and written.get("state_digest") != expected["state_digest"]:
         raise Broken(number, "the final state differs from the replayed state")
@@ -585,18 +600,14 @@ def _old_prefix(extends: str | Path) -> tuple[list[bytes], int]:
     lines = read_lines(extends, "the older log")
     count, end = 0, len(lines)
     try:
-        for number, record in records(lines):
-            kind = _form(record, number, 2) if number > 1 else record.get("kind")
-            if number == 1 and kind != "header":
-                raise Broken(1, "its first line is not a header")
+        for number, record in _entries(extends, lines):
+            kind = record["kind"]
             if kind in ("close", "seal"):
                 end = min(end, number - 1)
             elif kind == "entry":
                 count += 1
-    except (Broken, LogFormatError, RecursionError) as exc:
-        problem = exc.problem if isinstance(exc, Broken) else str(exc)
-        where = f"line {exc.line}: " if isinstance(exc, Broken) else ""
-        raise LogFormatError(f"--extends {extends}: not a log: {where}{problem}") from None
+    except LogUnavailable as exc:
+        raise LogFormatError(f"--extends: not a log: {exc}") from None
     return lines[:end], count
 
 
@@ -788,6 +799,10 @@ def replay(
         found = list(records(lines[begin:], prev, begin + 1))
         for number, record in found[1:]:
             _form(record, number, fmt)
+        if log is not None:  # the new log repeats the lines before the snapshot: check them
+            for number, record in records(lines[: begin + 1]):
+                if number > 1:
+                    _form(record, number, fmt)
     except Broken as bad:
         raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
     except RecursionError:
@@ -808,6 +823,7 @@ def replay(
             break
         try:
             _replay_entry(game, number, record)
+            _same_effects(number, record, game.log.last)
         except Broken as bad:
             raise LogUnavailable(f"{path}: entry {bad.seq}: {bad.problem}") from None
         except LogFormatError as exc:
@@ -824,6 +840,15 @@ def replay(
             _detach(game)
             raise
     return game
+
+
+def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
+    """Fail unless an entry line records the moment and effects its replay gives (what
+    `replay` checks of the lines it replays; `verify` checks every field)."""
+    effects = [effect_data(e) for e in entry.effects]
+    expected: dict[str, Any] = {"kind": "entry", "at": str(entry.moment), "effects": effects}
+    written = {"kind": "entry", "at": record["at"], "effects": record["effects"]}
+    _compare(number, written, expected)
 
 
 def open_continued(

@@ -46,7 +46,8 @@ def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> No
     document on standard output."""
     if as_json:
         echo_json(error_document(exc))
-    click.echo(f"minors: {prefix}: {exc}", err=True)
+    text = " ".join(part.strip() for part in str(exc).splitlines())  # one line, always
+    click.echo(f"minors: {prefix}: {text}", err=True)
     sys.exit(2)
 
 

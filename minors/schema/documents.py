@@ -26,6 +26,8 @@ __all__ = [
     "error",
     "log_format_1",
     "log_format_2",
+    "log_show",
+    "log_verify",
     "scenario",
     "state",
     "tables",
@@ -480,6 +482,112 @@ def _log_format(fmt: int) -> Shape:
         "spaces, UTF-8): a header, entries and snapshots, and a closing line, each chained "
         "to the previous line by its hash.",
         _one_of("kind", kinds),
+    )
+
+
+def log_verify() -> Shape:
+    """What `minors log verify --json` prints (exit 0 or 1)."""
+    sha = {"type": "string", "pattern": SHA256}
+    nullable_int = {"type": ["integer", "null"], "minimum": 0}
+    return _document(
+        "minors log verify",
+        "What `minors log verify --json` prints when it can verify (exit 0: all holds; 1: a "
+        "check failed, named by `problem`, `line` and `seq`); exit 2 prints the error "
+        "document (docs/audit-log.md).",
+        {
+            "type": "object",
+            "properties": {
+                "ok": {"type": "boolean"},
+                "head": {**sha, "description": "The closing line's hash (the log's name)."},
+                "entries": {"type": "integer", "minimum": 0},
+                "format": {"enum": [1, LOG_FORMAT]},
+                "origin": {
+                    "enum": ["start", "state"],
+                    "description": "The replay began at the start position, or at the state "
+                    "the header records (a log opened mid-game).",
+                },
+                "problem": {"type": ["string", "null"]},
+                "line": nullable_int,
+                "seq": nullable_int,
+                "extends": {
+                    **nullable_int,
+                    "description": "With --extends: the entries added to the older log.",
+                },
+                "seals": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    "description": "The public keys (raw, hex) of the valid seals.",
+                },
+            },
+            "required": [
+                "ok",
+                "head",
+                "entries",
+                "format",
+                "origin",
+                "problem",
+                "line",
+                "seq",
+                "extends",
+                "seals",
+            ],
+            "additionalProperties": False,
+        },
+    )
+
+
+def log_show() -> Shape:
+    """What `minors log show --json` prints."""
+    effects = [_effect(cls) for cls in typing.get_args(Effect)]
+    effect = {
+        "type": "object",
+        "properties": {
+            "at": moment("Where the effect happened (an advance's, at its phase)."),
+            "text": {"type": "string", "description": "The sentence `log show` prints."},
+            "effect": _one_of("effect", effects),
+        },
+        "required": ["at", "text", "effect"],
+        "additionalProperties": False,
+    }
+    entry = {
+        "type": "object",
+        "properties": {
+            "seq": {"type": "integer", "minimum": 1},
+            "at": moment(),
+            "command": {
+                "type": ["object", "null"],
+                "description": "The command, or null where only some of its effects match.",
+            },
+            "effects": {"type": "array", "items": effect},
+        },
+        "required": ["seq", "at", "command", "effects"],
+        "additionalProperties": False,
+    }
+    return _document(
+        "minors log show",
+        "What `minors log show --json` prints: the entries kept by the filters, each with "
+        "the effects that match them (docs/audit-log.md).",
+        {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string"},
+                "format": {"enum": [1, LOG_FORMAT]},
+                "head": {"type": "string", "pattern": SHA256},
+                "filters": {
+                    "type": "object",
+                    "properties": {
+                        "turn": {"type": ["string", "null"]},
+                        "minor": {"type": ["string", "null"]},
+                        "since": {"type": ["integer", "null"]},
+                    },
+                    "required": ["turn", "minor", "since"],
+                    "additionalProperties": False,
+                },
+                "entries": {"type": "array", "items": entry},
+            },
+            "required": ["file", "format", "head", "filters", "entries"],
+            "additionalProperties": False,
+        },
     )
 
 
