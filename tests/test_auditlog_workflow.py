@@ -403,7 +403,7 @@ def test_repair_trims_a_torn_last_line(sample: Path, tmp_path: Path) -> None:
     assert "nothing to repair" in cli("log", "repair", torn).stdout
     damaged = tmp_path / "damaged.jsonl"
     lines = data.splitlines(keepends=True)
-    damaged.write_bytes(b"".join(lines[:3] + [lines[3].replace(b'"', b"'", 1)] + lines[4:-1]))
+    damaged.write_bytes(b"".join([*lines[:3], lines[3].replace(b'"', b"'", 1), *lines[4:-1]]))
     before = damaged.read_bytes()
     result = cli("log", "repair", damaged)
     assert result.exit_code == 1
