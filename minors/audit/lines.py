@@ -166,22 +166,6 @@ def _too_deep(value: Any) -> bool:
     return False
 
 
-_KEYS: dict[str, str] = {}
-
-
-def _members(record: dict[str, Any]) -> list[tuple[str, str]]:
-    """Each member of an object as its canonical JSON writes it, in key order."""
-    out = []
-    for key in sorted(record):
-        name = _KEYS.get(key)
-        if name is None:
-            name = _text(key) + ":"
-            if len(_KEYS) < 256:
-                _KEYS[key] = name
-        out.append((key, name + _text(record[key])))
-    return out
-
-
 def parse(raw: bytes, number: int) -> dict[str, Any]:
     """The record of one line, checked for encoding and its own hash (not the chain).
 
@@ -207,18 +191,47 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     seq = record.get("seq") if record.get("kind") == "entry" else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     try:
-        members = _members(record)
+        text = _text(record)
     except RecursionError:
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
-    if ("{" + ",".join(m for _, m in members) + "}\n").encode() != raw:
+    if (text + "\n").encode() != raw:
         raise Broken(number, "the line is not in canonical form", seq)
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
-    body = ("{" + ",".join(m for k, m in members if k != "hash") + "}").encode()
-    if record.get("hash") != hashlib.sha256(body).hexdigest():
+    own = record.get("hash")
+    body = _without(text, "hash", own) if isinstance(own, str) and len(own) == 64 else None
+    if body is None or own != hashlib.sha256(body.encode()).hexdigest():
         raise Broken(number, "the line's hash does not match its content (edited)", seq)
-    effects = next((m for k, m in members if k == "effects"), None)
-    return record, None if effects is None else effects[len('"effects":') :].encode()
+    return record, _effects(text, record)
+
+
+def _without(text: str, key: str, value: str) -> str | None:
+    """The canonical JSON `text` of an object without its member `key` (a string `value`):
+    the member is found by its value, a hash, which nothing else in the line can hold (it
+    would have to hold its own hash)."""
+    member = f'"{key}":"{value}"'
+    at = text.find("," + member)
+    if at >= 0:
+        return text[:at] + text[at + len(member) + 1 :]
+    if text.startswith("{" + member):
+        rest = text[len(member) + 1 :]
+        return "{" + rest[1:] if rest.startswith(",") else "{" + rest
+    return None
+
+
+def _effects(text: str, record: dict[str, Any]) -> bytes | None:
+    """The canonical JSON of an entry's `effects`, cut from the canonical `text` of its
+    line (checked against its own encoding if the cut is not what the digest says)."""
+    effects, digest_ = record.get("effects"), record.get("effects_digest")
+    if not isinstance(effects, list) or not isinstance(digest_, str):
+        return None
+    end = text.find(f',"effects_digest":"{digest_}"')
+    start = text.rfind(',"effects":[', 0, end) if end >= 0 else -1
+    if start >= 0:
+        cut_ = text[start + len(',"effects":') : end].encode()
+        if hashlib.sha256(cut_).hexdigest() == digest_:
+            return cut_
+    return canonical(effects)
 
 
 def records(
@@ -247,15 +260,26 @@ def encoded_records(
         yield number, record, effects
 
 
+_MOMENTS: dict[str, Moment] = {}
+"""Moments read so far (a log names the same few moments again and again)."""
+
+
 def moment_of(value: Any, number: int, field: str) -> Moment:
     """The moment a field holds.
 
     Raises:
         LogFormatError: it is not a moment.
     """
+    if isinstance(value, str):
+        found = _MOMENTS.get(value)
+        if found is not None:
+            return found
     try:
         if not isinstance(value, str):
             raise MomentError(f"{cut(value)!r} is not a moment")
-        return Moment.parse(value)
+        moment = Moment.parse(value)
     except MomentError as exc:
         raise LogFormatError(f"line {number}: field {field!r}: {cut(exc, 200)}") from None
+    if len(_MOMENTS) < 4096 and str(moment) == value:
+        _MOMENTS[value] = moment
+    return moment
