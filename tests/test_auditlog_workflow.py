@@ -292,6 +292,17 @@ def test_verify_json(sample: Path, tmp_path: Path) -> None:
     assert json.loads(missing.stdout)["error"]["exit"] == 2
 
 
+@pytest.mark.parametrize(
+    "moment",
+    ["1940-fall/axis/movement", "1940-fall/axis/declarations", "1941-spring/allies/combat"],
+)
+def test_replay_until_any_moment_gives_the_runs_state(sample: Path, moment: str) -> None:
+    """replay --until a moment between the log's entries (a phase after commands, a phase of
+    commands) gives the state `run --until` gives."""
+    expected = minors.run_scenario(minors.scenario.SAMPLE, moment).state()
+    assert auditlog.replay(sample, moment).state() == expected
+
+
 def test_replay_until_past_the_end_says_so(sample: Path) -> None:
     """--until past the log's end (or before its start) exits 2 and says where it ends."""
     result = cli("replay", sample, "--until", "1950-spring/axis/diplomacy")

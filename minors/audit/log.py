@@ -817,9 +817,9 @@ def replay(
             if record["kind"] == "snapshot":
                 used = index
             continue
-        advance = record["command"].get("command") == "advance"
-        target = moment_of(record["command"].get("to") if advance else record["at"], number, "at")
-        if stop is not None and (target > stop or (not advance and target >= stop)):
+        clock = record["command"].get("command") == "advance"
+        target = moment_of(record["command"].get("to") if clock else record["at"], number, "at")
+        if stop is not None and (target > stop or (not clock and target >= stop)):
             break
         try:
             _replay_entry(game, number, record)

@@ -5,8 +5,9 @@
 For each size, generates a campaign of that many place/remove commands (packed into the
 movement phases of a few years, so that it stays inside the calendar: at most 40 phases),
 writes its log (durability `close`), and reports its size per entry; replays it to moments
-spread over the whole log and reports the slowest (`replay --until`, from the last snapshot
-before the moment). On the `--speed` campaign it verifies the log and plays the same
+spread over the whole log, each at a phase of commands and just after it (the worst place:
+the phase's commands are replayed from the snapshot before them), and reports the slowest
+(`replay --until`). On the `--speed` campaign it verifies the log and plays the same
 commands in memory, and reports both rates and their ratio; then it writes 2,000 entries
 with durability `entry`. Times are CPU seconds of this process (`time.process_time`), start-up
 excluded: a small log is verified and replayed first, so that imports and one-time set-up do
@@ -106,7 +107,9 @@ def main() -> int:
             path = Path(folder) / f"c{size}.log"
             (_, entries, moments), write = cpu(campaign, path, size, "close")
             bytes_ = path.stat().st_size
-            picks = sorted({moments[i * (len(moments) - 1) // 9] for i in range(10)})
+            batches = sorted({moments[i * (len(moments) - 1) // 4] for i in range(5)})
+            after = [str(minors.Moment.parse(m).next()) for m in batches]  # a batch behind
+            picks = sorted({*batches, *after}, key=minors.Moment.parse)
             slowest, where = 0.0, ""
             for moment in picks:
                 replayed, took = cpu(auditlog.replay, path, moment)
