@@ -795,10 +795,7 @@ def replay(
                     f"--until {stop} lies before the start of the log {path} ({game.clock})"
                 )
         game, begin = _from_snapshot(path, lines, setup, stop)
-        prev = parse(lines[begin], begin + 1)["prev"] if begin else GENESIS
-        found = list(records(lines[begin:], prev, begin + 1))
-        for number, record in found[1:]:
-            _form(record, number, fmt)
+        prev = parse(lines[begin], begin + 1)["hash"]
         if log is not None:  # the new log repeats the lines before the snapshot: check them
             for number, record in records(lines[: begin + 1]):
                 if number > 1:
@@ -810,28 +807,10 @@ def replay(
     except LogFormatError as exc:
         text = str(exc)
         raise LogFormatError(text if text.startswith(str(path)) else f"{path}: {text}") from None
-    used = 0
-    for index in range(1, len(found)):
-        number, record = found[index]
-        if record["kind"] != "entry":
-            if record["kind"] == "snapshot":
-                used = index
-            continue
-        clock = record["command"].get("command") == "advance"
-        target = moment_of(record["command"].get("to") if clock else record["at"], number, "at")
-        if stop is not None and (target > stop or (not clock and target >= stop)):
-            break
-        try:
-            _replay_entry(game, number, record)
-            _same_effects(number, record, game.log.last)
-        except Broken as bad:
-            raise LogUnavailable(f"{path}: entry {bad.seq}: {bad.problem}") from None
-        except LogFormatError as exc:
-            raise LogFormatError(f"{path}: {exc}") from None
-        used = index
+    used = _play_on(path, lines, game, fmt, begin, prev, stop)
     if log is not None:
         sink = FileSink(log, durability)
-        sink.begin(game, lines[: found[used][0]])
+        sink.begin(game, lines[:used])
         game.attach(sink)
     if stop is not None and stop > game.clock:
         try:
@@ -840,6 +819,45 @@ def replay(
             _detach(game)
             raise
     return game
+
+
+def _play_on(
+    path: str | Path,
+    lines: list[bytes],
+    game: Game,
+    fmt: int,
+    begin: int,
+    prev: str,
+    stop: Moment | None,
+) -> int:
+    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`,
+    checking each line read (encoding, chain, form) and no line beyond; the number of lines
+    the game has gone through (snapshots of its last entry included)."""
+    used = begin + 1
+    try:
+        for number, record in records(lines[begin + 1 :], prev, begin + 2):
+            kind = _form(record, number, fmt)
+            if kind == "snapshot":
+                used = number
+            if kind != "entry":
+                continue
+            command = record["command"]
+            clock = command.get("command") == "advance"
+            target = moment_of(command.get("to") if clock else record["at"], number, "at")
+            if stop is not None and (target > stop or (not clock and target >= stop)):
+                break
+            _replay_entry(game, number, record)
+            _same_effects(number, record, game.log.last)
+            used = number
+    except Broken as bad:
+        where = f"entry {bad.seq}" if bad.seq else f"line {bad.line}"
+        raise LogUnavailable(f"{path}: {where}: {bad.problem}") from None
+    except RecursionError:
+        raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
+    except LogFormatError as exc:
+        text = str(exc)
+        raise LogFormatError(text if text.startswith(str(path)) else f"{path}: {text}") from None
+    return used
 
 
 def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
