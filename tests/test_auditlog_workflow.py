@@ -633,3 +633,36 @@ def test_incremental_digests_and_changes_match_the_outside_checkers(tmp_path: Pa
     last = next(r for r in reversed(records) if r["kind"] == "snapshot")
     replayed = auditlog.replay(path, last["at"]).state()
     assert state == json.loads(auditlog.canonical(replayed))
+
+
+def test_a_long_phase_gets_snapshots_that_replay_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phase of many commands gets a snapshot every EVERY entries (lowered here to 100);
+    replay --until that phase leaves all its commands out, --until the next phase plays them
+    all; both, and a log branched after them, agree with the game played and verify."""
+    monkeypatch.setattr(minors.audit.record, "EVERY", 100)
+    path = tmp_path / "long.jsonl"
+    game = minors.Game.new()
+    start = "1939-fall/axis/movement"
+    with auditlog.open(game, path, durability="close"):
+        game.advance_to(start)
+        bare = game.clone()
+        for n in range(120):
+            unit = {"id": f"u{n}", "owner": "Germany", "kind": "infantry", "factors": 1}
+            game.apply(minors.command("place", units=[unit], **{"in": "Germany"}))
+            game.apply(minors.command("remove", units=[f"u{n}"]))
+        game.advance_to("1939-fall/axis/combat")
+    snapshots = [r["seq"] for r in records_of(path) if r["kind"] == "snapshot"]
+    assert snapshots == [100, 200]
+    assert auditlog.verify(path).ok
+    assert auditlog.replay(path, start).state() == bare.state()
+    assert auditlog.replay(path, "1939-fall/axis/combat").state() == game.state()
+    branch = tmp_path / "branch.jsonl"
+    replayed = auditlog.replay(path, "1939-fall/axis/combat", log=branch)
+    replayed.advance_to("1939-fall/allies/declarations")
+    replayed.apply(minors.command("declare_war", attacker="Britain", target="Norway"))
+    sink = replayed.attach(None)
+    assert isinstance(sink, auditlog.FileSink)
+    sink.close(replayed)
+    assert auditlog.verify(branch).ok

@@ -19,13 +19,17 @@ from ..rules82 import Game
 from .lines import canonical, digest
 from .state import Digests, changes
 
-__all__ = ["FORMAT", "FORMATS", "Recorder", "hook_manifest"]
+__all__ = ["EVERY", "FORMAT", "FORMATS", "Recorder", "hook_manifest"]
 
 FORMAT = 2
 """The format this version writes."""
 
 FORMATS = (1, 2)
 """The formats this version reads."""
+
+EVERY = 1000
+"""Format 2: a snapshot follows the entry that completes this many entries without one,
+so that `replay --until` never replays more (a phase may hold thousands of commands)."""
 
 
 def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
@@ -57,12 +61,15 @@ class Recorder:
         fmt: 1 or 2.
         base: the state of the last snapshot written (or of the header).
         entries: the entries the log holds so far.
+        since: the entries since its last snapshot.
     """
 
-    def __init__(self, fmt: int, base: GameState, entries: int = 0) -> None:
+    def __init__(self, fmt: int, base: GameState, entries: int = 0, since: int = 0) -> None:
         self.format = fmt
         self.base = base
         self.entries = entries
+        self.since = since
+        """The entries since the last snapshot (or the header)."""
         self.span = _span(fmt, base.clock)
         self.digests = Digests()
 
@@ -94,13 +101,21 @@ class Recorder:
             record["state_digest"] = self.state_digest(state)
         return record
 
+    def wants_state(self, entry: LogEntry) -> bool:
+        """Whether `entry` needs the state after it: an advance (its digest, perhaps a
+        snapshot), or the entry that completes `EVERY` entries since the last snapshot."""
+        if entry.command.get("command") == "advance":
+            return True
+        return self.format >= 2 and self.since + 1 >= EVERY
+
     def entry(
         self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
     ) -> list[dict[str, Any]]:
         """The lines of one entry: the entry, and a snapshot after an advance that enters a
-        new game turn (format 1) or player turn (format 2). `state` (the state after it)
-        is read for advances only; `encoded`, if given, is the canonical JSON of the
-        effects (a verifier has it in the line it checks)."""
+        new game turn (format 1) or player turn (format 2), or (format 2) after `EVERY`
+        entries without one. `state`, the state after it, is read where `wants_state` says;
+        `encoded`, if given, is the canonical JSON of the effects (a verifier has it in the
+        line it checks)."""
         effects = [effect_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -113,14 +128,17 @@ class Recorder:
             ).hexdigest(),
         }
         self.entries += 1
+        self.since += 1
         if state is None:
             return [record]
-        whole = self.state_digest(state)  # an advance ends phases: the whole state
-        record["state_digest"] = whole
+        whole = self.state_digest(state)
+        if entry.command.get("command") == "advance":  # it ends phases: the whole state
+            record["state_digest"] = whole
         span = _span(self.format, state.clock)
-        if span <= self.span:
+        if span <= self.span and not (self.format >= 2 and self.since >= EVERY):
             return [record]
-        self.span = span
+        self.span = max(span, self.span)
+        self.since = 0
         snapshot: dict[str, Any] = {"kind": "snapshot", "seq": entry.seq, "at": str(state.clock)}
         if self.format == 1:
             snapshot["state"] = state_dict(state)

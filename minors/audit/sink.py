@@ -73,18 +73,19 @@ def _resume(prefix: list[bytes]) -> Recorder:
             f"writes format {FORMAT})"
         )
     data = header["state"]
-    last = header["seq"]
+    last = snapshot = header["seq"]
     for raw in prefix[1:]:
         if b'"kind":"snapshot"' in raw:
             record = json.loads(raw)
             if record["kind"] == "snapshot":
                 data = apply_changes(data, record["changes"])
+                snapshot = record["seq"]
     for raw in reversed(prefix[1:]):
         record = json.loads(raw)
         if record["kind"] == "entry":
             last = record["seq"]
             break
-    return Recorder(FORMAT, structure_state(data), last - header["seq"])
+    return Recorder(FORMAT, structure_state(data), last - header["seq"], last - snapshot)
 
 
 class FileSink:
@@ -180,8 +181,9 @@ class FileSink:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"
         advance = entry.command.get("command") == "advance"
-        saved = (self.recorder.entries, self.recorder.base, self.recorder.span)
-        records = self.recorder.entry(entry, state if advance else None)
+        recorder = self.recorder
+        saved = (recorder.entries, recorder.base, recorder.span, recorder.since)
+        records = recorder.entry(entry, state if recorder.wants_state(entry) else None)
         lines: list[bytes] = []
         prev = self.prev
         for record in records:
@@ -191,7 +193,7 @@ class FileSink:
         try:
             self._emit(lines, flush=flush)
         except LogWriteError:
-            self.recorder.entries, self.recorder.base, self.recorder.span = saved
+            recorder.entries, recorder.base, recorder.span, recorder.since = saved
             raise
         self.prev = prev
 
