@@ -21,6 +21,7 @@ __all__ = [
     "FieldError",
     "HexError",
     "HumanWaveError",
+    "LogCheckError",
     "LogFormatError",
     "LogLocked",
     "LogRangeError",
@@ -299,6 +300,15 @@ class LogLocked(LogWriteError):
 class LogUnavailable(MinorsError):
     """The log cannot be verified here at all (exit 2): no such file, an unknown format,
     or tables, a rulebook or library version that are not available."""
+
+
+class LogCheckError(MinorsError):
+    """A line of a log fails a check: its number, the problem, the entry's number if known
+    (`verify` reports it as its `Verdict`, exit 1)."""
+
+    def __init__(self, line: int, problem: str, seq: int | None = None) -> None:
+        super().__init__(problem)
+        self.line, self.problem, self.seq = line, problem, seq
 
 
 class LogFormatError(LogUnavailable, ValueError):

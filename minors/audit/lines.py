@@ -3,7 +3,7 @@ read back with bounds (a regular file, a size, a line length, a nesting depth) a
 for form before anything trusts a field.
 
 Reading never raises anything but `LogUnavailable` (the file cannot be read),
-`LogFormatError` (it is not a log of a format this version reads: exit 2) or `Broken` (a
+`LogFormatError` (it is not a log of a format this version reads: exit 2) or `LogCheckError` (a
 line fails the encoding or chain checks: a verification failure, exit 1).
 """
 
@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from ..domain.clock import Moment, MomentError
-from ..errors import LogFormatError, LogUnavailable
+from ..errors import LogCheckError, LogFormatError, LogUnavailable
 
 __all__ = [
     "GENESIS",
     "MAX_LINE",
     "MAX_LOG",
-    "Broken",
     "canonical",
     "cut",
     "digest",
@@ -101,14 +100,6 @@ def cut(text: object, limit: int = 120) -> str:
     return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(shown):,} characters)"
 
 
-class Broken(Exception):
-    """A line that fails a check: its number, the problem and the entry's number if known."""
-
-    def __init__(self, line: int, problem: str, seq: int | None = None) -> None:
-        super().__init__(problem)
-        self.line, self.problem, self.seq = line, problem, seq
-
-
 def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
     """The lines of the file at `path`, each with its newline (the last may lack one).
 
@@ -170,7 +161,7 @@ def parse(raw: bytes, number: int) -> dict[str, Any]:
     """The record of one line, checked for encoding and its own hash (not the chain).
 
     Raises:
-        Broken: the line is cut short, not JSON, not canonical, or its hash is wrong.
+        LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
         LogFormatError: it nests deeper than `MAX_DEPTH`.
     """
     return parse_entry(raw, number)[0]
@@ -179,15 +170,15 @@ def parse(raw: bytes, number: int) -> dict[str, Any]:
 def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     """`parse`, and the canonical JSON of the line's `effects` (None if it has none)."""
     if not raw.endswith(b"\n"):
-        raise Broken(number, "the line is cut short (no newline): the file was truncated")
+        raise LogCheckError(number, "the line is cut short (no newline): the file was truncated")
     try:
         record = json.loads(raw)
     except RecursionError:
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
     except ValueError:
-        raise Broken(number, "the line is not JSON") from None
+        raise LogCheckError(number, "the line is not JSON") from None
     if not isinstance(record, dict):
-        raise Broken(number, "the line is not a JSON object")
+        raise LogCheckError(number, "the line is not a JSON object")
     seq = record.get("seq") if record.get("kind") == "entry" else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     try:
@@ -195,13 +186,13 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     except RecursionError:
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
     if (text + "\n").encode() != raw:
-        raise Broken(number, "the line is not in canonical form", seq)
+        raise LogCheckError(number, "the line is not in canonical form", seq)
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
     own = record.get("hash")
     body = _without(text, "hash", own) if isinstance(own, str) and len(own) == 64 else None
     if body is None or own != hashlib.sha256(body.encode()).hexdigest():
-        raise Broken(number, "the line's hash does not match its content (edited)", seq)
+        raise LogCheckError(number, "the line's hash does not match its content (edited)", seq)
     return record, _effects(text, record)
 
 
@@ -250,7 +241,7 @@ def encoded_records(
         record, effects = parse_entry(raw, number)
         if record.get("prev") != prev:
             seq = record.get("seq") if record.get("kind") == "entry" else None
-            raise Broken(
+            raise LogCheckError(
                 number,
                 "the line does not follow the previous one (lines removed, reordered or "
                 "duplicated)",

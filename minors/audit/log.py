@@ -33,6 +33,7 @@ from ..domain.clock import Moment, MomentError
 from ..errors import (
     ClockError,
     CommandError,
+    LogCheckError,
     LogFormatError,
     LogLocked,
     LogRangeError,
@@ -45,7 +46,6 @@ from ..ruleset.tables import Ruleset, load_ruleset
 from . import signing
 from .lines import (
     GENESIS,
-    Broken,
     canonical,
     cut,
     digest,
@@ -229,7 +229,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
     by e-mail is untrusted."""
     first = parse(lines[0], 1)
     if first.get("prev") != GENESIS:
-        raise Broken(1, "the first line does not start the chain")
+        raise LogCheckError(1, "the first line does not start the chain")
     if first.get("kind") != "header":
         raise LogFormatError(f"{path}: the first line is not a header: not a log")
     fmt = first.get("format")
@@ -308,9 +308,11 @@ def _expected_header(setup: _Setup, recorder: Recorder) -> None:
     header = setup.header
     expected = recorder.header(setup.game, setup.header["seq"])
     if header["state_digest"] != expected["state_digest"]:
-        raise Broken(1, "the header's state digest does not match its state")
+        raise LogCheckError(1, "the header's state digest does not match its state")
     if header["at"] != expected["at"]:
-        raise Broken(1, f"the header says {cut(header['at'])}, its state is at {expected['at']}")
+        raise LogCheckError(
+            1, f"the header says {cut(header['at'])}, its state is at {expected['at']}"
+        )
     extra = sorted(set(header) - set(expected) - {"prev", "hash"})
     if extra:
         raise LogFormatError(f"line 1: the header has unknown fields {cut(extra)}")
@@ -377,7 +379,7 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
     """Apply the command of an entry line; whether it was an advance."""
     seq = record["seq"]
     if seq != game.next_seq:
-        raise Broken(number, f"entry number {seq}, expected {game.next_seq}", seq)
+        raise LogCheckError(number, f"entry number {seq}, expected {game.next_seq}", seq)
     fields = dict(record["command"])
     kind = fields.pop("command")
     try:
@@ -389,11 +391,11 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
         cmd = build_command(game.rulebook.kinds, kind, fields)
         game.apply(cmd)
     except RuleViolation as exc:
-        raise Broken(
+        raise LogCheckError(
             number, f"on replay the command breaks rule {exc.rule}: {cut(exc.message, 300)}", seq
         ) from None
     except ClockError as exc:
-        raise Broken(number, f"on replay the clock cannot move: {exc}", seq) from None
+        raise LogCheckError(number, f"on replay the clock cannot move: {exc}", seq) from None
     except CommandError as exc:
         raise LogFormatError(
             f"line {number}: the command cannot be read: {cut(exc, 300)}"
@@ -424,10 +426,10 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
     kind = expected["kind"]
     if kind == "entry" and written.get("at") != expected["at"]:
         why = f"the entry says {cut(written.get('at'))}, the replay is at {expected['at']}"
-        raise Broken(number, why, seq)
+        raise LogCheckError(number, why, seq)
     if kind == "close" and written.get("entries") != expected["entries"]:
         why = f"the log closes on {cut(written.get('entries'))} entries, it holds "
-        raise Broken(number, f"{why}{expected['entries']}")
+        raise LogCheckError(number, f"{why}{expected['entries']}")
     if kind == "entry" and written.get("effects") != expected["effects"]:
         for effect in written["effects"]:
             try:
@@ -436,9 +438,9 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
                 raise LogFormatError(
                     f"line {number}: an effect cannot be read: {cut(exc, 200)}"
                 ) from None
-        raise Broken(number, _WHY["effects"], seq)
+        raise LogCheckError(number, _WHY["effects"], seq)
     if kind == "close" and written.get("state_digest") != expected["state_digest"]:
-        raise Broken(number, "the final state differs from the replayed state")
+        raise LogCheckError(number, "the final state differs from the replayed state")
     for field in sorted(set(body) | set(expected), key=lambda f: f != "at"):
         if body.get(field) != expected.get(field):
             if field in _WHY:
@@ -447,8 +449,10 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
                     if (kind == "snapshot" and field == "at")
                     else _WHY[field]
                 )
-                raise Broken(number, where, seq)
-            raise Broken(number, f"the {kind} line's field {cut(field)!r} is not the writer's", seq)
+                raise LogCheckError(number, where, seq)
+            raise LogCheckError(
+                number, f"the {kind} line's field {cut(field)!r} is not the writer's", seq
+            )
 
 
 def verify(
@@ -488,14 +492,14 @@ def verify(
         if old is not None and extends is not None:
             extended = _extends(lines, extends, old, entries)
         if head is not None and head.lower() != head_hash:
-            raise Broken(
+            raise LogCheckError(
                 len(lines),
                 f"the head is {head_hash}, not the published {cut(head, 70)} "
                 "(the log was cut, extended or rewritten)",
             )
         if public_key is not None and public_key not in seals:
-            raise Broken(len(lines), "no seal by that public key")
-    except Broken as bad:
+            raise LogCheckError(len(lines), "no seal by that public key")
+    except LogCheckError as bad:
         return Verdict(
             False, head_hash, entries, bad.problem, bad.line, bad.seq,
             format=setup.format if setup else FORMAT,
@@ -529,18 +533,18 @@ def _verify_lines(
         kind = _form(record, number, fmt) if number > 1 else "header"
         if kind == "seal":
             if not closed:
-                raise Broken(number, "a seal before the closing line")
+                raise LogCheckError(number, "a seal before the closing line")
             _check_seal(number, record, head_hash, seals)
         elif closed:
-            raise Broken(number, "a line follows the closing line")
+            raise LogCheckError(number, "a line follows the closing line")
         else:
             head_hash = record["hash"]
         if kind == "header":
             if number != 1:
-                raise Broken(number, "a second header")
+                raise LogCheckError(number, "a second header")
         elif due is not None:
             if kind != "snapshot":
-                raise Broken(number, f"a snapshot is missing after entry {due['seq']}")
+                raise LogCheckError(number, f"a snapshot is missing after entry {due['seq']}")
             _compare(number, record, due)
             due = None
         elif kind == "entry":
@@ -552,7 +556,7 @@ def _verify_lines(
             due = expected[1] if len(expected) > 1 else None
             entries += 1
         elif kind == "snapshot":
-            raise Broken(
+            raise LogCheckError(
                 number, "a snapshot where none belongs (not after an advance into a new turn)"
             )
         elif kind == "close":
@@ -561,9 +565,9 @@ def _verify_lines(
         if progress is not None:
             progress(number, total)
     if due is not None:
-        raise Broken(total, "the log ends before the snapshot its last entry calls for")
+        raise LogCheckError(total, "the log ends before the snapshot its last entry calls for")
     if not closed:
-        raise Broken(total, _unclosed(path))
+        raise LogCheckError(total, _unclosed(path))
     return head_hash, entries
 
 
@@ -586,9 +590,9 @@ def _unclosed(path: str | Path) -> str:
 
 def _check_seal(number: int, record: dict[str, Any], head_hash: str, seals: list[str]) -> None:
     if record["head"] != head_hash:
-        raise Broken(number, "the seal signs another head than the closing line's")
+        raise LogCheckError(number, "the seal signs another head than the closing line's")
     if not signing.check(head_hash, record["key"], record["signature"]):
-        raise Broken(number, "the seal's signature does not match its key and head")
+        raise LogCheckError(number, "the seal's signature does not match its key and head")
     seals.append(record["key"])
 
 
@@ -619,15 +623,15 @@ def _extends(
     prefix, old_entries = old
     for number, (mine, theirs) in enumerate(zip(lines, prefix, strict=False), 1):
         if mine != theirs:
-            raise Broken(
+            raise LogCheckError(
                 number,
                 f"the log does not extend {extends}: line {number} differs (history was rewritten)",
             )
     if len(lines) <= len(prefix):
-        raise Broken(len(lines), f"the log is not longer than {extends}")
+        raise LogCheckError(len(lines), f"the log is not longer than {extends}")
     added = entries - old_entries
     if added <= 0:
-        raise Broken(
+        raise LogCheckError(
             len(lines), f"the log adds no entry to {extends} (0 new entries: it is that log)"
         )
     return added
@@ -650,7 +654,7 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
         for number, record in records(lines):
             _form(record, number, fmt)
             yield number, record
-    except Broken as bad:
+    except LogCheckError as bad:
         raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
     except LogFormatError as exc:
         raise LogFormatError(f"{path}: {exc}") from None
@@ -802,7 +806,7 @@ def replay(
             for number, record in records(lines[: begin + 1]):
                 if number > 1:
                     _form(record, number, fmt)
-    except Broken as bad:
+    except LogCheckError as bad:
         raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
     except RecursionError:
         raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
@@ -851,7 +855,7 @@ def _play_on(
             _replay_entry(game, number, record)
             _same_effects(number, record, game.log.last)
             used = number
-    except Broken as bad:
+    except LogCheckError as bad:
         where = f"entry {bad.seq}" if bad.seq else f"line {bad.line}"
         raise LogUnavailable(f"{path}: {where}: {bad.problem}") from None
     except RecursionError:
@@ -1020,14 +1024,14 @@ def repair(path: str | Path) -> Repair:
     if not torn:
         try:
             parse(last, len(lines))
-        except (Broken, LogFormatError):
+        except (LogCheckError, LogFormatError):
             torn = True
     keep = lines[:-1] if torn else lines
     if not keep:
         raise LogUnavailable(f"{path}: the log's only line is torn: nothing is left to keep")
     try:
         list(records(keep))
-    except Broken as bad:
+    except LogCheckError as bad:
         raise LogUnavailable(
             f"{path}: line {bad.line} is damaged ({bad.problem}): repair trims only a torn "
             "last line"
