@@ -25,11 +25,16 @@ __all__ = [
     "HexError",
     "HumanWaveError",
     "InputError",
+    "LogCheckError",
+    "LogFormatError",
+    "LogLocked",
+    "LogRangeError",
     "LogUnavailable",
     "LogWriteError",
     "MinorsError",
     "MomentError",
     "NoNationalityError",
+    "OverwriteError",
     "ParameterError",
     "PersonnelError",
     "ProfileError",
@@ -326,10 +331,42 @@ class ScenarioRuleViolation(RuleViolation):
 class LogWriteError(MinorsError, OSError):
     """The log could not be written; the command or advance was not applied."""
 
+    def __str__(self) -> str:
+        return str(self.strerror) if self.strerror else super().__str__()
+
+
+class LogLocked(LogWriteError):
+    """Another writer holds the log file (its lock is taken for the life of a writer)."""
+
 
 class LogUnavailable(MinorsError):
     """The log cannot be verified here at all (exit 2): no such file, an unknown format,
     or tables, a rulebook or library version that are not available."""
+
+
+class LogCheckError(MinorsError):
+    """A line of a log fails a check: its number, the problem, the entry's number if known
+    (`verify` reports it as its `Verdict`, exit 1)."""
+
+    def __init__(self, line: int, problem: str, seq: int | None = None) -> None:
+        super().__init__(problem)
+        self.line, self.problem, self.seq = line, problem, seq
+
+
+class LogFormatError(LogUnavailable, ValueError):
+    """A file that is not a log of a format this version reads: not a regular file, too
+    large, a line too long or nested too deeply, a line whose fields are not the format's
+    (names the file and the line)."""
+
+
+class LogRangeError(MinorsError, ValueError):
+    """A moment or entry number that the log does not hold: `replay --until` past its end
+    or before its start, a `log show` filter outside it."""
+
+
+class OverwriteError(MinorsError, FileExistsError):
+    """A command would write over a file: one that is not empty (without `--force`), or
+    one the command reads (never)."""
 
 
 class CoverageError(MinorsError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,10 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "ScenarioRuleViolation",
+    "continue_log",
+    "load_orders",
     "load_scenario",
+    "play",
     "run_scenario",
 ]
 
@@ -84,6 +87,21 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
     Raises:
         ScenarioError: naming the file, the command (1-based) and the problem.
     """
+    return _load(path, kinds, orders=False)
+
+
+def load_orders(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
+    """Read an orders file (`minors continue`): a scenario file without `start` (and
+    without `ruleset`: the log's tables are in force), its commands played on the game a
+    log holds. Its `start` is empty.
+
+    Raises:
+        ScenarioError: as `load_scenario`; also a `start` or `ruleset` given.
+    """
+    return _load(path, kinds, orders=True)
+
+
+def _load(path: str | Path, kinds: Mapping[str, type[Any]] | None, *, orders: bool) -> Scenario:
     name, document = _read(path)
     unknown = sorted(set(document) - {"scenario", "do"})
     if unknown:
@@ -100,7 +118,16 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
         if not isinstance(head.get(text, ""), str):
             raise ScenarioError(f"{name}: [scenario] {text} must be text", file=name)
     start = head.get("start")
-    if not isinstance(start, str):
+    if orders:
+        given = sorted({"start", "ruleset"} & set(head))
+        if given:
+            raise ScenarioError(
+                f"{name}: an orders file has no {given[0]!r}: the game and its tables are "
+                "the log's",
+                file=name,
+            )
+        start = ""
+    elif not isinstance(start, str):
         raise ScenarioError(f'{name}: [scenario] needs start = "1939-fall"', file=name)
     ruleset = head.get("ruleset", [])
     if not isinstance(ruleset, list) or not all(isinstance(r, str) for r in ruleset):
@@ -169,6 +196,28 @@ def _within_calendar(scenario: Scenario, game: Game, stop: Moment | None) -> Non
             )
 
 
+def _until(until: str | Moment | None) -> Moment | None:
+    if until is None or isinstance(until, Moment):
+        return until
+    try:
+        return Moment.parse(until)
+    except MomentError as exc:
+        raise ScenarioError(f"--until: {exc}") from None
+
+
+def _resolve(game: Game, scenario: Scenario) -> list[Step]:
+    """The scenario's steps with every name in canonical spelling."""
+    resolved: list[Step] = []
+    for index, step in enumerate(scenario.steps, start=1):
+        try:
+            resolved.append(Step(step.at, game.resolve(step.command)))
+        except CommandError as exc:
+            raise ScenarioError(
+                f"{scenario.path}: command {index}: {exc}", file=scenario.path, command=index
+            ) from None
+    return resolved
+
+
 def run_scenario(
     path: str | Path,
     until: str | Moment | None = None,
@@ -192,12 +241,7 @@ def run_scenario(
             (exit 3).
     """
     scenario = load_scenario(path, rulebook.kinds if rulebook is not None else None)
-    stop = None
-    if until is not None:
-        try:
-            stop = until if isinstance(until, Moment) else Moment.parse(until)
-        except MomentError as exc:
-            raise ScenarioError(f"--until: {exc}") from None
+    stop = _until(until)
     try:
         game = Game.new(
             scenario.ruleset if ruleset is None else ruleset,
@@ -207,14 +251,7 @@ def run_scenario(
         )
     except MinorsError as exc:
         raise ScenarioError(f"{scenario.path}: {exc}", file=scenario.path) from None
-    resolved: list[Step] = []
-    for index, step in enumerate(scenario.steps, start=1):
-        try:
-            resolved.append(Step(step.at, game.resolve(step.command)))
-        except CommandError as exc:
-            raise ScenarioError(
-                f"{scenario.path}: command {index}: {exc}", file=scenario.path, command=index
-            ) from None
+    resolved = _resolve(game, scenario)
     if resolved and game.clock > resolved[0].at:
         raise ScenarioError(
             f"{scenario.path}: command 1: at {resolved[0].at} is before the start {game.clock}",
@@ -222,24 +259,82 @@ def run_scenario(
             command=1,
         )
     _within_calendar(scenario, game, stop)
+    from .audit.log import open_log
+
     sink = None
     if log is not None:
-        from .audit.log import open_log
-
         sink = open_log(game, log, durability)
     try:
-        for index, step in enumerate(resolved, start=1):
-            if stop is not None and step.at >= stop:
-                break
-            game.advance_to(step.at)
-            try:
-                game.apply(step.command)
-            except RuleViolation as exc:
-                raise ScenarioRuleViolation(exc, index, game) from None
-        if stop is not None:
-            game.advance_to(stop)
+        play(game, resolved, stop)
     finally:
         if sink is not None:
             game.attach(None)
             sink.close(game)  # the log ends where the run ends
+    return game
+
+
+def play(game: Game, steps: Sequence[Step], stop: Moment | None = None) -> None:
+    """Play resolved `steps` on `game`, advancing one player turn at a time to each; with
+    `stop`, only those stamped before it, then advance to it.
+
+    Raises:
+        ScenarioRuleViolation: a command broke a rule (`.game` is the state before it).
+        ScenarioError: `stop` is before the clock.
+    """
+    from .audit.log import advance
+
+    for index, step in enumerate(steps, start=1):
+        if stop is not None and step.at >= stop:
+            break
+        advance(game, step.at)
+        try:
+            game.apply(step.command)
+        except RuleViolation as exc:
+            raise ScenarioRuleViolation(exc, index, game) from None
+    if stop is not None:
+        if stop < game.clock:
+            raise ScenarioError(f"--until {stop} is before the clock {game.clock}")
+        advance(game, stop)
+
+
+def continue_log(
+    path: str | Path,
+    orders: str | Path,
+    log: str | Path,
+    until: str | Moment | None = None,
+    *,
+    rulebook: Rulebook | None = None,
+    durability: str = "entry",
+) -> Game:
+    """What `minors continue LOG ORDERS --log NEW` does: play the orders on the game the
+    log holds and write NEW, the log continued (it verifies with `--extends LOG`).
+
+    Raises:
+        ScenarioError: the orders are malformed, or stamped before the log's clock.
+        ScenarioRuleViolation: an order broke a rule (NEW ends before it).
+        LogUnavailable, LogFormatError: the log cannot be read or replayed here.
+    """
+    from .audit.log import replay
+
+    scenario = load_orders(orders, rulebook.kinds if rulebook is not None else None)
+    stop = _until(until)
+    game = replay(path, rulebook=rulebook)
+    steps = _resolve(game, scenario)
+    if steps and steps[0].at < game.clock:
+        raise ScenarioError(
+            f"{scenario.path}: command 1: at {steps[0].at} is before the log's clock {game.clock}",
+            file=scenario.path,
+            command=1,
+        )
+    if stop is not None and stop < game.clock:
+        raise ScenarioError(f"--until {stop} is before the log's clock {game.clock}")
+    _within_calendar(scenario, game, stop)
+    from .audit.log import open_continued
+
+    sink = open_continued(game, path, log, durability)
+    try:
+        play(game, steps, stop)
+    finally:
+        game.attach(None)
+        sink.close(game)
     return game

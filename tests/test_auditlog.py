@@ -182,30 +182,28 @@ def test_replay_until_and_branch(tmp_path: Path) -> None:
     assert auditlog.replay(path).state() == minors.run_scenario(SAMPLE).state()
 
 
-def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
-    """With a sink that cannot write, apply raises LogWriteError and the game is unchanged."""
+def test_a_failed_write_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a disk that fills up, apply raises LogWriteError and the game is unchanged."""
     game = minors.Game.new()
     sink = auditlog.open_log(game, tmp_path / "x.log")
+    write = os.write
 
-    class Broken:
-        def write(self, data: bytes) -> int:
+    def full(fd: int, data: bytes) -> int:
+        if fd == sink._fd:
             raise OSError(28, "No space left on device")
+        return write(fd, data)
 
-        def flush(self) -> None: ...
-
-        def fileno(self) -> int:
-            return 0
-
-    assert sink._file is not None
-    sink._file.close()  # the disk "fills up": every later write fails
-    sink._file = Broken()  # type: ignore[assignment]
+    monkeypatch.setattr(os, "write", full)
     before, log = game.state(), game.log
     with pytest.raises(auditlog.LogWriteError) as info:
         game.advance_to("1939-fall/axis/declarations")
     assert isinstance(info.value, OSError)
     assert isinstance(info.value, minors.MinorsError)
+    assert "No space left on device" in str(info.value)
     assert game.state() == before
     assert game.log == log
+    monkeypatch.undo()
+    sink.close(game)
 
 
 def test_an_in_memory_game_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

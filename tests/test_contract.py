@@ -175,10 +175,11 @@ def test_an_unknown_unit_is_named() -> None:
 
 
 def test_log_holds_the_entries() -> None:
-    """game.log lists the applied commands and clock advances."""
+    """game.log lists the applied commands and clock advances: a run advances one player
+    turn at a time (docs/audit-log.md), five advances to 1940-spring/axis/declarations."""
     game = minors.run_scenario(DATA / "sweden.toml")
     kinds = [entry.command["command"] for entry in game.log]
-    assert kinds == ["advance", "declare_war"]
+    assert kinds == ["advance"] * 5 + ["declare_war"]
 
 
 def test_errors_derive_from_minors_error(tmp_path: Path) -> None:
@@ -466,7 +467,7 @@ def test_log_option_writes_the_log(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     entries = [line for line in lines if line["kind"] == "entry"]
     assert (lines[0]["kind"], lines[-1]["kind"]) == ("header", "close")
-    assert [e["command"]["command"] for e in entries] == ["advance", "declare_war"]
+    assert [e["command"]["command"] for e in entries] == ["advance"] * 5 + ["declare_war"]
 
 
 def test_the_built_in_sample_campaign() -> None:

@@ -225,14 +225,9 @@ def test_run_html_writes_the_page_and_names_a_broken_rule(tmp_path: Path) -> Non
 def test_an_advance_over_seasons_gives_each_season_its_state(tmp_path: Path) -> None:
     """A log whose one advance crosses six seasons still has a cell for each of them, and
     the replay a season at a time gives the effects the log records."""
-    scenario = tmp_path / "leap.toml"
-    scenario.write_text(
-        '[scenario]\nname = "leap"\nstart = "1939-fall"\n\n'
-        '[[do]]\nat = "1941-spring/axis/declarations"\ncommand = "declare_war"\n'
-        'attacker = "Germany"\ntarget = "Sweden"\n',
-        encoding="utf-8",
-    )
-    game = minors.run_scenario(scenario)
+    game = minors.Game.new()
+    game.advance_to("1941-spring/axis/declarations")  # one entry (a run splits it by turn)
+    game.apply(minors.command("declare_war", attacker="Germany", target="Sweden"))
     assert [e.command["command"] for e in game.log] == ["advance", "declare_war"]
     story = story_of_game(game)
     assert [t.label for t in story.turns] == [

@@ -148,6 +148,6 @@ def test_the_suite_checks_json_outputs_against_their_schema(
 def test_the_suite_checks_every_log_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The hook of tests/conftest.py checks each line a log sink writes: a header the
     schema does not allow fails."""
-    monkeypatch.setattr(auditlog, "FORMAT", 99)
+    monkeypatch.setattr(minors.audit.sink, "FORMAT", 99)
     with pytest.raises(pytest.fail.Exception, match="breaks the 'log' schema"):
         minors.run_scenario(minors.scenario.SAMPLE, log=tmp_path / "x.log")

@@ -51,6 +51,31 @@ class Chain(Generic[T]):
             head, length = (item, head), length + 1
         return self if length == self._length else self._of(head, length)
 
+    def since(self, older: Chain[T]) -> tuple[T, ...] | None:
+        """The items appended after `older` if this chain grew from it (every version
+        between them made by `append` or `extend`), else None; walks only the new links."""
+        extra = self._length - older._length
+        if extra < 0:
+            return None
+        out: list[T] = []
+        link = self._head
+        for _ in range(extra):
+            assert link is not None
+            out.append(link[0])
+            link = link[1]
+        if link is not older._head:
+            return None
+        out.reverse()
+        return tuple(out)
+
+    @property
+    def last(self) -> T:
+        """The newest item, without reading the chain whole (IndexError when empty)."""
+        if self._head is None:
+            raise IndexError("the chain is empty")
+        item: T = self._head[0]
+        return item
+
     def entries(self) -> tuple[T, ...]:
         """The items, oldest first."""
         if self._cache is None:

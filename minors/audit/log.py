@@ -1,307 +1,220 @@
 """The audit log: canonical JSON Lines, hash-chained, replayable (docs/audit-log.md).
 
 A header names the format, the library version, the tables (with the overlays' text), the
-rulebook (its name and digest) and its named rules (the hooks of 0.1), and the start.
-Each entry line carries the command, its effects, their digest and — for clock advances —
-the digest of the complete state; snapshot lines carry the whole state at turn boundaries;
-a closing line ends the log. Every line carries its own SHA-256 and the previous line's.
-An in-memory `Game` does none of this: a `FileSink` attached to it encodes and writes each
-entry before the state commits.
+rulebook (its name and digest) and its named rules (the hooks of 0.1), the start, and — in
+format 2 — the state the log starts from. Each entry line carries the command, its effects,
+their digest and — for clock advances — the digest of the complete state; snapshot lines
+carry what changed since the last one (format 1: the whole state); a closing line ends the
+log, and seal lines may follow it. Every line carries its own SHA-256 and the previous
+line's. An in-memory `Game` does none of this: a `FileSink` attached to it encodes and
+writes each entry before the state commits.
+
+The verifier replays every entry and recomputes every line with the writer's own
+`Recorder`: every field that `replay` trusts (a snapshot's `at`, `seq`, changes and
+digest) is what the replay gives.
 """
 
 from __future__ import annotations
 
-import builtins
-import hashlib
-import inspect
-import json
 import os
+import typing
 from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from attrs import frozen
 
-from .._kernel.convert import build_command, effect_data, effect_from_data, state_dict
+from .._kernel.convert import build_command, effect_data, effect_from_data
+from .._kernel.effects import Effect
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
-from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
-from ..errors import LogUnavailable, LogWriteError, MinorsError
+from ..errors import (
+    ClockError,
+    CommandError,
+    LogCheckError,
+    LogFormatError,
+    LogLocked,
+    LogRangeError,
+    LogUnavailable,
+    LogWriteError,
+    MinorsError,
+)
 from ..rules82 import RULEBOOK, Game, Hooks
-from ..ruleset.tables import load_ruleset
+from ..ruleset.tables import Ruleset, load_ruleset
+from . import signing
+from .lines import (
+    GENESIS,
+    canonical,
+    cut,
+    digest,
+    encoded_records,
+    moment_of,
+    parse,
+    read_lines,
+    records,
+    seal,
+)
+from .record import FORMAT, FORMATS, Recorder, hook_manifest
+from .sink import DURABILITY, FileSink, lock
+from .state import apply_changes, tree_digest
 
 __all__ = [
+    "DURABILITY",
     "FORMAT",
+    "GENESIS",
     "FileSink",
+    "LogLocked",
     "LogUnavailable",
     "LogWriteError",
+    "ReadLog",
+    "Repair",
     "Verdict",
+    "advance",
+    "canonical",
+    "digest",
+    "head",
+    "load_key",
     "open",
+    "open_continued",
     "open_log",
     "read_entries",
+    "read_log",
+    "repair",
     "replay",
+    "seal",
+    "seal_log",
     "verify",
 ]
 
-FORMAT = 1
-GENESIS = "0" * 64
-DURABILITY = ("entry", "phase", "close")
-
-
-def canonical(value: Any) -> bytes:
-    """Canonical JSON: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def digest(value: Any) -> str:
-    """SHA-256 of the canonical JSON of `value`."""
-    return hashlib.sha256(canonical(value)).hexdigest()
-
-
-def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
-    """The line for `record` chained after `prev`, and the line's own hash."""
-    body = {**record, "prev": prev}
-    own = digest(body)
-    return canonical({**body, "hash": own}) + b"\n", own
-
-
-def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
-    """Each named rule of the rulebook (a hook): its function and the SHA-256 of its
-    source."""
-    out: dict[str, dict[str, str]] = {}
-    for name, fn in sorted(rulebook.named().items()):
-        try:
-            source = inspect.getsource(fn)
-        except (OSError, TypeError):
-            source = repr(fn)
-        out[name] = {
-            "function": f"{fn.__module__}.{fn.__qualname__}",
-            "digest": hashlib.sha256(source.encode()).hexdigest(),
-        }
-    return out
-
-
-def header(game: Game) -> dict[str, Any]:
-    rs = game.ruleset
-    return {
-        "kind": "header",
-        "format": FORMAT,
-        "library": version("minors"),
-        "tables": rs.digest,
-        "overlays": [{"name": name, "toml": text} for name, text in rs.overlay_files],
-        "rulebook": {"name": game.rulebook.name, "digest": game.rulebook.digest},
-        "hooks": hook_manifest(game.rulebook),
-        "start": game.start,
-    }
-
-
-def entry_record(entry: LogEntry, state: GameState | None) -> dict[str, Any]:
-    effects = [effect_data(e) for e in entry.effects]
-    record: dict[str, Any] = {
-        "kind": "entry",
-        "seq": entry.seq,
-        "at": str(entry.moment),
-        "command": entry.command,
-        "effects": effects,
-        "effects_digest": digest(effects),
-    }
-    if state is not None:  # an advance: it ends phases, so the whole state is digested
-        record["state_digest"] = digest(state_dict(state))
-    return record
-
-
-class FileSink:
-    """Writes a game's log to a file as it is played (attach it with `open_log`).
-
-    A context manager: `with minors.auditlog.open(game, path): ...` detaches the sink from
-    its game and closes the log (its closing line written) when the block ends, also when
-    the block raised.
-    """
-
-    def __init__(self, path: str | Path, durability: str = "entry") -> None:
-        if durability not in DURABILITY:
-            raise ValueError(f"durability must be one of {DURABILITY}, not {durability!r}")
-        self.path = str(path)
-        self.durability = durability
-        self.prev = GENESIS
-        self.entries = 0
-        self.turn: int | None = None
-        self._file: IO[bytes] | None = None
-        self._pending: list[bytes] = []
-        self._game: Game | None = None
-
-    def __enter__(self) -> FileSink:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        """Detach from the game `begin` opened the log for, and close the log (once)."""
-        game = self._game
-        if game is None or self._file is None:
-            return
-        previous = game.attach(None)
-        if previous is not self:
-            game.attach(previous)  # another sink took over: leave it attached
-        self.close(game)
-
-    def begin(self, game: Game, prefix: list[bytes] | None = None) -> None:
-        """Open the file and write the header (or the lines of a log being continued)."""
-        self._game = game
-        try:
-            # held open while the game is played: closed by close()
-            self._file = builtins.open(self.path, "wb")  # noqa: SIM115
-        except OSError as exc:
-            raise LogWriteError(
-                exc.errno, f"cannot write the log {self.path}: {exc.strerror}"
-            ) from None
-        try:
-            if prefix is None:
-                line, self.prev = seal(header(game), GENESIS)
-                self._emit([line], flush=True)
-            else:
-                self._emit(prefix, flush=True)
-                last = json.loads(prefix[-1])
-                self.prev = last["hash"]
-                self.entries = sum(1 for line in prefix if json.loads(line)["kind"] == "entry")
-        except BaseException:
-            self._file.close()  # the header could not be written: no file left open
-            self._file = None
-            raise
-        self.turn = game.clock.turn
-
-    def write(self, entry: LogEntry, state: GameState) -> None:
-        """Encode and write `entry` (called before the game commits it)."""
-        advance = entry.command.get("command") == "advance"
-        lines: list[bytes] = []
-        line, prev = seal(entry_record(entry, state if advance else None), self.prev)
-        lines.append(line)
-        if advance and self.turn is not None and state.clock.turn > self.turn:
-            data = state_dict(state)
-            snapshot = {
-                "kind": "snapshot",
-                "seq": entry.seq,
-                "at": str(state.clock),
-                "state": data,
-                "state_digest": digest(data),
-            }
-            line, prev = seal(snapshot, prev)
-            lines.append(line)
-        flush = self.durability == "entry" or (self.durability == "phase" and advance)
-        self._emit(lines, flush=flush)
-        self.prev = prev
-        self.entries += 1
-        self.turn = state.clock.turn
-
-    def close(self, game: Game) -> None:
-        """Write the closing line (the entry count and the final state) and close."""
-        data = state_dict(game.raw_state)
-        record = {
-            "kind": "close",
-            "entries": self.entries,
-            "at": str(game.clock),
-            "state_digest": digest(data),
-        }
-        line, self.prev = seal(record, self.prev)
-        self._emit([line], flush=True)
-        assert self._file is not None
-        self._file.close()
-        self._file = None
-
-    def _emit(self, lines: list[bytes], *, flush: bool) -> None:
-        try:
-            assert self._file is not None, "the sink is not open"
-            if flush:
-                self._file.write(b"".join(self._pending) + b"".join(lines))
-                self._pending.clear()
-                self._file.flush()
-                os.fsync(self._file.fileno())
-            else:
-                self._pending.extend(lines)
-        except OSError as exc:
-            raise LogWriteError(
-                exc.errno, f"cannot write the log {self.path}: {exc.strerror}"
-            ) from None
-
 
 def open_log(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """Attach a new log file to `game` (its header written now); close it with
-    `sink.close(game)`."""
+    """Attach a new log file to `game` (its header written now, with the state the game is
+    in: a game opened mid-way is logged from there); close it with `sink.close(game)`.
+
+    Raises:
+        LogLocked: another writer holds the file.
+        LogWriteError: it cannot be written.
+    """
     sink = FileSink(path, durability)
     sink.begin(game)
     game.attach(sink)
     return sink
 
 
-# ---- reading and verifying ------------------------------------------------------------------
+def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
+    """`minors.auditlog.open(game, path)`: attach a new log file to `game` (see `open_log`)."""
+    return open_log(game, path, durability)
+
+
+def advance(game: Game, moment: Moment | str) -> list[Effect]:
+    """Move the clock to `moment` one player turn at a time: no advance entry crosses the
+    end of a player turn, so that a log ending at a player turn's end is a prefix of every
+    log that plays on from there (what `minors run`, `replay` and `continue` do).
+
+    Raises:
+        ClockError: `moment` is earlier than the clock.
+        MomentError: it is not a moment.
+    """
+    target = moment if isinstance(moment, Moment) else Moment.parse(moment)
+    if target < game.clock:
+        raise ClockError(f"the clock stands at {game.clock}; it cannot go back to {target}")
+    effects: list[Effect] = []
+    while game.clock < target:
+        edge = Moment((game.clock.index // 6 + 1) * 6)
+        effects += game.advance_to(min(edge, target))
+    return effects
+
+
+# ---- the checks of form -------------------------------------------------------------------
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
+    "entry": {
+        "seq": (int, True),
+        "at": (str, True),
+        "command": (dict, True),
+        "effects": (list, True),
+        "effects_digest": (str, True),
+        "state_digest": (str, False),
+    },
+    "snapshot": {"seq": (int, True), "at": (str, True), "state_digest": (str, True)},
+    "close": {"entries": (int, True), "at": (str, True), "state_digest": (str, True)},
+    "seal": {"head": (str, True), "key": (str, True), "signature": (str, True)},
+    "header": {
+        "format": (int, True),
+        "library": (str, True),
+        "tables": (str, True),
+        "overlays": (list, True),
+        "hooks": (dict, True),
+        "start": (str, True),
+        "rulebook": (dict, False),
+    },
+}
+"""The fields each kind of line must hold, with their JSON type, and whether required."""
+
+_HEADER_2 = {"seq": (int, True), "at": (str, True), "state": (dict, True)}
+
+
+def _form(record: dict[str, Any], number: int, fmt: int) -> str:
+    """The line's kind, after checking that its fields are of the format's form.
+
+    Raises:
+        LogFormatError: an unknown kind, a field missing or of the wrong type.
+    """
+    kind = record.get("kind")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise LogFormatError(f"line {number}: unknown line kind {cut(kind)!r}")
+    fields = dict(_FIELDS[kind])
+    if kind == "header" and fmt >= 2:
+        fields.update(_HEADER_2, state_digest=(str, True))
+    if kind == "snapshot":
+        fields["state" if fmt == 1 else "changes"] = (dict, True)
+    for name, (kind_of, required) in fields.items():
+        if name not in record:
+            if required:
+                raise LogFormatError(f"line {number}: the {kind} line has no {name!r}")
+            continue
+        value = record[name]
+        if not isinstance(value, kind_of) or (kind_of is int and not _int(value)):
+            expected = getattr(kind_of, "__name__", "value")
+            raise LogFormatError(
+                f"line {number}: the {kind}'s {name!r} is not {_JSON.get(expected, expected)}"
+            )
+    if "at" in fields:
+        moment_of(record["at"], number, "at")
+    if kind == "entry":
+        command = record["command"].get("command")
+        if not isinstance(command, str):
+            raise LogFormatError(f"line {number}: the entry's command has no name")
+        for effect in record["effects"]:
+            if not isinstance(effect, dict) or effect.get("effect") not in EFFECTS:
+                shown = effect.get("effect") if isinstance(effect, dict) else effect
+                raise LogFormatError(f"line {number}: {cut(shown, 60)!r} is not an effect")
+    return kind
+
+
+EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Effect))
+"""The names an effect's `effect` field may hold."""
+
+_JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
+
+
+# ---- the header: what the log was written under ---------------------------------------
 
 
 @frozen
-class Verdict:
-    """What `verify` found: all holds (`ok`), or the first bad line and why."""
-
-    ok: bool
-    head: str
-    entries: int
-    problem: str = ""
-    line: int = 0
-    seq: int | None = None
-
-    def describe(self) -> str:
-        if self.ok:
-            entries = f"{self.entries} {'entry' if self.entries == 1 else 'entries'}"
-            return f"ok: {entries} verified; head {self.head}"
-        where = f"entry {self.seq} (line {self.line})" if self.seq else f"line {self.line}"
-        return f"FAILED at {where}: {self.problem}"
-
-
-class _Bad(Exception):
-    def __init__(self, line: int, problem: str, seq: int | None = None) -> None:
-        super().__init__(problem)
-        self.line, self.problem, self.seq = line, problem, seq
-
-
-def _lines(path: str | Path) -> list[bytes]:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise LogUnavailable(f"{path}: cannot read the log: {exc.strerror}") from None
-    if not data:
-        raise LogUnavailable(f"{path}: the file is empty, not a log")
-    return data.splitlines(keepends=True)
-
-
-def _records(
-    lines: list[bytes], prev: str = GENESIS, first: int = 1
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's record (numbered from `first`) after the encoding and chain checks."""
-    for number, raw in enumerate(lines, start=first):
-        if not raw.endswith(b"\n"):
-            raise _Bad(number, "the line is cut short (no newline): the file was truncated")
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            raise _Bad(number, "the line is not JSON") from None
-        if not isinstance(record, dict) or canonical(record) + b"\n" != raw:
-            raise _Bad(
-                number,
-                "the line is not in canonical form",
-                record.get("seq") if isinstance(record, dict) else None,
-            )
-        own = record.pop("hash", None)
-        seq = record.get("seq") if record.get("kind") == "entry" else None
-        if own != digest(record):
-            raise _Bad(number, "the line's hash does not match its content (edited)", seq)
-        if record.get("prev") != prev:
-            raise _Bad(
-                number,
-                "the line does not follow the previous one (lines removed, "
-                "reordered or duplicated)",
-                seq,
-            )
-        prev = own
-        record["hash"] = own
-        yield number, record
+class _Setup:
+    game: Game
+    header: dict[str, Any]
+    format: int
+    origin: str
+    """`start` (the start position) or `state` (a state the header records)."""
 
 
 def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
@@ -309,83 +222,240 @@ def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
     return hooks.apply(book) if hooks is not None else book
 
 
-def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> tuple[Game, dict[str, Any]]:
-    """Check the header and build the game it names under the caller's `rulebook`
-    (LogUnavailable when this machine cannot: format, library version, tables, rulebook).
-    The rulebook is never looked up from the log: a log received by e-mail is untrusted."""
-    first = next(_records(lines[:1]))[1]
+def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
+    """Check the header and build the game it names under the caller's `rulebook`, at the
+    state the log starts from (LogUnavailable when this machine cannot: format, library
+    version, tables, rulebook). The rulebook is never looked up from the log: a log received
+    by e-mail is untrusted."""
+    first = parse(lines[0], 1)
+    if first.get("prev") != GENESIS:
+        raise LogCheckError(1, "the first line does not start the chain")
     if first.get("kind") != "header":
-        raise _Bad(1, "the first line is not a header")
-    if first.get("format") != FORMAT:
+        raise LogFormatError(f"{path}: the first line is not a header: not a log")
+    fmt = first.get("format")
+    if not _int(fmt) or fmt not in FORMATS:
         raise LogUnavailable(
-            f"{path}: unknown log format {first.get('format')!r} "
-            f"(this library reads format {FORMAT})"
+            f"{path}: unknown log format {cut(fmt)!r} (this library reads formats "
+            f"{', '.join(map(str, FORMATS))})"
         )
     ours = version("minors")
     if first.get("library") != ours:
         raise LogUnavailable(
-            f"{path}: written by minors {first.get('library')}, this is "
+            f"{path}: written by minors {cut(first.get('library'))}, this is "
             f"minors {ours}: verify it with that version"
         )
-    overlays = [(o["name"], o["toml"].encode()) for o in first.get("overlays", [])]
+    _form(first, 1, fmt)
+    overlays = []
+    for overlay in first["overlays"]:
+        if not (
+            isinstance(overlay, dict)
+            and isinstance(overlay.get("name"), str)
+            and isinstance(overlay.get("toml"), str)
+        ):
+            raise LogFormatError("line 1: an overlay of the header is not {name, toml}")
+        overlays.append((overlay["name"], overlay["toml"].encode()))
     try:
         rs = load_ruleset(overlays)
     except MinorsError as exc:
-        raise LogUnavailable(f"{path}: the log's tables cannot be loaded: {exc}") from None
-    if rs.digest != first.get("tables"):
         raise LogUnavailable(
-            f"{path}: the tables in force differ from the log's "
-            f"({first.get('tables')}): they are not available here"
+            f"{path}: the log's tables cannot be loaded: {cut(exc, 300)}"
+        ) from None
+    writer = f"written by minors {cut(first.get('library'))} (log format {fmt})"
+    if rs.digest != first["tables"]:
+        raise LogUnavailable(
+            f"{path}: {writer}: the tables in force differ from the log's "
+            f"({cut(first['tables'])}): they are not available here"
         )
     written = first.get("rulebook", {"name": RULEBOOK.name})  # none: rule 82 (0.1 logs)
-    if not isinstance(written, dict):
-        raise _Bad(1, "the header's rulebook is not a table")
     if written.get("name") != rulebook.name or written.get("digest", rulebook.digest) != (
         rulebook.digest
     ):
         raise LogUnavailable(
-            f"{path}: written under rulebook {written.get('name')!r} (digest "
-            f"{written.get('digest', 'not recorded')}), not {rulebook.name!r} ({rulebook.digest}):"
-            " pass the rulebook that wrote it (--rulebook module:attribute)"
+            f"{path}: written under rulebook {cut(written.get('name'))!r} (digest "
+            f"{cut(written.get('digest', 'not recorded'))}; {writer}), not {rulebook.name!r} "
+            f"({rulebook.digest}): pass the rulebook that wrote it (--rulebook module:attribute)"
+            " or verify it with the build that wrote it"
         )
     manifest = hook_manifest(rulebook)
-    if manifest != first.get("hooks"):
-        names = sorted(k for k in manifest if manifest[k] != first.get("hooks", {}).get(k))
+    if manifest != first["hooks"]:
+        names = sorted(k for k in manifest if manifest[k] != first["hooks"].get(k))
         raise LogUnavailable(
-            f"{path}: the hooks {names} differ from the log's: they are not available here"
+            f"{path}: {writer}: the hooks {names} differ from the log's: they are not "
+            "available here"
         )
     try:
         game = Game.new(rs, start=first["start"], rulebook=rulebook)
     except MinorsError as exc:
-        raise LogUnavailable(f"{path}: {exc}") from None
-    return game, first
+        raise LogFormatError(f"{path}: line 1: {cut(exc, 300)}") from None
+    origin = "start"
+    if fmt >= 2:
+        moment_of(first["at"], 1, "at")
+        if first["seq"] < 0:
+            raise LogFormatError(f"{path}: line 1: the header's 'seq' is negative")
+        if first["seq"] != 0 or first["state"] != game.state():
+            origin = "state"
+            try:
+                game = Game.from_state(
+                    first["state"], rs, rulebook=rulebook, start=first["start"],
+                    base_seq=first["seq"],
+                )  # fmt: skip
+            except MinorsError as exc:
+                raise LogFormatError(f"{path}: line 1: the header's {cut(exc, 300)}") from None
+    return _Setup(game, first, fmt, origin)
 
 
-def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> None:
-    seq = record.get("seq")
+def _expected_header(setup: _Setup, recorder: Recorder) -> None:
+    """Format 2: the header's state fields are what the game it starts from gives."""
+    if setup.format < 2:
+        return
+    header = setup.header
+    expected = recorder.header(setup.game, setup.header["seq"])
+    if header["state_digest"] != expected["state_digest"]:
+        raise LogCheckError(1, "the header's state digest does not match its state")
+    if header["at"] != expected["at"]:
+        raise LogCheckError(
+            1, f"the header says {cut(header['at'])}, its state is at {expected['at']}"
+        )
+    extra = sorted(set(header) - set(expected) - {"prev", "hash"})
+    if extra:
+        raise LogFormatError(f"line 1: the header has unknown fields {cut(extra)}")
+
+
+# ---- verifying --------------------------------------------------------------------------
+
+
+@frozen
+class Verdict:
+    """What `verify` found: all holds (`ok`), or the first bad line and why.
+
+    `head` is the hash of the closing line (what a referee publishes; seals follow it),
+    `entries` the entries verified, `origin` where the replay began (`start`: the start
+    position; `state`: a state the header records, for a log opened mid-game), `extends`
+    the entries it adds to the log it was checked against, `seals` the public keys (hex)
+    of its valid seals."""
+
+    ok: bool
+    head: str
+    entries: int
+    problem: str = ""
+    line: int = 0
+    seq: int | None = None
+    format: int = FORMAT
+    origin: str = "start"
+    at: str = ""
+    """The moment the log starts from when `origin` is `state`."""
+    extends: int | None = None
+    seals: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.ok:
+            entries = f"{self.entries} {'entry' if self.entries == 1 else 'entries'}"
+            text = f"ok: {entries} verified"
+            if self.origin == "state":
+                text += f" from the state its header records at {self.at}"
+            if self.extends is not None:
+                text += f", {self.extends} new"
+            if self.seals:
+                keys = ", ".join(key[:16] for key in self.seals)
+                text += f"; sealed by {keys}"
+            return f"{text}; head {self.head}"
+        where = f"entry {self.seq} (line {self.line})" if self.seq else f"line {self.line}"
+        return f"FAILED at {where}: {self.problem}"
+
+    def to_json(self) -> dict[str, Any]:
+        """What `minors log verify --json` prints (the `log-verify` schema)."""
+        return {
+            "ok": self.ok,
+            "head": self.head,
+            "entries": self.entries,
+            "format": self.format,
+            "origin": self.origin,
+            "problem": self.problem or None,
+            "line": self.line or None,
+            "seq": self.seq,
+            "extends": self.extends,
+            "seals": list(self.seals),
+        }
+
+
+def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
+    """Apply the command of an entry line; whether it was an advance."""
+    seq = record["seq"]
     if seq != game.next_seq:
-        raise _Bad(number, f"entry number {seq}, expected {game.next_seq}", seq)
+        raise LogCheckError(number, f"entry number {seq}, expected {game.next_seq}", seq)
     fields = dict(record["command"])
-    kind = fields.pop("command", None)
+    kind = fields.pop("command")
     try:
         if kind == "advance":
-            effects = game.advance_to(fields["to"])
-        else:
-            effects = game.apply(build_command(game.rulebook.kinds, str(kind), fields))
+            if set(fields) != {"to"}:
+                raise LogFormatError(f"line {number}: an advance has the one field 'to'")
+            game.advance_to(moment_of(fields["to"], number, "to"))
+            return True
+        cmd = build_command(game.rulebook.kinds, kind, fields)
+        game.apply(cmd)
     except RuleViolation as exc:
-        raise _Bad(
-            number, f"on replay the command breaks rule {exc.rule}: {exc.message}", seq
+        raise LogCheckError(
+            number, f"on replay the command breaks rule {exc.rule}: {cut(exc.message, 300)}", seq
         ) from None
-    except (MinorsError, KeyError, TypeError) as exc:
-        raise _Bad(number, f"on replay the command cannot be read: {exc}", seq) from None
-    if str(game.clock) != record.get("at"):
-        raise _Bad(number, f"the entry says {record.get('at')}, the replay is at {game.clock}", seq)
-    if digest([effect_data(e) for e in effects]) != record.get("effects_digest"):
-        raise _Bad(number, "the effects recorded differ from the effects the rules give", seq)
-    if digest(record.get("effects")) != record.get("effects_digest"):
-        raise _Bad(number, "the effects digest does not match the effects written", seq)
-    if "state_digest" in record and digest(game.state()) != record["state_digest"]:
-        raise _Bad(number, "the state recorded differs from the replayed state", seq)
+    except ClockError as exc:
+        raise LogCheckError(number, f"on replay the clock cannot move: {exc}", seq) from None
+    except CommandError as exc:
+        raise LogFormatError(
+            f"line {number}: the command cannot be read: {cut(exc, 300)}"
+        ) from None
+    return False
+
+
+_WHY = {
+    "at": "the entry's moment is not the replay's",
+    "command": "the command is not written as the rules read it",
+    "effects": "the effects recorded differ from the effects the rules give",
+    "effects_digest": "the effects digest does not match the effects written",
+    "state_digest": "the state recorded differs from the replayed state",
+    "changes": "the snapshot's changes differ from the replayed state's",
+    "state": "the snapshot differs from the replayed state",
+    "seq": "the snapshot's entry number is not the entry it follows",
+    "entries": "the closing line's entry count is not the log's",
+}
+
+
+def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Fail unless the line holds exactly what the replay gives (chain fields aside)."""
+    body = {k: v for k, v in written.items() if k not in ("prev", "hash")}
+    if body == expected:
+        return
+    seq = written.get("seq") if written.get("kind") == "entry" else None
+    seq = seq if _int(seq) else None
+    kind = expected["kind"]
+    if kind == "entry" and written.get("at") != expected["at"]:
+        why = f"the entry says {cut(written.get('at'))}, the replay is at {expected['at']}"
+        raise LogCheckError(number, why, seq)
+    if kind == "close" and written.get("entries") != expected["entries"]:
+        why = f"the log closes on {cut(written.get('entries'))} entries, it holds "
+        raise LogCheckError(number, f"{why}{expected['entries']}")
+    if kind == "entry" and written.get("effects") != expected["effects"]:
+        for effect in written["effects"]:
+            try:
+                effect_from_data(effect)
+            except Exception as exc:  # cattrs raises its own classes for junk
+                raise LogFormatError(
+                    f"line {number}: an effect cannot be read: {cut(exc, 200)}"
+                ) from None
+        raise LogCheckError(number, _WHY["effects"], seq)
+    if kind == "close" and written.get("state_digest") != expected["state_digest"]:
+        raise LogCheckError(number, "the final state differs from the replayed state")
+    for field in sorted(set(body) | set(expected), key=lambda f: f != "at"):
+        if body.get(field) != expected.get(field):
+            if field in _WHY:
+                where = (
+                    "the snapshot's moment is not the replay's"
+                    if (kind == "snapshot" and field == "at")
+                    else _WHY[field]
+                )
+                raise LogCheckError(number, where, seq)
+            raise LogCheckError(
+                number, f"the {kind} line's field {cut(field)!r} is not the writer's", seq
+            )
 
 
 def verify(
@@ -395,106 +465,295 @@ def verify(
     hooks: Hooks | None = None,
     rulebook: Rulebook | None = None,
     progress: Callable[[int, int], None] | None = None,
+    head: str | None = None,
+    public_key: str | None = None,
 ) -> Verdict:
     """Check encoding and chain, replay every entry under the log's tables and the caller's
-    rulebook (rule 82 by default, `hooks` replacing its named rules), and compare every
-    digest; with `extends`, check the log begins with that older log. `progress`, if
-    given, is called with (lines done, lines in all) after each line.
+    rulebook (rule 82 by default, `hooks` replacing its named rules), and check that every
+    line is what the writer writes for that play; with `extends`, check the log begins
+    with that older log and adds to it; with `head`, that its head is that hash; with
+    `public_key` (hex, `signing.load_public`), that a seal by that key signs it.
+    `progress`, if given, is called with (lines done, lines in all) after each line.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
+        LogFormatError: it is not a log of a format this version reads (exit 2).
     """
-    lines = _lines(path)
-    head, entries = GENESIS, 0
+    lines = read_lines(path)
+    old = _old_prefix(extends) if extends is not None else None
+    head_hash, entries = GENESIS, 0
+    setup: _Setup | None = None
+    seals: list[str] = []
     try:
-        game, _ = _setup(path, lines, _rulebook(rulebook, hooks))
-        closed = False
-        for number, record in _records(lines):
-            head = record["hash"]
-            kind = record.get("kind")
-            if closed:
-                raise _Bad(number, "a line follows the closing line")
-            if kind == "header":
-                if number != 1:
-                    raise _Bad(number, "a second header")
-            elif kind == "entry":
-                _replay_entry(game, number, record)
-                entries += 1
-            elif kind == "snapshot":
-                if record.get("state") != game.state() or digest(record.get("state")) != record.get(
-                    "state_digest"
-                ):
-                    raise _Bad(number, "the snapshot differs from the replayed state")
-            elif kind == "close":
-                if record.get("entries") != entries:
-                    raise _Bad(
-                        number,
-                        f"the log closes on {record.get('entries')} entries, it holds {entries}",
-                    )
-                if record.get("state_digest") != digest(game.state()):
-                    raise _Bad(number, "the final state differs from the replayed state")
-                closed = True
-            else:
-                raise _Bad(number, f"unknown line kind {kind!r}")
-            if progress is not None:
-                progress(number, len(lines))
-        if not closed:
-            raise _Bad(
+        setup = _setup(path, lines, _rulebook(rulebook, hooks))
+        try:
+            verdict = _verify_lines(path, lines, setup, progress, seals)
+        except RecursionError:
+            raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
+        head_hash, entries = verdict
+        extended = None
+        if old is not None and extends is not None:
+            extended = _extends(lines, extends, old, entries)
+        if head is not None and head.lower() != head_hash:
+            raise LogCheckError(
                 len(lines),
-                "the log has no closing line: it was truncated (or is still being written)",
+                f"the head is {head_hash}, not the published {cut(head, 70)} "
+                "(the log was cut, extended or rewritten)",
             )
-        if extends is not None:
-            old = _lines(extends)
-            prefix = old[:-1] if json.loads(old[-1]).get("kind") == "close" else old
-            for number, (mine, theirs) in enumerate(zip(lines, prefix, strict=False), 1):
-                if mine != theirs:
-                    raise _Bad(
-                        number,
-                        f"the log does not extend {extends}: line {number} "
-                        "differs (history was rewritten)",
-                    )
-            if len(lines) <= len(prefix):
-                raise _Bad(len(lines), f"the log is not longer than {extends}")
-    except _Bad as bad:
-        return Verdict(False, head, entries, bad.problem, bad.line, bad.seq)
-    return Verdict(True, head, entries)
+        if public_key is not None and public_key not in seals:
+            raise LogCheckError(len(lines), "no seal by that public key")
+    except LogCheckError as bad:
+        return Verdict(
+            False, head_hash, entries, bad.problem, bad.line, bad.seq,
+            format=setup.format if setup else FORMAT,
+            origin=setup.origin if setup else "start",
+        )  # fmt: skip
+    except LogFormatError as exc:
+        text = str(exc)
+        raise LogFormatError(text if text.startswith(str(path)) else f"{path}: {text}") from None
+    return Verdict(
+        True, head_hash, entries, format=setup.format, origin=setup.origin,
+        at=str(setup.header.get("at", "")), extends=extended, seals=tuple(seals),
+    )  # fmt: skip
 
 
-def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
-    """The entries of a log, its chain checked but its rules not replayed (`verify` does
-    that), and its head hash.
+def _verify_lines(
+    path: str | Path,
+    lines: list[bytes],
+    setup: _Setup,
+    progress: Callable[[int, int], None] | None,
+    seals: list[str],
+) -> tuple[str, int]:
+    """Replay and check every line; the head and the number of entries."""
+    game, fmt = setup.game, setup.format
+    recorder = Recorder(fmt, game.raw_state)
+    _expected_header(setup, recorder)
+    head_hash, entries = GENESIS, 0
+    closed = False
+    due: dict[str, Any] | None = None
+    total = len(lines)
+    for number, record, encoded in encoded_records(lines):
+        kind = _form(record, number, fmt) if number > 1 else "header"
+        if kind == "seal":
+            if not closed:
+                raise LogCheckError(number, "a seal before the closing line")
+            _check_seal(number, record, head_hash, seals)
+        elif closed:
+            raise LogCheckError(number, "a line follows the closing line")
+        else:
+            head_hash = record["hash"]
+        if kind == "header":
+            if number != 1:
+                raise LogCheckError(number, "a second header")
+        elif due is not None:
+            if kind != "snapshot":
+                raise LogCheckError(number, f"a snapshot is missing after entry {due['seq']}")
+            _compare(number, record, due)
+            due = None
+        elif kind == "entry":
+            _replay_entry(game, number, record)
+            logged = game.log.last
+            state = game.raw_state if recorder.wants_state(logged) else None
+            expected = recorder.entry(logged, state, encoded)
+            _compare(number, record, expected[0])
+            due = expected[1] if len(expected) > 1 else None
+            entries += 1
+        elif kind == "snapshot":
+            raise LogCheckError(
+                number, "a snapshot where none belongs (not after an advance into a new turn)"
+            )
+        elif kind == "close":
+            _compare(number, record, recorder.close(game.raw_state))
+            closed = True
+        if progress is not None:
+            progress(number, total)
+    if due is not None:
+        raise LogCheckError(total, "the log ends before the snapshot its last entry calls for")
+    if not closed:
+        raise LogCheckError(total, _unclosed(path))
+    return head_hash, entries
+
+
+def _unclosed(path: str | Path) -> str:
+    """Why a log has no closing line: a writer still holds it, or it was cut."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return "the log has no closing line: it was truncated (or is still being written)"
+    try:
+        free = lock(fd, shared=True)
+    except OSError:
+        free = True
+    finally:
+        os.close(fd)
+    if not free:
+        return "the log has no closing line: a writer holds it (it is still being written)"
+    return "the log has no closing line: it was truncated (`minors log repair` trims a torn line)"
+
+
+def _check_seal(number: int, record: dict[str, Any], head_hash: str, seals: list[str]) -> None:
+    if record["head"] != head_hash:
+        raise LogCheckError(number, "the seal signs another head than the closing line's")
+    if not signing.check(head_hash, record["key"], record["signature"]):
+        raise LogCheckError(number, "the seal's signature does not match its key and head")
+    seals.append(record["key"])
+
+
+def _old_prefix(extends: str | Path) -> tuple[list[bytes], int]:
+    """The lines of the older log a log must begin with (all but its closing line and
+    seals), and how many entries they hold.
+
+    Raises:
+        LogFormatError: the older file is not a log.
+    """
+    lines = read_lines(extends, "the older log")
+    count, end = 0, len(lines)
+    try:
+        for number, record in _entries(extends, lines):
+            kind = record["kind"]
+            if kind in ("close", "seal"):
+                end = min(end, number - 1)
+            elif kind == "entry":
+                count += 1
+    except LogUnavailable as exc:
+        raise LogFormatError(f"--extends: not a log: {exc}") from None
+    return lines[:end], count
+
+
+def _extends(
+    lines: list[bytes], extends: str | Path, old: tuple[list[bytes], int], entries: int
+) -> int:
+    prefix, old_entries = old
+    for number, (mine, theirs) in enumerate(zip(lines, prefix, strict=False), 1):
+        if mine != theirs:
+            raise LogCheckError(
+                number,
+                f"the log does not extend {extends}: line {number} differs (history was rewritten)",
+            )
+    if len(lines) <= len(prefix):
+        raise LogCheckError(len(lines), f"the log is not longer than {extends}")
+    added = entries - old_entries
+    if added <= 0:
+        raise LogCheckError(
+            len(lines), f"the log adds no entry to {extends} (0 new entries: it is that log)"
+        )
+    return added
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+
+def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The records of a log's lines, chain and form checked, as LogUnavailable or
+    LogFormatError when they fail."""
+    try:
+        first = parse(lines[0], 1)
+        fmt = first.get("format")
+        if first.get("kind") != "header" or not _int(fmt) or fmt not in FORMATS:
+            raise LogFormatError(
+                f"the first line is not a header of a log format this version reads "
+                f"({', '.join(map(str, FORMATS))})"
+            )
+        for number, record in records(lines):
+            _form(record, number, fmt)
+            yield number, record
+    except LogCheckError as bad:
+        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    except LogFormatError as exc:
+        raise LogFormatError(f"{path}: {exc}") from None
+    except RecursionError:
+        raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
+
+
+@frozen
+class ReadLog:
+    """A log read without replaying it: its header, format, entries and head, and the
+    tables its names are read under (its own where they load here, else the built-in)."""
+
+    header: dict[str, Any]
+    format: int
+    entries: list[LogEntry]
+    head: str
+    ruleset: Ruleset
+
+
+def read_log(path: str | Path) -> ReadLog:
+    """A log (format 1 or 2) read: its chain and form checked, its rules not replayed.
 
     Raises:
         LogUnavailable: the file cannot be read, or a line is not what the chain says.
+        LogFormatError: it is not a log of a format this version reads.
     """
     entries: list[LogEntry] = []
-    head = ""
+    head_hash = ""
+    header: dict[str, Any] = {}
+    for number, record in _entries(path, read_lines(path)):
+        if number == 1:
+            header = record
+        if record["kind"] != "seal":
+            head_hash = record["hash"]
+        if record["kind"] != "entry":
+            continue
+        try:
+            effects = tuple(effect_from_data(e) for e in record["effects"])
+        except Exception as exc:  # cattrs raises its own classes for junk effects
+            raise LogFormatError(
+                f"{path}: line {number}: an effect cannot be read: {cut(exc, 200)}"
+            ) from None
+        moment = moment_of(record["at"], number, "at")
+        entries.append(LogEntry(record["seq"], moment, record["command"], effects))
+    overlays = header.get("overlays", [])
     try:
-        for _, record in _records(_lines(path)):
-            head = record["hash"]
-            if record.get("kind") != "entry":
-                continue
-            entries.append(
-                LogEntry(
-                    record["seq"],
-                    Moment.parse(record["at"]),
-                    record["command"],
-                    tuple(effect_from_data(e) for e in record["effects"]),
-                )
-            )
-    except _Bad as bad:
-        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
-    return entries, head
+        rs = load_ruleset([(o["name"], o["toml"].encode()) for o in overlays])
+    except (MinorsError, KeyError, TypeError, AttributeError):
+        rs = load_ruleset()
+    return ReadLog(header, header["format"], entries, head_hash, rs)
 
 
-def _last_snapshot(lines: list[bytes], stop: Moment | None) -> int:
-    """The index of the last snapshot line at or before `stop` (0: none, start over)."""
-    for index in range(len(lines) - 1, 0, -1):
+def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
+    """The entries of a log (format 1 or 2), its chain and form checked but its rules not
+    replayed (`verify` does that), and its head hash.
+
+    Raises:
+        LogUnavailable: the file cannot be read, or a line is not what the chain says.
+        LogFormatError: it is not a log of a format this version reads.
+    """
+    found = read_log(path)
+    return found.entries, found.head
+
+
+def head(path: str | Path) -> str:
+    """The head of a log: the hash of its closing line (of its last line if it has none),
+    its chain and form checked, its rules not replayed."""
+    found = ""
+    for _, record in _entries(path, read_lines(path)):
+        if record["kind"] != "seal":
+            found = record["hash"]
+    return found
+
+
+# ---- replaying ------------------------------------------------------------------------------
+
+
+def _snapshots(lines: list[bytes], fmt: int) -> list[tuple[int, dict[str, Any], Moment]]:
+    """Every snapshot line: its index, its record (its own hash checked) and moment."""
+    found = []
+    for index in range(1, len(lines)):
         if b'"kind":"snapshot"' in lines[index]:
-            at = Moment.parse(json.loads(lines[index])["at"])
-            if stop is None or at <= stop:
-                return index
-    return 0
+            record = parse(lines[index], index + 1)
+            if record.get("kind") == "snapshot":
+                _form(record, index + 1, fmt)
+                found.append((index, record, moment_of(record["at"], index + 1, "at")))
+    return found
+
+
+def _last_moment(lines: list[bytes]) -> Moment:
+    """The moment the log ends at: its closing line's, or its last entry's."""
+    for index in range(len(lines) - 1, 0, -1):
+        record = parse(lines[index], index + 1)
+        if record.get("kind") in ("close", "entry", "snapshot"):
+            return moment_of(record.get("at"), index + 1, "at")
+    return moment_of(parse(lines[0], 1).get("at", ""), 1, "at")
 
 
 def replay(
@@ -504,64 +763,302 @@ def replay(
     hooks: Hooks | None = None,
     log: str | Path | None = None,
     rulebook: Rulebook | None = None,
+    durability: str = "entry",
 ) -> Game:
     """The game as the log leaves it, or at `until`: from the last snapshot before it,
     then entry by entry, under the caller's rulebook (as `verify`). With `log`, a new log
-    that branches there, to play on.
+    that repeats this one's lines up to there and goes on from there, to play on.
 
     The lines from the snapshot on are checked (encoding and chain) and replayed; what lies
-    before the snapshot is taken as the snapshot states it — `verify` checks it all.
+    before the snapshot is taken as the snapshots state it — `verify` checks it all.
+
+    Raises:
+        LogUnavailable, LogFormatError: as `verify`; also a line that fails a check.
+        LogRangeError: `until` lies past the log's end or before its start.
+        LogLocked, LogWriteError: `log` cannot be written.
     """
-    lines = _lines(path)
+    lines = read_lines(path)
     stop = None
     if until is not None:
         try:
             stop = until if isinstance(until, Moment) else Moment.parse(until)
         except MomentError as exc:
-            raise LogUnavailable(f"--until: {exc}") from None
+            raise LogRangeError(f"--until: {exc}") from None
     try:
-        game, _ = _setup(path, lines, _rulebook(rulebook, hooks))
-        begin = _last_snapshot(lines, stop)
-        prev = json.loads(lines[begin])["prev"] if begin else GENESIS
-        records = list(_records(lines[begin:], prev, begin + 1))
-    except (_Bad, ValueError, KeyError) as bad:
-        problem = bad.problem if isinstance(bad, _Bad) else str(bad)
-        raise LogUnavailable(f"{path}: {problem}") from None
-    if begin:
-        snap = records[0][1]
-        game = Game.from_state(
-            snap["state"],
-            game.ruleset,
-            rulebook=game.rulebook,
-            start=game.start,
-            base_seq=snap["seq"],
-        )
-    used = 0
-    for index in range(1, len(records)):
-        number, record = records[index]
-        if record["kind"] != "entry":
-            if record["kind"] == "snapshot":
-                used = index
-            continue
-        advance = record["command"].get("command") == "advance"
-        target = Moment.parse(record["command"]["to"] if advance else record["at"])
-        if stop is not None and (target > stop or (not advance and target >= stop)):
-            break
-        try:
-            _replay_entry(game, number, record)
-        except _Bad as bad:
-            raise LogUnavailable(f"{path}: entry {bad.seq}: {bad.problem}") from None
-        used = index
-    branch_lines = lines[: records[used][0]] if log is not None else []  # 1-based number
+        setup = _setup(path, lines, _rulebook(rulebook, hooks))
+        game, fmt = setup.game, setup.format
+        if log is not None and fmt != FORMAT:
+            raise LogUnavailable(
+                f"{path}: a log of format {fmt} is read, not continued: replay it without "
+                f"--log, or start a new log (this version writes format {FORMAT})"
+            )
+        if stop is not None:
+            end = _last_moment(lines)
+            if stop > end:
+                raise LogRangeError(
+                    f"--until {stop} lies past the end of the log {path} ({end}): replay "
+                    "stops at a moment the log holds; play on with `minors continue`"
+                )
+            if stop < game.clock:
+                raise LogRangeError(
+                    f"--until {stop} lies before the start of the log {path} ({game.clock})"
+                )
+        game, begin = _from_snapshot(path, lines, setup, stop)
+        prev = parse(lines[begin], begin + 1)["hash"]
+        if log is not None:  # the new log repeats the lines before the snapshot: check them
+            for number, record in records(lines[: begin + 1]):
+                if number > 1:
+                    _form(record, number, fmt)
+    except LogCheckError as bad:
+        raise LogUnavailable(f"{path}: line {bad.line}: {bad.problem}") from None
+    except RecursionError:
+        raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
+    except LogFormatError as exc:
+        text = str(exc)
+        raise LogFormatError(text if text.startswith(str(path)) else f"{path}: {text}") from None
+    used = _play_on(path, lines, game, fmt, begin, prev, stop)
     if log is not None:
-        sink = FileSink(log)
-        sink.begin(game, branch_lines)
+        sink = FileSink(log, durability)
+        sink.begin(game, lines[:used])
         game.attach(sink)
     if stop is not None and stop > game.clock:
-        game.advance_to(stop)
+        try:
+            advance(game, stop)
+        except BaseException:
+            _detach(game)
+            raise
     return game
 
 
-def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """`minors.auditlog.open(game, path)`: attach a new log file to `game` (see `open_log`)."""
-    return open_log(game, path, durability)
+def _play_on(
+    path: str | Path,
+    lines: list[bytes],
+    game: Game,
+    fmt: int,
+    begin: int,
+    prev: str,
+    stop: Moment | None,
+) -> int:
+    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`,
+    checking each line read (encoding, chain, form) and no line beyond; the number of lines
+    the game has gone through (snapshots of its last entry included)."""
+    used = begin + 1
+    try:
+        for number, record in records(lines[begin + 1 :], prev, begin + 2):
+            kind = _form(record, number, fmt)
+            if kind == "snapshot":
+                used = number
+            if kind != "entry":
+                continue
+            command = record["command"]
+            clock = command.get("command") == "advance"
+            target = moment_of(command.get("to") if clock else record["at"], number, "at")
+            if stop is not None and (target > stop or (not clock and target >= stop)):
+                break
+            _replay_entry(game, number, record)
+            _same_effects(number, record, game.log.last)
+            used = number
+    except LogCheckError as bad:
+        where = f"entry {bad.seq}" if bad.seq else f"line {bad.line}"
+        raise LogUnavailable(f"{path}: {where}: {bad.problem}") from None
+    except RecursionError:
+        raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
+    except LogFormatError as exc:
+        text = str(exc)
+        raise LogFormatError(text if text.startswith(str(path)) else f"{path}: {text}") from None
+    return used
+
+
+def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
+    """Fail unless an entry line records the moment and effects its replay gives (what
+    `replay` checks of the lines it replays; `verify` checks every field)."""
+    effects = [effect_data(e) for e in entry.effects]
+    expected: dict[str, Any] = {"kind": "entry", "at": str(entry.moment), "effects": effects}
+    written = {"kind": "entry", "at": record["at"], "effects": record["effects"]}
+    _compare(number, written, expected)
+
+
+def open_continued(
+    game: Game, path: str | Path, new: str | Path, durability: str = "entry"
+) -> FileSink:
+    """Attach to `game` — the game `replay(path)` gives, at the log's end — a new log `new`
+    that repeats the lines of the log at `path` (without its closing line and seals) and
+    goes on from there: it verifies with `extends=path`.
+
+    Raises:
+        LogUnavailable: the log is not of the format this version writes.
+        LogLocked, LogWriteError: `new` cannot be written.
+    """
+    lines = read_lines(path)
+    end = len(lines)
+    while end > 1:
+        kind = parse(lines[end - 1], end).get("kind")
+        if kind not in ("close", "seal"):
+            break
+        end -= 1
+    fmt = parse(lines[0], 1).get("format")
+    if fmt != FORMAT:
+        raise LogUnavailable(
+            f"{path}: a log of format {cut(fmt)} is read, not continued (this version writes "
+            f"format {FORMAT})"
+        )
+    sink = FileSink(new, durability)
+    sink.begin(game, lines[:end])
+    game.attach(sink)
+    return sink
+
+
+def _detach(game: Game) -> None:
+    sink = game.attach(None)
+    if isinstance(sink, FileSink):
+        sink.close(game)
+
+
+def _from_snapshot(
+    path: str | Path, lines: list[bytes], setup: _Setup, stop: Moment | None
+) -> tuple[Game, int]:
+    """The game at the last snapshot at or before `stop` (or the log's start), and the
+    index of its line (0: the header)."""
+    fmt, game = setup.format, setup.game
+    snapshots = [s for s in _snapshots(lines, fmt) if stop is None or s[2] <= stop]
+    while stop is not None and snapshots and snapshots[-1][2] == stop:
+        # a snapshot within a phase follows a command stamped `stop`, which replay leaves out
+        index = snapshots[-1][0]
+        previous = parse(lines[index - 1], index).get("command")
+        if isinstance(previous, dict) and previous.get("command") == "advance":
+            break
+        snapshots.pop()
+    if not snapshots:
+        return game, 0
+    index, record, _ = snapshots[-1]
+    if fmt == 1:
+        data = record["state"]
+    else:
+        data = setup.header["state"]
+        try:
+            for _, earlier, _ in snapshots:
+                data = apply_changes(data, earlier["changes"])
+        except (ValueError, TypeError) as exc:
+            raise LogFormatError(
+                f"line {index + 1}: a snapshot's changes: {cut(exc, 200)}"
+            ) from None
+        if tree_digest(data) != record["state_digest"]:
+            raise LogFormatError(
+                f"line {index + 1}: the snapshots do not give the state they name "
+                "(`minors log verify` finds where)"
+            )
+    try:
+        rebuilt = Game.from_state(
+            data, game.ruleset, rulebook=game.rulebook, start=game.start,
+            base_seq=record["seq"],
+        )  # fmt: skip
+    except MinorsError as exc:
+        raise LogFormatError(f"line {index + 1}: the snapshot's {cut(exc, 300)}") from None
+    return rebuilt, index
+
+
+# ---- head, seals, repair ---------------------------------------------------------------
+
+
+def seal_log(path: str | Path, key: str | Path) -> str:
+    """Seal a closed log of format 2 with the Ed25519 private key at `key`: append a seal
+    line signing its head; the public key (hex).
+
+    Raises:
+        LogUnavailable: the log is not closed, not of format 2, or the key cannot be read.
+        LogLocked: a writer holds the log.
+    """
+    lines = read_lines(path)
+    head_hash = ""
+    closed = False
+    last = GENESIS
+    fmt = 0
+    for number, record in _entries(path, lines):
+        fmt = record.get("format", fmt) if number == 1 else fmt
+        last = record["hash"]
+        if record["kind"] == "close":
+            closed, head_hash = True, record["hash"]
+    if fmt < 2:
+        raise LogUnavailable(f"{path}: only logs of format 2 are sealed (this one is {fmt})")
+    if not closed:
+        raise LogUnavailable(f"{path}: the log is not closed: only a closed log is sealed")
+    public, signature = signing.sign(head_hash, key)
+    line, _ = seal({"kind": "seal", "head": head_hash, "key": public, "signature": signature}, last)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        if not lock(fd):
+            raise LogLocked(0, f"the log {path} is being written by another writer (it is locked)")
+        os.write(fd, line)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return public
+
+
+@frozen
+class Repair:
+    """What `repair` did: the bytes and the line it dropped (0: none), and the lines left."""
+
+    dropped: int
+    line: int
+    lines: int
+    kind: str = ""
+
+    def describe(self, path: str | Path) -> str:
+        if not self.dropped:
+            return f"{path}: nothing to repair: its {self.lines} lines are whole"
+        return (
+            f"{path}: dropped the torn line {self.line} ({self.dropped} bytes"
+            f"{f', a {self.kind} line' if self.kind else ''}); {self.lines} lines left"
+        )
+
+
+def repair(path: str | Path) -> Repair:
+    """Trim a torn last line (cut short by a crash or a full disk) off a log, in place.
+
+    Raises:
+        LogUnavailable: the file cannot be read or written, or a line before the last is
+            damaged (repair trims only a torn end).
+        LogLocked: a writer holds the log.
+    """
+    lines = read_lines(path)
+    last = lines[-1]
+    torn = not last.endswith(b"\n")
+    if not torn:
+        try:
+            parse(last, len(lines))
+        except (LogCheckError, LogFormatError):
+            torn = True
+    keep = lines[:-1] if torn else lines
+    if not keep:
+        raise LogUnavailable(f"{path}: the log's only line is torn: nothing is left to keep")
+    try:
+        list(records(keep))
+    except LogCheckError as bad:
+        raise LogUnavailable(
+            f"{path}: line {bad.line} is damaged ({bad.problem}): repair trims only a torn "
+            "last line"
+        ) from None
+    if not torn:
+        return Repair(0, 0, len(lines))
+    kind = ""
+    if b'"kind":"' in last:
+        kind = last.split(b'"kind":"', 1)[1].split(b'"', 1)[0].decode("utf-8", "replace")[:20]
+    size = sum(map(len, keep))
+    try:
+        fd = os.open(path, os.O_WRONLY)
+    except OSError as exc:
+        raise LogUnavailable(f"{path}: cannot write the log: {exc.strerror}") from None
+    try:
+        if not lock(fd):
+            raise LogLocked(0, f"the log {path} is being written by another writer (it is locked)")
+        os.ftruncate(fd, size)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return Repair(len(last), len(lines), len(keep), kind)
+
+
+def load_key(path: str | Path) -> str:
+    """The public key (hex) of a PEM file `minors log keygen` wrote (for `verify`)."""
+    return signing.load_public(path)

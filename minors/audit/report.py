@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
+from attrs import frozen
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .._kernel.convert import effect_data
 from .._kernel.effects import (
     BrpChange,
     DeadlineSet,
@@ -26,9 +30,11 @@ from .._kernel.effects import (
 )
 from .._kernel.log import LogEntry
 from ..domain import LedgerKind
+from ..domain.clock import Moment
+from ..errors import LogRangeError
 from ..rules82 import Game
 
-__all__ = ["describe", "report"]
+__all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "show_log"]
 
 
 def describe(effect: Effect) -> str:
@@ -176,7 +182,10 @@ def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
         if entry.command["command"] != "advance":
             rows.append((str(entry.moment), "» " + _command(entry)))
         rows.extend((m, "    " + text) for m, text in _entry_lines(entry))
+    return _grouped_turns(rows)
 
+
+def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
     def turn_of(row: tuple[str, str]) -> str:
         year, rest = row[0].split("-", 1)
         return f"{rest.split('/')[0].title()} {year}"
@@ -216,34 +225,162 @@ def report(game: Game, error: str | None = None) -> RenderableType:
     return Group(*parts)
 
 
-def _concerns(entry: LogEntry, minor: str) -> bool:
-    if minor in entry.command.values():
-        return True
-    return any(
-        minor in getattr(e, "minor", "")
-        or minor in (getattr(e, "b", ""),)
-        or (isinstance(e, BrpChange) and e.entry.minor == minor)
-        for e in entry.effects
-    )
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def concerns(effect: Effect, minor: str) -> bool:
+    """Whether an effect is about `minor` (its canonical name): its status, wars, BRPs,
+    deadlines, units placed or moved in it, or an elimination or note that names it."""
+    match effect:
+        case StatusChanged() | DeadlineSet():
+            return effect.minor == minor
+        case WarBegan() | WarEnded():
+            return minor in (effect.a, effect.b)
+        case BrpChange():
+            return effect.entry.minor == minor
+        case UnitPlaced() | UnitMoved():
+            return effect.country == minor
+        case UnitEliminated():
+            return _mentions(effect.cause, minor)
+        case Note():
+            return _mentions(effect.text, minor)
+    return False
+
+
+def _names(command: dict[str, Any], minor: str) -> bool:
+    """Whether a command names `minor` in one of its fields."""
+    for key, value in command.items():
+        if key == "command":
+            continue
+        if value == minor or (isinstance(value, list) and minor in value):
+            return True
+    return False
+
+
+def placed(entry: LogEntry) -> list[tuple[str, Effect]]:
+    """Each effect of an entry with the moment it happened at: an advance's effects at the
+    phase they happened in (at its end, or at the start of the next)."""
+    moment = str(entry.moment)
+    if entry.command.get("command") == "advance" and entry.effects:
+        first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)
+        moment = first.ended if first is not None else moment
+    out: list[tuple[str, Effect]] = []
+    for effect in entry.effects:
+        out.append((moment, effect))
+        if isinstance(effect, PhaseEnded):
+            moment = effect.started
+    return out
+
+
+@frozen
+class Selection:
+    """What `minors log show` shows: each entry kept, whether its command is shown, and its
+    effects kept with the moment each happened at."""
+
+    path: str
+    format: int
+    head: str
+    filters: dict[str, Any]
+    entries: tuple[tuple[LogEntry, bool, tuple[tuple[str, Effect], ...]], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """What `minors log show --json` prints (the `log-show` schema)."""
+        return {
+            "file": self.path,
+            "format": self.format,
+            "head": self.head,
+            "filters": self.filters,
+            "entries": [
+                {
+                    "seq": entry.seq,
+                    "at": str(entry.moment),
+                    "command": entry.command if shown else None,
+                    "effects": [
+                        {"at": at, "text": describe(effect), "effect": effect_data(effect)}
+                        for at, effect in kept
+                    ],
+                }
+                for entry, shown, kept in self.entries
+            ],
+        }
+
+
+def select(
+    path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
+) -> Selection:
+    """The entries and effects of a log that `minors log show` shows: after entry `since`,
+    that happened in `turn` (`1940-spring`, any case; a moment names its turn) and that
+    concern `minor` (any of its names, any case). The chain is checked; the rules are not
+    replayed (`minors log verify` does that).
+
+    Raises:
+        UnknownNameError: `minor` is not a minor of the log's tables (with the closest).
+        MomentError: `turn` is not a turn.
+        LogRangeError: `turn` or `since` lies outside the log.
+    """
+    from .log import read_log
+
+    found = read_log(path)
+    entries = found.entries
+    rs = found.ruleset
+    name = rs.minor(minor).name if minor is not None else None
+    filters: dict[str, Any] = {"turn": None, "minor": name, "since": since}
+    first = entries[0].moment if entries else None
+    last = entries[-1].moment if entries else None
+    wanted = None
+    if turn is not None:
+        moment = Moment.parse(turn)
+        wanted = moment.turn
+        filters["turn"] = f"{moment.year}-{moment.season.value}"
+        if first is None or last is None or not first.turn <= wanted <= last.turn:
+            span = f"it runs from {first} to {last}" if first else "it has no entry"
+            raise LogRangeError(f"--turn {turn}: the log holds no entry of that turn ({span})")
+    if since is not None:
+        top = entries[-1].seq if entries else 0
+        if not 0 <= since <= top:
+            raise LogRangeError(f"--since {since}: the log's entries run from 1 to {top}")
+    kept_entries = []
+    for entry in entries:
+        if since is not None and entry.seq <= since:
+            continue
+        kept = tuple(
+            (at, effect)
+            for at, effect in placed(entry)
+            if (wanted is None or Moment.parse(at).turn == wanted)
+            and (name is None or concerns(effect, name))
+        )
+        advance = entry.command.get("command") == "advance"
+        shown = (
+            not advance
+            and (wanted is None or entry.moment.turn == wanted)
+            and (name is None or _names(entry.command, name))
+        )
+        if name is None and wanted is None and not advance:
+            shown = True
+        if shown or kept or (name is None and wanted is None):
+            kept_entries.append((entry, shown, kept))
+    return Selection(str(path), found.format, found.head, filters, tuple(kept_entries))
+
+
+def _rows(selection: Selection) -> Iterator[tuple[str, str]]:
+    for entry, shown, kept in selection.entries:
+        if shown:
+            yield str(entry.moment), "» " + _command(entry)
+        for moment, run in groupby(
+            (item for item in kept if not isinstance(item[1], PhaseEnded)), key=lambda i: i[0]
+        ):
+            for at, text in _sentences(moment, [effect for _, effect in run]):
+                yield at, "    " + text
 
 
 def show_log(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> RenderableType:
-    """A log file, turn by turn (`minors log show`): every entry after `since`, of `turn`
-    (like `1940-spring`), or touching `minor`. The chain is checked; the rules are not
-    replayed (`minors log verify` does that)."""
-    from .log import read_entries
-
-    entries, head = read_entries(path)
-    if since is not None:
-        entries = [e for e in entries if e.seq > since]
-    if turn is not None:
-        entries = [
-            e for e in entries if f"{e.moment.year}-{e.moment.season.value}" == turn.strip().lower()
-        ]
-    if minor is not None:
-        entries = [e for e in entries if _concerns(e, minor)]
-    shown = f"{len(entries)} {'entry' if len(entries) == 1 else 'entries'} shown"
-    title = Text(f"{path}: {shown}; head {head}", style="bold")
-    return Group(title, *_turns(entries))
+    """A log file, turn by turn (`minors log show`): what `select` keeps, as sentences with
+    their rule ids."""
+    selection = select(path, turn=turn, minor=minor, since=since)
+    count = len(selection.entries)
+    shown = f"{count} {'entry' if count == 1 else 'entries'} shown"
+    title = Text(f"{path}: {shown}; head {selection.head}", style="bold")
+    return Group(title, *_grouped_turns(list(_rows(selection))))

@@ -4,69 +4,31 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from functools import wraps
 from importlib.metadata import version
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.tables import load_ruleset
-from .output import echo_json, exit_2, one_line, show
+from .common import (
+    errors_exit_2,
+    exit_2,
+    force_option,
+    load_rulebook,
+    overlays_option,
+    rulebook_option,
+)
+from .files import check_outputs
+from .logs import continue_command, log, replay
+from .output import echo_json, one_line, show
 from .pictures import report as picture_report
 from .scale import explore as explore_command
 from .scale import simulate as simulate_command
 from .scale import verify_many as verify_many_command
 
 __all__ = ["main"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _errors_exit_2(func: F) -> F:
-    """Print a library error in one line and exit 2: no traceback for bad input."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except MinorsError as exc:
-            exit_2(exc, bool(kwargs.get("as_json")))
-
-    return wrapper  # type: ignore[return-value]
-
-
-_overlays = click.option(
-    "--ruleset",
-    "overlays",
-    multiple=True,
-    metavar="FILE",
-    help="An overlay merged over the tables (repeatable, in order).",
-)
-"""The overlay option of the commands that read the tables."""
-
-_rulebook = click.option(
-    "--rulebook",
-    "rulebook_spec",
-    metavar="RULEBOOK",
-    help=("The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82)."),
-)
-"""The rulebook option of the commands that play or replay a game."""
-
-
-def _load_rulebook(spec: str | None) -> Any:
-    """The rulebook the caller names (None: rule 82); exit 2 with one line if it cannot."""
-    if spec is None:
-        return None
-    from ..rules82 import find_rulebook
-
-    try:
-        return find_rulebook(spec)
-    except MinorsError as exc:
-        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
-        sys.exit(2)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -82,8 +44,8 @@ def main() -> None:
 @click.argument("name", required=False)
 @click.argument("entry", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
-@_overlays
-@_errors_exit_2
+@overlays_option
+@errors_exit_2
 def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[str, ...]) -> None:
     """Show the rule tables (all, or the view or table NAME, or its ENTRY), with overlays
     merged in.
@@ -142,7 +104,7 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
     metavar="FILE",
     help="Overlay tables; they replace the file's own overlays (repeatable).",
 )
-@_rulebook
+@rulebook_option
 @click.option(
     "--html",
     "html_path",
@@ -150,6 +112,7 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
     type=click.Path(dir_okay=False),
     help="Also write the picture of the run: one HTML page (see `minors report`).",
 )
+@force_option
 def run(
     file: str | None,
     until: str | None,
@@ -158,6 +121,7 @@ def run(
     overlays: tuple[str, ...],
     rulebook_spec: str | None,
     html_path: str | None,
+    force: bool,
 ) -> None:
     """Play a scenario FILE (without one, the built-in sample campaign) and report.
 
@@ -167,9 +131,10 @@ def run(
     from ..audit.report import report
     from ..scenario import BUILT_IN, ScenarioRuleViolation, run_scenario
 
-    book = _load_rulebook(rulebook_spec)
+    book = load_rulebook(rulebook_spec)
     error: dict[str, Any] | None = None
     try:
+        _check_run_outputs(file, overlays, book, log_path, html_path, force)
         game = run_scenario(
             BUILT_IN if file is None else file,
             until,
@@ -201,95 +166,23 @@ def run(
     sys.exit(code)
 
 
-@main.group()
-def log() -> None:
-    """Read, check and show audit logs (docs/audit-log.md)."""
-
-
-@log.command("verify")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option(
-    "--extends",
-    "old",
-    metavar="OLD",
-    type=click.Path(dir_okay=False),
-    help="Also prove the log begins with the log OLD.",
-)
-@_rulebook
-def log_verify(file: str, old: str | None, rulebook_spec: str | None) -> None:
-    """Check encoding and chain, replay every entry and compare every digest.
-
-    The log is replayed under the rulebook you name (rule 82 by default), never one the log
-    names: a log written under another rulebook exits 2 and says which.
-
-    Exit 0 when all holds, 1 when a check fails (naming the first bad entry), 2 when the
-    log cannot be verified here at all.
-    """
-    from ..audit.log import LogUnavailable, verify
-    from .progress import progress
-
-    book = _load_rulebook(rulebook_spec)
-    try:
-        with progress(f"verifying {file}", "lines") as advance:  # a bar on a terminal's stderr only
-            verdict = verify(file, extends=old, rulebook=book, progress=advance)
-    except LogUnavailable as exc:
-        click.echo(f"minors: cannot verify: {exc}", err=True)
-        sys.exit(2)
-    click.echo(verdict.describe())
-    click.echo(f"head {verdict.head}")
-    sys.exit(0 if verdict.ok else 1)
-
-
-@log.command("show")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--turn", "turn", metavar="T", help="Only this turn, like 1940-spring.")
-@click.option("--minor", "minor", metavar="NAME", help="Only what concerns this minor.")
-@click.option("--since", "since", type=int, metavar="SEQ", help="Only entries after SEQ.")
-def log_show(file: str, turn: str | None, minor: str | None, since: int | None) -> None:
-    """Show a log turn by turn: what changed, why, and the rule behind it."""
-    from ..audit.log import LogUnavailable
-    from ..audit.report import show_log
-
-    try:
-        show(show_log(file, turn=turn, minor=minor, since=since))
-    except (LogUnavailable, MinorsError) as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
-
-
-@main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--until", "until", metavar="MOMENT", help="The moment to stop at.")
-@click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
-@click.option(
-    "--log",
-    "new_log",
-    metavar="NEW",
-    type=click.Path(dir_okay=False),
-    help="Write a new log branching from that moment.",
-)
-@_rulebook
-def replay(
-    file: str, until: str | None, as_json: bool, new_log: str | None, rulebook_spec: str | None
+def _check_run_outputs(
+    file: str | None,
+    overlays: tuple[str, ...],
+    book: Any,
+    log_path: str | None,
+    html_path: str | None,
+    force: bool,
 ) -> None:
-    """The state a log gives at any moment, as `minors run` prints it (under the rulebook
-    you name, rule 82 by default)."""
-    from ..audit.log import FileSink
-    from ..audit.log import replay as replay_log
-    from ..audit.report import report
+    """Refuse outputs of `minors run` that would destroy a file: the scenario, an overlay
+    it reads, or a non-empty file without --force."""
+    from ..scenario import load_scenario
 
-    book = _load_rulebook(rulebook_spec)
-    try:
-        game = replay_log(file, until, log=new_log, rulebook=book)
-    except MinorsError as exc:
-        exit_2(exc, as_json)
-    sink = game.attach(None)
-    if isinstance(sink, FileSink):
-        sink.close(game)
-    if as_json:
-        echo_json(game.to_json())
-    else:
-        show(report(game))
+    reads: list[str] = []
+    if file is not None and (log_path or html_path):
+        scenario = load_scenario(file, book.kinds if book is not None else None)
+        reads = [file, *scenario.ruleset, *overlays]
+    check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
 
 
 @main.group()
@@ -487,8 +380,8 @@ def _nationality_table(found: Any) -> Any:
     metavar="COUNTRY",
     help="Where the troops fight (with --scenario): at home or not.",
 )
-@_overlays
-@_errors_exit_2
+@overlays_option
+@errors_exit_2
 def nationality(
     name: str,
     when: str | None,
@@ -625,7 +518,7 @@ def _bridge(
     type=click.Path(file_okay=False),
     help="Write every schema as DIR/NAME.schema.json (docs/schemas/ is made so).",
 )
-@_errors_exit_2
+@errors_exit_2
 def schema(name: str | None, folder: str | None) -> None:
     """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the
     document of exit 2), log (a log line of this version's format; log-1 ...), tables,
@@ -653,7 +546,7 @@ def schema(name: str | None, folder: str | None) -> None:
 
 @main.command("init")
 @click.argument("folder", default=".", type=click.Path(dir_okay=True))
-@_errors_exit_2
+@errors_exit_2
 def init(folder: str) -> None:
     """Write a starter folder FOLDER (default: here): the sample campaign, the example house
     rule (the 82.32 limit lowered to eight) and a pytest file that tests it with the minors
@@ -666,6 +559,9 @@ def init(folder: str) -> None:
 
 
 main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
+main.add_command(log)  # minors log verify|show|head|seal|keygen|repair (minors.cli.logs)
+main.add_command(replay)
+main.add_command(continue_command)
 # minors simulate, minors explore, minors log verify-many (minors.cli.scale, minors.scale)
 main.add_command(simulate_command)
 main.add_command(explore_command)

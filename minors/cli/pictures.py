@@ -66,7 +66,12 @@ def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, p
     metavar="RULEBOOK",
     help="The rulebook the log was written under (default: rule82), as `log verify` takes it.",
 )
-def report(log_file: str, html_path: str, rulebook_spec: str | None) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write over an output file that exists and is not empty (never over the log).",
+)
+def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool) -> None:
     """The picture of a logged game as one HTML page: a band per minor coloured by status
     and major season by season, the BRP credits of each major, the events with their
     clauses (filterable by minor and season) and the status diagram.
@@ -79,8 +84,10 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None) -> None:
     from ..audit.story import story_of_log
     from ..errors import ReportError
     from ..rules82 import find_rulebook
+    from .files import check_outputs
 
     try:
+        check_outputs([("--html", html_path)], [log_file], force=force)
         book = find_rulebook(rulebook_spec) if rulebook_spec else None
         story = story_of_log(log_file, rulebook=book)
     except ReportError as exc:

@@ -30,6 +30,9 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "state": documents.state,
     "error": documents.error,
     "log-1": documents.log_format_1,
+    "log-2": documents.log_format_2,
+    "log-verify": documents.log_verify,
+    "log-show": documents.log_show,
     "tables": documents.tables,
     "coverage": documents.coverage,
 }
@@ -41,6 +44,9 @@ ALIASES: dict[str, str] = {"log": f"log-{documents.LOG_FORMAT}"}
 OUTPUTS: dict[str, str] = {
     "run": "state",
     "replay": "state",
+    "continue": "state",
+    "log verify": "log-verify",
+    "log show": "log-show",
     "tables": "tables",
     "rules coverage": "coverage",
 }

@@ -20,7 +20,18 @@ from ..ruleset import a25, loader
 from ..ruleset.records import Count, Partisans
 from .shapes import LEAVES, SHA256, Shape, moment, record, shape
 
-__all__ = ["LOG_FORMAT", "coverage", "error", "log_format_1", "scenario", "state", "tables"]
+__all__ = [
+    "LOG_FORMAT",
+    "coverage",
+    "error",
+    "log_format_1",
+    "log_format_2",
+    "log_show",
+    "log_verify",
+    "scenario",
+    "state",
+    "tables",
+]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -303,6 +314,57 @@ def _chained(kind: str, properties: Shape, required: list[str], description: str
 
 def log_format_1() -> Shape:
     """A line of an audit log of format 1 (docs/audit-log.md)."""
+    return _log_format(1)
+
+
+def log_format_2() -> Shape:
+    """A line of an audit log of format 2 (docs/audit-log.md)."""
+    return _log_format(2)
+
+
+def _state(description: str) -> Shape:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": {"clock": moment(), "minors": {"type": "object"}},
+        "required": ["clock", "minors", "units", "ledger", "wars"],
+    }
+
+
+def _changes() -> Shape:
+    """A format-2 snapshot's changes: per part of the state, an object's set and drop, an
+    array's keep and add, or a value."""
+    part = {
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "set": {"type": "object"},
+                    "drop": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["set", "drop"],
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "properties": {
+                    "keep": {"type": "integer", "minimum": 0},
+                    "add": {"type": "array"},
+                },
+                "required": ["keep", "add"],
+                "additionalProperties": False,
+            },
+            {"not": {"type": "object"}},
+        ]
+    }
+    return {
+        "type": "object",
+        "description": "What changed since the last snapshot (or the header's state).",
+        "additionalProperties": part,
+    }
+
+
+def _log_format(fmt: int) -> Shape:
     sha = {"type": "string", "pattern": SHA256}
     effects = [_effect(cls) for cls in typing.get_args(Effect)]
     advance = {
@@ -314,10 +376,22 @@ def log_format_1() -> Shape:
     }
     commands = [_command(name, cls, stamped=False) for name, cls in KINDS.items()]
     other = {"title": "a variant's command", "type": "object"}
+    later: Shape = {}
+    if fmt >= 2:
+        later = {
+            "seq": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The entries before the log's first (0 from the start).",
+            },
+            "at": moment(),
+            "state": _state("The state the log starts from, as Game.state() gives it."),
+            "state_digest": {**sha, "description": "Its digest (docs/audit-log.md)."},
+        }
     header = _chained(
         "header",
         {
-            "format": {"const": 1},
+            "format": {"const": fmt},
             "library": {"type": "string", "description": "The minors version that wrote it."},
             "tables": {**sha, "description": "The digest of the tables in force."},
             "overlays": {
@@ -346,8 +420,9 @@ def log_format_1() -> Shape:
                 },
             },
             "start": {"type": "string"},
+            **later,
         },
-        ["format", "library", "tables", "overlays", "hooks", "start"],
+        ["format", "library", "tables", "overlays", "hooks", "start", *later],
         "The first line: what the log was written under.",
     )
     entry = _chained(
@@ -363,21 +438,23 @@ def log_format_1() -> Shape:
         ["seq", "at", "command", "effects", "effects_digest"],
         "An applied command or a clock advance, with its effects.",
     )
+    body: Shape = (
+        {"state": _state("The complete state, as Game.state() gives it (docs/api.md).")}
+        if fmt == 1
+        else {"changes": _changes()}
+    )
     snapshot = _chained(
         "snapshot",
         {
             "seq": {"type": "integer", "minimum": 1},
             "at": moment(),
-            "state": {
-                "type": "object",
-                "description": "The complete state, as Game.state() gives it (docs/api.md).",
-                "properties": {"clock": moment(), "minors": {"type": "object"}},
-                "required": ["clock", "minors", "units", "ledger", "wars"],
-            },
+            **body,
             "state_digest": sha,
         },
-        ["seq", "at", "state", "state_digest"],
-        "The whole state at a turn boundary, after the entry `seq`.",
+        ["seq", "at", *body, "state_digest"],
+        "The whole state at a turn boundary, after the entry `seq`."
+        if fmt == 1
+        else "What changed at a player turn's start, after the entry `seq`.",
     )
     close = _chained(
         "close",
@@ -385,12 +462,132 @@ def log_format_1() -> Shape:
         ["entries", "at", "state_digest"],
         "The last line: the number of entries and the final state's digest.",
     )
+    kinds = [header, entry, snapshot, close]
+    if fmt >= 2:
+        kinds.append(
+            _chained(
+                "seal",
+                {
+                    "head": {**sha, "description": "The closing line's hash, signed."},
+                    "key": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    "signature": {"type": "string", "pattern": "^[0-9a-f]{128}$"},
+                },
+                ["head", "key", "signature"],
+                "A seal: an Ed25519 signature of the head by the key (raw, hex).",
+            )
+        )
     return _document(
-        "minors audit log line, format 1",
-        "One line of an audit log of format 1 (JSON Lines, canonical: sorted keys, no "
+        f"minors audit log line, format {fmt}",
+        f"One line of an audit log of format {fmt} (JSON Lines, canonical: sorted keys, no "
         "spaces, UTF-8): a header, entries and snapshots, and a closing line, each chained "
         "to the previous line by its hash.",
-        _one_of("kind", [header, entry, snapshot, close]),
+        _one_of("kind", kinds),
+    )
+
+
+def log_verify() -> Shape:
+    """What `minors log verify --json` prints (exit 0 or 1)."""
+    sha = {"type": "string", "pattern": SHA256}
+    nullable_int = {"type": ["integer", "null"], "minimum": 0}
+    return _document(
+        "minors log verify",
+        "What `minors log verify --json` prints when it can verify (exit 0: all holds; 1: a "
+        "check failed, named by `problem`, `line` and `seq`); exit 2 prints the error "
+        "document (docs/audit-log.md).",
+        {
+            "type": "object",
+            "properties": {
+                "ok": {"type": "boolean"},
+                "head": {**sha, "description": "The closing line's hash (the log's name)."},
+                "entries": {"type": "integer", "minimum": 0},
+                "format": {"enum": [1, LOG_FORMAT]},
+                "origin": {
+                    "enum": ["start", "state"],
+                    "description": "The replay began at the start position, or at the state "
+                    "the header records (a log opened mid-game).",
+                },
+                "problem": {"type": ["string", "null"]},
+                "line": nullable_int,
+                "seq": nullable_int,
+                "extends": {
+                    **nullable_int,
+                    "description": "With --extends: the entries added to the older log.",
+                },
+                "seals": {
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    "description": "The public keys (raw, hex) of the valid seals.",
+                },
+            },
+            "required": [
+                "ok",
+                "head",
+                "entries",
+                "format",
+                "origin",
+                "problem",
+                "line",
+                "seq",
+                "extends",
+                "seals",
+            ],
+            "additionalProperties": False,
+        },
+    )
+
+
+def log_show() -> Shape:
+    """What `minors log show --json` prints."""
+    effects = [_effect(cls) for cls in typing.get_args(Effect)]
+    effect = {
+        "type": "object",
+        "properties": {
+            "at": moment("Where the effect happened (an advance's, at its phase)."),
+            "text": {"type": "string", "description": "The sentence `log show` prints."},
+            "effect": _one_of("effect", effects),
+        },
+        "required": ["at", "text", "effect"],
+        "additionalProperties": False,
+    }
+    entry = {
+        "type": "object",
+        "properties": {
+            "seq": {"type": "integer", "minimum": 1},
+            "at": moment(),
+            "command": {
+                "type": ["object", "null"],
+                "description": "The command, or null where only some of its effects match.",
+            },
+            "effects": {"type": "array", "items": effect},
+        },
+        "required": ["seq", "at", "command", "effects"],
+        "additionalProperties": False,
+    }
+    return _document(
+        "minors log show",
+        "What `minors log show --json` prints: the entries kept by the filters, each with "
+        "the effects that match them (docs/audit-log.md).",
+        {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string"},
+                "format": {"enum": [1, LOG_FORMAT]},
+                "head": {"type": "string", "pattern": SHA256},
+                "filters": {
+                    "type": "object",
+                    "properties": {
+                        "turn": {"type": ["string", "null"]},
+                        "minor": {"type": ["string", "null"]},
+                        "since": {"type": ["integer", "null"]},
+                    },
+                    "required": ["turn", "minor", "since"],
+                    "additionalProperties": False,
+                },
+                "entries": {"type": "array", "items": entry},
+            },
+            "required": ["file", "format", "head", "filters", "entries"],
+            "additionalProperties": False,
+        },
     )
 
 

@@ -1,0 +1,276 @@
+"""The lines of an audit log (docs/audit-log.md): canonical JSON, sealed into a hash chain,
+read back with bounds (a regular file, a size, a line length, a nesting depth) and checked
+for form before anything trusts a field.
+
+Reading never raises anything but `LogUnavailable` (the file cannot be read),
+`LogFormatError` (it is not a log of a format this version reads: exit 2) or `LogCheckError` (a
+line fails the encoding or chain checks: a verification failure, exit 1).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..domain.clock import Moment, MomentError
+from ..errors import LogCheckError, LogFormatError, LogUnavailable
+
+__all__ = [
+    "GENESIS",
+    "MAX_LINE",
+    "MAX_LOG",
+    "canonical",
+    "cut",
+    "digest",
+    "encoded_records",
+    "moment_of",
+    "parse",
+    "parse_entry",
+    "read_lines",
+    "records",
+    "seal",
+]
+
+GENESIS = "0" * 64
+"""The `prev` of a log's first line."""
+
+MAX_LOG = 1 << 30
+"""The largest log file read (1 GiB): a format-2 log of 100,000 entries is about 40 MB."""
+
+MAX_LINE = 16 << 20
+"""The longest line read (16 MiB): the largest lines are a header's state and format 1's
+whole-state snapshots, a few hundred kilobytes in a long game."""
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""
+
+
+def _no_default(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODER = (
+    json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None, _no_default, json.encoder.encode_basestring, None, ":", ",", True, False, True
+    )
+    if getattr(json.encoder, "c_make_encoder", None) is not None
+    else None
+)
+"""CPython's C encoder, made once with the canonical settings: `json.dumps` builds one at
+every call, which costs as much as encoding a log line."""
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _text(value: Any) -> str:
+    if _C_ENCODER is not None:
+        return "".join(_C_ENCODER(value, 0))
+    return _ENCODER.encode(value)  # pragma: no cover - other Pythons
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON: sorted keys, no spaces, UTF-8."""
+    return _text(value).encode()
+
+
+def digest(value: Any) -> str:
+    """SHA-256 of the canonical JSON of `value`."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
+    """The line for `record` chained after `prev`, and the line's own hash (the SHA-256 of
+    the line's canonical JSON without its `hash`)."""
+    body = {**record, "prev": prev}
+    encoded = canonical(body)
+    own = hashlib.sha256(encoded).hexdigest()
+    tail = canonical({k: v for k, v in body.items() if k > "hash"})[1:]  # "prev" at least
+    member = b'"hash":"' + own.encode() + b'",'
+    return encoded[: len(encoded) - len(tail)] + member + tail + b"\n", own
+
+
+def cut(text: object, limit: int = 120) -> str:
+    """`text` for a message, cut to `limit` characters (a 50 MB name is not echoed)."""
+    shown = str(text)
+    return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(shown):,} characters)"
+
+
+def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
+    """The lines of the file at `path`, each with its newline (the last may lack one).
+
+    Raises:
+        LogUnavailable: it cannot be read (no such file ...).
+        LogFormatError: it is not a regular file (a FIFO, a device), it is empty, larger
+            than `MAX_LOG`, or a line is longer than `MAX_LINE`.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise LogUnavailable(f"{path}: cannot read {what}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise LogFormatError(f"{path}: {what} must be a regular file, not a device or pipe")
+        if info.st_size > MAX_LOG:
+            raise LogFormatError(
+                f"{path}: {info.st_size:,} bytes is more than a log may hold ({MAX_LOG:,})"
+            )
+        with os.fdopen(os.dup(fd), "rb") as file:
+            data = file.read(MAX_LOG + 1)
+    except OSError as exc:
+        raise LogUnavailable(f"{path}: cannot read {what}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if not data:
+        raise LogFormatError(f"{path}: the file is empty, not a log")
+    if len(data) > MAX_LOG:
+        raise LogFormatError(f"{path}: more than {MAX_LOG:,} bytes is more than a log may hold")
+    lines = data.splitlines(keepends=True)
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            raise LogFormatError(
+                f"{path}: line {number} is {len(line):,} bytes long, more than a log line "
+                f"may be ({MAX_LINE:,})"
+            )
+    return lines
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests arrays and objects deeper than `MAX_DEPTH` (no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def parse(raw: bytes, number: int) -> dict[str, Any]:
+    """The record of one line, checked for encoding and its own hash (not the chain).
+
+    Raises:
+        LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
+        LogFormatError: it nests deeper than `MAX_DEPTH`.
+    """
+    return parse_entry(raw, number)[0]
+
+
+def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
+    """`parse`, and the canonical JSON of the line's `effects` (None if it has none)."""
+    if not raw.endswith(b"\n"):
+        raise LogCheckError(number, "the line is cut short (no newline): the file was truncated")
+    try:
+        record = json.loads(raw)
+    except RecursionError:
+        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
+    except ValueError:
+        raise LogCheckError(number, "the line is not JSON") from None
+    if not isinstance(record, dict):
+        raise LogCheckError(number, "the line is not a JSON object")
+    seq = record.get("seq") if record.get("kind") == "entry" else None
+    seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+    try:
+        text = _text(record)
+    except RecursionError:
+        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
+    if (text + "\n").encode() != raw:
+        raise LogCheckError(number, "the line is not in canonical form", seq)
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
+        raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
+    own = record.get("hash")
+    body = _without(text, "hash", own) if isinstance(own, str) and len(own) == 64 else None
+    if body is None or own != hashlib.sha256(body.encode()).hexdigest():
+        raise LogCheckError(number, "the line's hash does not match its content (edited)", seq)
+    return record, _effects(text, record)
+
+
+def _without(text: str, key: str, value: str) -> str | None:
+    """The canonical JSON `text` of an object without its member `key` (a string `value`):
+    the member is found by its value, a hash, which nothing else in the line can hold (it
+    would have to hold its own hash)."""
+    member = f'"{key}":"{value}"'
+    at = text.find("," + member)
+    if at >= 0:
+        return text[:at] + text[at + len(member) + 1 :]
+    if text.startswith("{" + member):
+        rest = text[len(member) + 1 :]
+        return "{" + rest[1:] if rest.startswith(",") else "{" + rest
+    return None
+
+
+def _effects(text: str, record: dict[str, Any]) -> bytes | None:
+    """The canonical JSON of an entry's `effects`, cut from the canonical `text` of its
+    line (checked against its own encoding if the cut is not what the digest says)."""
+    effects, digest_ = record.get("effects"), record.get("effects_digest")
+    if not isinstance(effects, list) or not isinstance(digest_, str):
+        return None
+    end = text.find(f',"effects_digest":"{digest_}"')
+    start = text.rfind(',"effects":[', 0, end) if end >= 0 else -1
+    if start >= 0:
+        cut_ = text[start + len(',"effects":') : end].encode()
+        if hashlib.sha256(cut_).hexdigest() == digest_:
+            return cut_
+    return canonical(effects)
+
+
+def records(
+    lines: list[bytes], prev: str = GENESIS, first: int = 1
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line's record (numbered from `first`) after the encoding and chain checks."""
+    for number, record, _ in encoded_records(lines, prev, first):
+        yield number, record
+
+
+def encoded_records(
+    lines: list[bytes], prev: str = GENESIS, first: int = 1
+) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
+    """`records`, each with the canonical JSON of its effects (if it has any)."""
+    for number, raw in enumerate(lines, start=first):
+        record, effects = parse_entry(raw, number)
+        if record.get("prev") != prev:
+            seq = record.get("seq") if record.get("kind") == "entry" else None
+            raise LogCheckError(
+                number,
+                "the line does not follow the previous one (lines removed, reordered or "
+                "duplicated)",
+                seq if isinstance(seq, int) else None,
+            )
+        prev = record["hash"]
+        yield number, record, effects
+
+
+_MOMENTS: dict[str, Moment] = {}
+"""Moments read so far (a log names the same few moments again and again)."""
+
+
+def moment_of(value: Any, number: int, field: str) -> Moment:
+    """The moment a field holds.
+
+    Raises:
+        LogFormatError: it is not a moment.
+    """
+    if isinstance(value, str):
+        found = _MOMENTS.get(value)
+        if found is not None:
+            return found
+    try:
+        if not isinstance(value, str):
+            raise MomentError(f"{cut(value)!r} is not a moment")
+        moment = Moment.parse(value)
+    except MomentError as exc:
+        raise LogFormatError(f"line {number}: field {field!r}: {cut(exc, 200)}") from None
+    if len(_MOMENTS) < 4096 and str(moment) == value:
+        _MOMENTS[value] = moment
+    return moment

@@ -1,0 +1,158 @@
+"""What a log records of a game, line by line (docs/audit-log.md): the one function of the
+states and entries that the writer writes and the verifier recomputes, so that the two
+cannot disagree. Format 2 is written; format 1 is recomputed to verify older logs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from importlib.metadata import version
+from typing import Any
+
+from .._kernel.convert import effect_data, state_dict
+from .._kernel.log import LogEntry
+from .._kernel.rulebook import Rulebook
+from .._kernel.state import GameState
+from ..domain.clock import Moment
+from ..rules82 import Game
+from .lines import canonical, digest
+from .state import Digests, changes
+
+__all__ = ["EVERY", "FORMAT", "FORMATS", "Recorder", "hook_manifest"]
+
+FORMAT = 2
+"""The format this version writes."""
+
+FORMATS = (1, 2)
+"""The formats this version reads."""
+
+EVERY = 1000
+"""Format 2: a snapshot follows the entry that completes this many entries without one,
+so that `replay --until` never replays more (a phase may hold thousands of commands)."""
+
+
+def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
+    """Each named rule of the rulebook (a hook): its function and the SHA-256 of its
+    source."""
+    out: dict[str, dict[str, str]] = {}
+    for name, fn in sorted(rulebook.named().items()):
+        try:
+            source = inspect.getsource(fn)
+        except (OSError, TypeError):
+            source = repr(fn)
+        out[name] = {
+            "function": f"{fn.__module__}.{fn.__qualname__}",
+            "digest": hashlib.sha256(source.encode()).hexdigest(),
+        }
+    return out
+
+
+def _span(fmt: int, clock: Moment) -> int:
+    """The stretch of play a snapshot closes: a game turn (format 1), a player turn (2)."""
+    return clock.turn if fmt == 1 else clock.index // 6
+
+
+class Recorder:
+    """The records of one log of format `fmt`, from the state it starts from (`base`)
+    and the number of entries it already holds.
+
+    Args:
+        fmt: 1 or 2.
+        base: the state of the last snapshot written (or of the header).
+        entries: the entries the log holds so far.
+        since: the entries since its last snapshot.
+    """
+
+    def __init__(self, fmt: int, base: GameState, entries: int = 0, since: int = 0) -> None:
+        self.format = fmt
+        self.base = base
+        self.entries = entries
+        self.since = since
+        """The entries since the last snapshot (or the header)."""
+        self.span = _span(fmt, base.clock)
+        self.digests = Digests()
+
+    def state_digest(self, state: GameState) -> str:
+        """The digest of a whole state this format writes."""
+        if self.format == 1:
+            return digest(state_dict(state))
+        return self.digests(state)
+
+    def header(self, game: Game, start_seq: int = 0) -> dict[str, Any]:
+        """The first line: what the log is written under and, in format 2, the state it
+        starts from (the start position, or the state of a game opened mid-way)."""
+        rs = game.ruleset
+        record: dict[str, Any] = {
+            "kind": "header",
+            "format": self.format,
+            "library": version("minors"),
+            "tables": rs.digest,
+            "overlays": [{"name": name, "toml": text} for name, text in rs.overlay_files],
+            "rulebook": {"name": game.rulebook.name, "digest": game.rulebook.digest},
+            "hooks": hook_manifest(game.rulebook),
+            "start": game.start,
+        }
+        if self.format >= 2:
+            state = game.raw_state
+            record["seq"] = start_seq
+            record["at"] = str(state.clock)
+            record["state"] = state_dict(state)
+            record["state_digest"] = self.state_digest(state)
+        return record
+
+    def wants_state(self, entry: LogEntry) -> bool:
+        """Whether `entry` needs the state after it: an advance (its digest, perhaps a
+        snapshot), or the entry that completes `EVERY` entries since the last snapshot."""
+        if entry.command.get("command") == "advance":
+            return True
+        return self.format >= 2 and self.since + 1 >= EVERY
+
+    def entry(
+        self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
+    ) -> list[dict[str, Any]]:
+        """The lines of one entry: the entry, and a snapshot after an advance that enters a
+        new game turn (format 1) or player turn (format 2), or (format 2) after `EVERY`
+        entries without one. `state`, the state after it, is read where `wants_state` says;
+        `encoded`, if given, is the canonical JSON of the effects (a verifier has it in the
+        line it checks)."""
+        effects = [effect_data(e) for e in entry.effects]
+        record: dict[str, Any] = {
+            "kind": "entry",
+            "seq": entry.seq,
+            "at": str(entry.moment),
+            "command": entry.command,
+            "effects": effects,
+            "effects_digest": hashlib.sha256(
+                canonical(effects) if encoded is None else encoded
+            ).hexdigest(),
+        }
+        self.entries += 1
+        self.since += 1
+        if state is None:
+            return [record]
+        whole = self.state_digest(state)
+        if entry.command.get("command") == "advance":  # it ends phases: the whole state
+            record["state_digest"] = whole
+        span = _span(self.format, state.clock)
+        if span <= self.span and not (self.format >= 2 and self.since >= EVERY):
+            return [record]
+        self.span = max(span, self.span)
+        self.since = 0
+        snapshot: dict[str, Any] = {"kind": "snapshot", "seq": entry.seq, "at": str(state.clock)}
+        if self.format == 1:
+            snapshot["state"] = state_dict(state)
+        else:
+            snapshot["changes"] = changes(self.base, state)
+        snapshot["state_digest"] = whole
+        self.base = state
+        return [record, snapshot]
+
+    def close(self, state: GameState) -> dict[str, Any]:
+        """The last line: the entry count and the final state's digest."""
+        return {
+            "kind": "close",
+            "entries": self.entries,
+            "at": str(state.clock),
+            "state_digest": self.state_digest(state),
+        }

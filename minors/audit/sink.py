@@ -1,0 +1,263 @@
+"""The writer of an audit log: a `FileSink` attached to a game writes each entry before the
+state commits (docs/audit-log.md, "Durability", "Locking").
+
+It holds an exclusive lock on the file for its life, so that a second writer gets a clear
+error instead of interleaving lines. A write that fails is undone on disk: the file is cut
+back to the end of its last complete line, so that what is on disk always verifies up to
+its last entry; when even that fails, or lines already counted as written were lost with
+it, the sink refuses every later write (the game stays as it was at each refusal).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from .._kernel.convert import structure_state
+from .._kernel.log import LogEntry
+from .._kernel.state import GameState
+from ..errors import LogLocked, LogWriteError
+from ..rules82 import Game
+from .lines import GENESIS, seal
+from .record import FORMAT, Recorder
+from .state import apply_changes
+
+__all__ = ["DURABILITY", "FileSink", "lock", "unlock"]
+
+DURABILITY = ("entry", "phase", "close")
+
+_CHUNK = 1 << 20
+"""Lines held for `phase` and `close` durability are handed to the system past this size."""
+
+
+def lock(fd: int, *, shared: bool = False) -> bool:
+    """Take the lock of an open file without waiting; False if another holder has it."""
+    if sys.platform == "win32":  # pragma: no cover - not run on this project's CI
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def unlock(fd: int) -> None:
+    """Release the lock `lock` took (closing the file releases it too)."""
+    if sys.platform == "win32":  # pragma: no cover
+        import msvcrt
+
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return
+    import fcntl
+
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _resume(prefix: list[bytes]) -> Recorder:
+    """The recorder of a log continued after `prefix`: the state of its last snapshot (or
+    of its header) and the number of its entries."""
+    header = json.loads(prefix[0])
+    if header.get("format") != FORMAT:
+        raise ValueError(
+            f"a log of format {header.get('format')!r} is not continued (this version "
+            f"writes format {FORMAT})"
+        )
+    data = header["state"]
+    last = snapshot = header["seq"]
+    for raw in prefix[1:]:
+        if b'"kind":"snapshot"' in raw:
+            record = json.loads(raw)
+            if record["kind"] == "snapshot":
+                data = apply_changes(data, record["changes"])
+                snapshot = record["seq"]
+    for raw in reversed(prefix[1:]):
+        record = json.loads(raw)
+        if record["kind"] == "entry":
+            last = record["seq"]
+            break
+    return Recorder(FORMAT, structure_state(data), last - header["seq"], last - snapshot)
+
+
+class FileSink:
+    """Writes a game's log to a file as it is played (attach it with `open_log`).
+
+    A context manager: `with minors.auditlog.open(game, path): ...` detaches the sink from
+    its game and closes the log (its closing line written) when the block ends, also when
+    the block raised.
+    """
+
+    def __init__(self, path: str | Path, durability: str = "entry") -> None:
+        if durability not in DURABILITY:
+            raise ValueError(f"durability must be one of {DURABILITY}, not {durability!r}")
+        self.path = str(path)
+        self.durability = durability
+        self.prev = GENESIS
+        self.recorder: Recorder | None = None
+        self._fd: int | None = None
+        self._pending: list[bytes] = []
+        self._pending_bytes = 0
+        self._size = 0
+        """The file's size at the end of its last complete write."""
+        self._counted = False
+        """Whether lines held in `_pending` belong to entries the game has committed."""
+        self._broken: str | None = None
+        self._game: Game | None = None
+
+    @property
+    def entries(self) -> int:
+        """The entries the log holds so far."""
+        return self.recorder.entries if self.recorder is not None else 0
+
+    def __enter__(self) -> FileSink:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Detach from the game `begin` opened the log for, and close the log (once)."""
+        game = self._game
+        if game is None or self._fd is None:
+            return
+        previous = game.attach(None)
+        if previous is not self:
+            game.attach(previous)  # another sink took over: leave it attached
+        self.close(game)
+
+    def _error(self, exc: OSError, doing: str) -> LogWriteError:
+        return LogWriteError(exc.errno, f"cannot {doing} the log {self.path}: {exc.strerror}")
+
+    def begin(self, game: Game, prefix: list[bytes] | None = None) -> None:
+        """Open and lock the file, and write the header (or `prefix`: the lines of a log
+        of this format being continued, up to the state `game` is in, without its closing
+        line).
+
+        Raises:
+            LogLocked: another writer holds the file.
+            LogWriteError: it cannot be opened or written.
+        """
+        self._game = game
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        except OSError as exc:
+            raise self._error(exc, "write") from None
+        try:
+            if not lock(fd):
+                raise LogLocked(
+                    0, f"the log {self.path} is being written by another writer (it is locked)"
+                )
+            os.ftruncate(fd, 0)
+        except OSError as exc:
+            os.close(fd)
+            if isinstance(exc, LogLocked):
+                raise
+            raise self._error(exc, "write") from None
+        self._fd = fd
+        try:
+            if prefix is None:
+                self.recorder = Recorder(FORMAT, game.raw_state)
+                line, self.prev = seal(self.recorder.header(game, game.next_seq - 1), GENESIS)
+                self._emit([line], flush=True)
+            else:
+                self.recorder = _resume(prefix)
+                self._emit(prefix, flush=True)
+                self.prev = json.loads(prefix[-1])["hash"]
+        except BaseException:
+            os.close(fd)  # the header could not be written: no file left open or locked
+            self._fd = None
+            raise
+
+    def write(self, entry: LogEntry, state: GameState) -> None:
+        """Encode and write `entry` (called before the game commits it; raising refuses
+        it)."""
+        if self._broken is not None:
+            raise LogWriteError(0, self._broken)
+        assert self.recorder is not None, "the sink is not open"
+        advance = entry.command.get("command") == "advance"
+        recorder = self.recorder
+        saved = (recorder.entries, recorder.base, recorder.span, recorder.since)
+        records = recorder.entry(entry, state if recorder.wants_state(entry) else None)
+        lines: list[bytes] = []
+        prev = self.prev
+        for record in records:
+            line, prev = seal(record, prev)
+            lines.append(line)
+        flush = self.durability == "entry" or (self.durability == "phase" and advance)
+        try:
+            self._emit(lines, flush=flush)
+        except LogWriteError:
+            recorder.entries, recorder.base, recorder.span, recorder.since = saved
+            raise
+        self.prev = prev
+
+    def close(self, game: Game) -> None:
+        """Write the closing line (the entry count and the final state) and close; a sink
+        that could not write closes without it."""
+        if self._fd is None:
+            return
+        try:
+            if self._broken is None:
+                assert self.recorder is not None
+                line, self.prev = seal(self.recorder.close(game.raw_state), self.prev)
+                self._emit([line], flush=True)
+        finally:
+            os.close(self._fd)
+            self._fd = None
+
+    def _emit(self, lines: list[bytes], *, flush: bool) -> None:
+        """Write `lines` (with those held before them) and, with `flush`, make them
+        durable; hold them otherwise. On a failure, cut the file back to its last
+        complete write."""
+        if self._fd is None:
+            raise LogWriteError(0, f"the log {self.path} is closed")
+        self._pending.extend(lines)
+        self._pending_bytes += sum(map(len, lines))
+        if not flush and self._pending_bytes < _CHUNK:
+            self._counted = True
+            return
+        data = b"".join(self._pending)
+        counted = self._counted
+        try:
+            written = 0
+            while written < len(data):
+                written += os.write(self._fd, data[written:])
+            if flush:
+                os.fsync(self._fd)
+        except OSError as exc:
+            self._pending.clear()
+            self._pending_bytes = 0
+            self._counted = False
+            self._undo(exc, lost=counted)
+            raise self._error(exc, "write") from None
+        self._size += len(data)
+        self._pending.clear()
+        self._pending_bytes = 0
+        self._counted = False
+
+    def _undo(self, exc: OSError, *, lost: bool) -> None:
+        """Cut the file back to its last complete write; refuse later writes if that
+        fails or if entries the game already holds were lost."""
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.lseek(self._fd, self._size, os.SEEK_SET)
+            os.fsync(self._fd)
+        except OSError:
+            self._broken = (
+                f"the log {self.path} cannot be written since a failed write "
+                f"({exc.strerror}) could not be undone: it may end in a torn line "
+                "(`minors log repair`)"
+            )
+            return
+        if lost:
+            self._broken = (
+                f"the log {self.path} lost entries held for a later write when a write "
+                f"failed ({exc.strerror}); it verifies up to its last complete entry"
+            )

@@ -1,0 +1,79 @@
+"""What every command of the command line shares: one line and exit 2 for bad input, the
+error document of `--json`, the rulebook and `--force` options."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from ..errors import MinorsError
+from .output import error_document, exit_2
+
+__all__ = [
+    "error_document",
+    "errors_exit_2",
+    "exit_2",
+    "force_option",
+    "load_rulebook",
+    "overlays_option",
+    "rulebook_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def errors_exit_2(func: F) -> F:
+    """Print a library error in one line and exit 2: no traceback for bad input."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except MinorsError as exc:
+            exit_2(exc, bool(kwargs.get("as_json")))
+
+    return wrapper  # type: ignore[return-value]
+
+
+overlays_option = click.option(
+    "--ruleset",
+    "overlays",
+    multiple=True,
+    metavar="FILE",
+    help="An overlay merged over the tables (repeatable, in order).",
+)
+"""The overlay option of the commands that read the tables."""
+
+rulebook_option = click.option(
+    "--rulebook",
+    "rulebook_spec",
+    metavar="RULEBOOK",
+    help=("The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82)."),
+)
+"""The rulebook option of the commands that play or replay a game."""
+
+
+def load_rulebook(spec: str | None) -> Any:
+    """The rulebook the caller names (None: rule 82); exit 2 with one line if it cannot."""
+    if spec is None:
+        return None
+    from ..rules82 import find_rulebook
+
+    try:
+        return find_rulebook(spec)
+    except MinorsError as exc:
+        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
+        sys.exit(2)
+
+
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write over an output file that exists and is not empty (never over a file the "
+    "command reads).",
+)
+"""The option of the commands that write files."""
