@@ -424,7 +424,16 @@ class BaseGame:
                 f"{resolved.name}: not a command of rulebook {self._book.name!r} "
                 f"(its commands: {', '.join(sorted(self._book.kinds))})"
             )
+        self._remember(resolved)  # canonical: `apply` need not resolve it again
         return resolved
+
+    def _remember(self, cmd: Command) -> None:
+        """Remember `cmd` as canonical in this game's tables and rulebook (by `id`, the
+        command kept alive beside it, so that its id is never another's)."""
+        known = self._canonical
+        if len(known) >= 1 << 16:  # commands made afresh each time: start again
+            known.clear()
+        known[id(cmd)] = cmd
 
     def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
         """Every violation of `cmd` now: none when every check's boolean path passes it (no
@@ -472,15 +481,9 @@ class BaseGame:
         canonical (what `legal_actions` lists) is told so by a test generated per kind."""
         kind = type(cmd)
         if kind in self._active.handlers and canonical_test(kind)(self._rs, cmd):
-            resolved = cmd
-        else:
-            resolved = self.resolve(cmd)
-        if resolved is cmd:
-            known = self._canonical
-            if len(known) >= 1 << 16:  # commands made afresh each time: start again
-                known.clear()
-            known[id(cmd)] = cmd
-        return resolved
+            self._remember(cmd)
+            return cmd
+        return self.resolve(cmd)
 
     def _run(self, cmd: Command) -> Effects:
         tx = self._board

@@ -309,8 +309,8 @@ def canonical_names(rs: Ruleset, cmd: Any) -> Any:
 def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
     """A function telling whether a command of `kind` is canonical and well-formed (`resolve`
     would return it as it is, raising nothing): the same steps as `resolve` (`_plan`),
-    generated as straight-line code once per kind. A kind with records in a field (`place`)
-    is never found so here: `resolve` looks at it whole."""
+    generated as straight-line code once per kind (records in a field, like `place`'s units,
+    by the test of their own type)."""
     plan, required = _plan(kind)
     namespace: dict[str, Any] = {"_all_text": _all_text}
     lines = ["def canonical(rs, cmd):", "    minors, majors = rs.minors, rs.majors"]
@@ -343,8 +343,12 @@ def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
             )
         elif code == 9:
             lines.append(f"    elif not isinstance(v, _t{i}):")
-        else:  # records: resolved one by one
-            lines.append("    else:")
+        else:  # records: each canonical by the test of its own type
+            namespace[f"_r{i}"] = canonical_test(inner)
+            lines.append(
+                f"    elif not isinstance(v, tuple){' or not v' if must else ''} or not all("
+                f"isinstance(r, _t{i}) and _r{i}(rs, r) for r in v):"
+            )
         lines.append("        return False")
     lines.append("    return True")
     exec("\n".join(lines) + "\n", namespace)

@@ -192,7 +192,17 @@ def entry_violation(tx: Tx, owner: str, country: str) -> Violation | None:
     return Violation(rule, message, data)
 
 
-@check(Place, "K3")
+def _place_ids_ok(tx: Tx, cmd: Place) -> bool:
+    units, gone = tx.units, tx.gone
+    seen: set[str] = set()
+    for spec in cmd.units:
+        if spec.id in units or spec.id in gone or spec.id in seen:
+            return False
+        seen.add(spec.id)
+    return _hex_ok(tx, cmd.in_, cmd.hex)
+
+
+@check(Place, "K3", passes=_place_ids_ok)
 def _place_ids(tx: Tx, cmd: Place) -> Iterator[Violation]:
     seen: set[str] = set()
     for spec in cmd.units:
@@ -213,7 +223,15 @@ def _hex(tx: Tx, country: str, hex_label: str | None) -> Iterator[Violation]:
             )
 
 
-@check(Place, "K7")
+def _owners_in_play(tx: Tx, cmd: Place) -> bool:
+    for spec in cmd.units:
+        state = tx.minors.get(spec.owner)
+        if state is not None and (state.status is Status.CONQUERED or not state.active):
+            return False
+    return True
+
+
+@check(Place, "K7", passes=_owners_in_play)
 def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
     """A conquered minor has no units (its units were removed); an inactive one none yet."""
     for owner in sorted({s.owner for s in cmd.units}):
@@ -223,7 +241,19 @@ def _owner_in_play(tx: Tx, cmd: Place) -> Iterator[Violation]:
             yield Violation("K7", f"{owner} {what}: it has no units to place", {"owner": owner})
 
 
-@check(Place, "82.13B")
+def _built_at_home(tx: Tx, cmd: Place) -> bool:
+    for spec in cmd.units:
+        record = tx.rs.minors.get(spec.owner)
+        if (
+            record is not None
+            and record.start_status is Status.COMMONWEALTH
+            and cmd.in_ != spec.owner
+        ):
+            return False
+    return True
+
+
+@check(Place, "82.13B", passes=_built_at_home)
 def _commonwealth_built_at_home(tx: Tx, cmd: Place) -> Iterator[Violation]:
     """82.13B: Commonwealth units are constructed in their home countries."""
     for spec in cmd.units:
@@ -241,7 +271,14 @@ def _commonwealth_built_at_home(tx: Tx, cmd: Place) -> Iterator[Violation]:
             )
 
 
-@check(Place, "82.41")
+def _place_entry_ok(tx: Tx, cmd: Place) -> bool:
+    for spec in cmd.units:
+        if entry_refusal(tx, spec.owner, cmd.in_) is not None:
+            return False
+    return True
+
+
+@check(Place, "82.41", passes=_place_entry_ok)
 def _place_entry(tx: Tx, cmd: Place) -> Iterator[Violation]:
     for owner in sorted({s.owner for s in cmd.units}):
         violation = entry_violation(tx, owner, cmd.in_)
@@ -565,7 +602,15 @@ def _moves(tx: Tx, gated: bool) -> Iterator[Batch[Move]]:
                 yield made
 
 
-@check(Remove, "K3", batched=True)
+def _removable(tx: Tx, cmd: Remove) -> bool:
+    units = tx.units
+    for unit_id in cmd.units:
+        if unit_id not in units:
+            return False
+    return True
+
+
+@check(Remove, "K3", batched=True, passes=_removable)
 def _remove_ids(tx: Tx, cmd: Remove) -> Iterator[Violation]:
     yield from _unknown(tx, cmd.units)
 
