@@ -104,8 +104,9 @@ def _unpickle(
 class Sink(Protocol):
     """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
 
-    def write(self, entry: LogEntry, state: GameState) -> None:
-        """Record `entry`, after which the game is at `state`; raise to refuse it."""
+    def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
+        """Record `entry`; `state()` gives the state after it (a snapshot, made only if the
+        sink asks: most entries need none). Raise to refuse the entry."""
 
 
 class BaseGame:
@@ -306,7 +307,7 @@ class BaseGame:
         tx = self._board
         if entry is not None and self._sink is not None:
             try:
-                self._sink.write(entry, tx.snapshot())
+                self._sink.write(entry, tx.snapshot)
             except BaseException:
                 tx.undo(tx.journal, era=era)
                 raise

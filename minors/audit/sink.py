@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .._kernel.convert import structure_state
@@ -174,16 +175,17 @@ class FileSink:
             self._fd = None
             raise
 
-    def write(self, entry: LogEntry, state: GameState) -> None:
+    def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Encode and write `entry` (called before the game commits it; raising refuses
-        it)."""
+        it); `state()` is the state after it, asked for only when a digest or snapshot
+        needs it."""
         if self._broken is not None:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"
         advance = entry.command.get("command") == "advance"
         recorder = self.recorder
         saved = (recorder.entries, recorder.base, recorder.span, recorder.since)
-        records = recorder.entry(entry, state if recorder.wants_state(entry) else None)
+        records = recorder.entry(entry, state() if recorder.wants_state(entry) else None)
         lines: list[bytes] = []
         prev = self.prev
         for record in records:
