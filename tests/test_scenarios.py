@@ -4,7 +4,10 @@ outcome (the .json beside each), run through `run_scenario` as `minors run` runs
 The expected file holds `clauses` (the rules the situation shows; each becomes a `rule`
 marker), optionally `until`, `exit` (0, or 3 with `error_rule` and `error_command`) and the
 parts of the JSON state to compare: `minors` (a subset of minors, each field given is
-compared), `units`, `eliminated`, `brps` (subsets) and `clock`. A second test switches the
+compared), `units`, `eliminated`, `brps` (subsets) and `clock`; `state`, fields of the
+complete state (`Game.state()`: `{"minors": {name: {field: value}}}` and top-level keys),
+for what the JSON state leaves out (standings, bars, deadlines, who attacked first); and
+`notes`, the texts of the log's notes under each clause given, in order. A second test switches the
 clauses off (or those in `disable`) and checks the outcome changes: the situation really
 depends on the rule.
 """
@@ -17,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from minors import ScenarioRuleViolation, run_scenario
+from minors import Game, Note, ScenarioRuleViolation, run_scenario
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 
@@ -35,14 +38,24 @@ def _cases() -> list[Any]:
 def play(
     path: Path, expected: dict[str, Any], disabled: frozenset[str] = frozenset()
 ) -> tuple[int, dict[str, Any], dict[str, Any]]:
-    """(exit status, JSON state, complete state) as `minors run --json` would end."""
+    """(exit status, JSON state, complete state) as `minors run --json` would end; the
+    complete state carries the log's notes under `notes` (clause -> texts, in order)."""
     try:
         game = run_scenario(path, expected.get("until"), disabled=disabled)
     except ScenarioRuleViolation as exc:
         document = exc.game.to_json()
         document["error"] = exc.error_object()
-        return 3, document, exc.game.state()
-    return 0, game.to_json(), game.state()
+        return 3, document, _with_notes(exc.game)
+    return 0, game.to_json(), _with_notes(game)
+
+
+def _with_notes(game: Game) -> dict[str, Any]:
+    notes: dict[str, list[str]] = {}
+    for entry in game.log:
+        for effect in entry.effects:
+            if isinstance(effect, Note):
+                notes.setdefault(effect.rule, []).append(effect.text)
+    return {**game.state(), "notes": notes}
 
 
 CASES = _cases()
@@ -52,7 +65,7 @@ CASES = _cases()
 def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> None:
     """The situation plays out as the rulebook says (its expected JSON), and its JSON state
     follows the `state` schema."""
-    code, state, _ = play(path, expected)
+    code, state, complete = play(path, expected)
     json_schema("state", state, str(path))
     assert code == expected.get("exit", 0), state["error"]
     if code == 3:
@@ -72,6 +85,15 @@ def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> No
         assert state["brps"][major] == brps, major
     if "clock" in expected:
         assert state["clock"] == expected["clock"]
+    for key, wanted in expected.get("state", {}).items():
+        if key == "minors":
+            for name, fields in wanted.items():
+                actual = complete["minors"][name]
+                assert {k: actual[k] for k in fields} == fields, name
+        else:
+            assert complete[key] == wanted, key
+    for clause, texts in expected.get("notes", {}).items():
+        assert complete["notes"].get(clause, []) == texts, clause
 
 
 @pytest.mark.parametrize(("path", "expected"), CASES)
