@@ -65,8 +65,13 @@ CASES = _cases()
 def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> None:
     """The situation plays out as the rulebook says (its expected JSON), and its JSON state
     follows the `state` schema."""
-    code, state, complete = play(path, expected)
+    state = check_situation(path, expected)
     json_schema("state", state, str(path))
+
+
+def check_situation(path: Path, expected: dict[str, Any]) -> dict[str, Any]:
+    """Play the situation and assert its expected outcome; its JSON state."""
+    code, state, complete = play(path, expected)
     assert code == expected.get("exit", 0), state["error"]
     if code == 3:
         assert state["error"]["rule"] == expected["error_rule"]
@@ -78,6 +83,7 @@ def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> No
         if fields is None:
             assert unit_id not in state["units"]
         else:
+            assert unit_id in state["units"], f"{unit_id} is not on the map"
             assert {k: state["units"][unit_id].get(k) for k in fields} == fields, unit_id
     if "eliminated" in expected:
         assert state["eliminated"] == expected["eliminated"]
@@ -94,6 +100,7 @@ def test_situation(path: Path, expected: dict[str, Any], json_schema: Any) -> No
             assert complete[key] == wanted, key
     for clause, texts in expected.get("notes", {}).items():
         assert complete["notes"].get(clause, []) == texts, clause
+    return state
 
 
 @pytest.mark.parametrize(("path", "expected"), CASES)
