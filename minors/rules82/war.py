@@ -309,6 +309,22 @@ def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
         yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
 
 
+def _border_untied(tx: Tx, cmd: BorderWar) -> bool:
+    return cmd.target not in tx.rs.minors or _tie_refusal(tx, cmd.attacker, cmd.target) is None
+
+
+@check(BorderWar, "82.42", passes=_border_untied)
+def _border_war_on_a_tied_minor(tx: Tx, cmd: BorderWar) -> Iterable[Violation]:
+    """82.42 (82.12, 82.13, 82.93): a border war on a minor tied to a major, or conquered,
+    is refused as a declaration of war on it is: war is made on its major."""
+    if cmd.target not in tx.rs.minors:
+        return ()
+    clause = _tie_refusal(tx, cmd.attacker, cmd.target)
+    if clause is None:
+        return ()
+    return _refuse_tied(tx, DeclareWar(cmd.attacker, cmd.target), clause)
+
+
 # ---- declarations: effects -------------------------------------------------------------
 
 
