@@ -15,6 +15,7 @@ from .._kernel.rulebook import Batch, Violation, candidates, check, effect, hand
 from .._kernel.state import LedgerEntry, MinorState, Pending, evolve
 from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
+from ..domain.marks import clause
 from ..domain.units import GROUND
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
@@ -465,6 +466,7 @@ def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
 
 
 @effect("82.56")
+@clause("82.352")
 def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
     hex next to it, the one the attacker names or, by default, the first listed."""
@@ -513,6 +515,7 @@ def _end_own_control(tx: Tx, state: MinorState, attacker: str) -> bool:
     return True
 
 
+@clause("82.81A")
 def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str) -> str | None:
     """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
     associates with at once, if it is not barred (82.351)."""

@@ -334,10 +334,10 @@ def all_mutants(modules: tuple[str, ...] = MODULES) -> list[Mutant]:
     return [m for module in modules for m in mutants(module)]
 
 
-def scope_lines(module: str) -> dict[str, tuple[int, int]]:
+def scope_lines(module: str, source: str | None = None) -> dict[str, tuple[int, int]]:
     """Each scope of a module -> its first and last line (for selecting the tests that run
-    it)."""
-    tree = ast.parse(_source(module))
+    it), in `source` (the module's as it is now by default)."""
+    tree = ast.parse(source if source is not None else _source(module))
     return {scope: (node.lineno, node.end_lineno or node.lineno) for scope, node in _scopes(tree)}
 
 
