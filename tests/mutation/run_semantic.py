@@ -2,6 +2,7 @@
 
     python tests/mutation/run_semantic.py map            # which tests run which function
     python tests/mutation/run_semantic.py run [--jobs N] [--module M ...] [--budget S]
+                                              [--only ID ...] [--survivors]
     python tests/mutation/run_semantic.py report         # docs/mutation.md from the results
     python tests/mutation/run_semantic.py show ID        # a mutant's change, and its tests
 
@@ -9,8 +10,9 @@
 `--cov-context=test`, two workers) and keeps, for every function of the rule modules, the
 tests that execute it, and every test's duration (build/mutation/). `run` makes every
 mutant of `mutants.MODULES` (`mutants.py` says which) and runs each against the tests of
-its function only, fastest first, until one fails, within a budget of baseline test time
-per mutant (`--budget`, default 20 s: the fastest tests that fit, and at least one): one
+its function only, those citing the function's clauses first, then fastest first, until
+one fails, within a budget of baseline test time per mutant (`--budget`, default 20 s: the
+tests that fit, and at least one; `--survivors` runs the last survivors again): one
 pytest process per module collects once and forks a child per mutant (`forkrun.py`),
 `--jobs` children at once. Results go to build/mutation/results.jsonl, one line per
 mutant. `report` writes docs/mutation.md: the kill rate of the mutants not judged
@@ -107,9 +109,53 @@ def _tests_by_scope() -> dict[tuple[str, str], set[str]]:
     return out
 
 
-def _select(tests: set[str], durations: dict[str, float], budget: float) -> list[str]:
-    """The fastest tests of `tests` whose durations fit in `budget` (at least one)."""
-    ordered = sorted(tests, key=lambda t: (durations.get(t, 60.0), t))
+def _clauses_of(module: str) -> dict[str, set[str]]:
+    """Scope -> the clauses its function is registered or marked under."""
+    import importlib
+
+    from minors.cli.coverage import clause_code
+    from minors.rules82 import RULEBOOK
+
+    found: dict[str, set[str]] = defaultdict(set)
+    for entry in RULEBOOK.entries:
+        fn = entry.function
+        if entry.clause and getattr(fn, "__module__", "") == module:
+            found[fn.__qualname__].add(entry.clause)
+    for clause, functions in clause_code().items():
+        for name, _ in functions:
+            if name.startswith(module + "."):
+                found[name.removeprefix(module + ".")].add(clause)
+    importlib.import_module(module)
+    return found
+
+
+def _citing(clauses: set[str]) -> set[str]:
+    """The tests (function-level ids) that cite any of `clauses`."""
+    from minors.cli.coverage import citations
+
+    if not hasattr(_citing, "by_clause"):
+        by_clause: dict[str, set[str]] = defaultdict(set)
+        for c in citations(ROOT / "tests"):
+            by_clause[c.clause].add(c.test)
+        _citing.by_clause = by_clause  # type: ignore[attr-defined]
+    table = _citing.by_clause  # type: ignore[attr-defined]
+    return {t for c in clauses for t in table.get(c, ())}
+
+
+def _select(
+    tests: set[str], durations: dict[str, float], budget: float, first: set[str] = frozenset()
+) -> list[str]:
+    """The tests of `tests` whose durations fit in `budget` (at least one): those that cite
+    the function's clauses (`first`: function-level ids, or situation files) first, then
+    the rest, each part fastest first."""
+
+    def cites(test: str) -> bool:
+        if any(test == f or test.startswith(f + "[") for f in first):
+            return True
+        name = test.rsplit("[", 1)[-1].rstrip("]")
+        return f"tests/data/scenarios/{name}.json" in first
+
+    ordered = sorted(tests, key=lambda t: (not cites(t), durations.get(t, 60.0), t))
     chosen: list[str] = []
     spent = 0.0
     for test in ordered:
@@ -121,26 +167,36 @@ def _select(tests: set[str], durations: dict[str, float], budget: float) -> list
     return chosen
 
 
-def run(modules: list[str], jobs: int, budget: float, only: list[str] | None) -> int:
+def run(
+    modules: list[str], jobs: int, budget: float, only: list[str] | None, survivors: bool = False
+) -> int:
     """Run the mutants of `modules` (or the mutants `only` names), module by module."""
     durations = _durations()
     tests = _tests_by_scope()
     results = BUILD / "results.jsonl"
-    if only is None and results.exists():
+    if results.exists():
         kept = [json.loads(line) for line in results.read_text().splitlines() if line]
-        drop = {m.id for module in modules for m in mutation.mutants(module)}
+        if survivors:
+            only = [r["id"] for r in kept if r["status"] in ("survived", "no-test")]
+        drop = (
+            set(only)
+            if only is not None
+            else {m.id for module in modules for m in mutation.mutants(module)}
+        )
         results.write_text("".join(json.dumps(r) + "\n" for r in kept if r["id"] not in drop))
     total_started = time.monotonic()
     for module in modules:
         found = [m for m in mutation.mutants(module) if only is None or m.id in only]
         if not found:
             continue
+        clause_of = _clauses_of(module)
         entries = []
         files: set[str] = set()
         for m in found:
             # a function added since the map was made: the tests of its module
             found_tests = tests.get((module, m.scope)) or tests.get((module, "<any>"), set())
-            chosen = _select(found_tests, durations, budget)
+            first = _citing(clause_of.get(m.scope, set()))
+            chosen = _select(found_tests, durations, budget, first)
             files.update(t.split("::")[0] for t in chosen)
             entries.append(
                 {
@@ -266,11 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=20.0)
     parser.add_argument("--module", nargs="+", default=list(mutation.MODULES))
     parser.add_argument("--only", nargs="+", help="mutant ids")
+    parser.add_argument("--survivors", action="store_true", help="run the survivors again")
     options = parser.parse_args(argv)
     if options.step == "map":
         return build_map()
     if options.step == "run":
-        return run(options.module, options.jobs, options.budget, options.only)
+        return run(options.module, options.jobs, options.budget, options.only, options.survivors)
     if options.step == "report":
         return report()
     return show(options.ident or "")
