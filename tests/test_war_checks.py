@@ -61,9 +61,12 @@ def test_only_the_tables_border_wars_need_no_declaration() -> None:
         ("82.41", f"Russia has no border war with Germany: {wars}")
     ]
     game.apply(command("border_war", attacker="Russia", target="Finland"))
+    again = command("border_war", attacker="Russia", target="Finland")
     assert _refusals(game, "border_war", attacker="Russia", target="Finland") == [
         ("K2", "Russia is already at war with Finland")
     ]
+    with pytest.raises(minors.RuleViolation, match="K2"):
+        game.apply(again)  # apply's boolean path agrees with check
 
 
 @pytest.mark.rule("82.34")
@@ -79,6 +82,9 @@ def test_a_border_war_on_a_garrisoned_minor_needs_war_with_the_garrison() -> Non
     why = [("82.34", "Germany garrisons Rumania: Russia must declare war on Germany first")]
     assert _refusals(game, "border_war", attacker="Russia", target="Rumania") == why
     assert _refusals(game, "declare_war", attacker="Russia", target="Rumania") == why
+    for kind in ("border_war", "declare_war"):
+        with pytest.raises(minors.RuleViolation, match=r"82\.34"):
+            game.apply(command(kind, attacker="Russia", target="Rumania"))
 
 
 @pytest.mark.rule("82.34")
@@ -130,3 +136,34 @@ def test_a_war_between_majors_reaches_every_tied_minor_and_is_logged() -> None:
         ("France", "Libya", "its major left the war"),
     }
     assert "France" not in game.minor("Albania").at_war_with
+
+
+@pytest.mark.rule("82.36")
+def test_only_a_minor_in_play_and_at_peace_is_subverted() -> None:
+    """Vichy France, not yet in play, cannot be subverted though its status reads neutral;
+    Sweden, at peace and in play, can."""
+    game = Game.new()
+    game.advance_to("1939-fall/allies/diplomacy")
+    assert [
+        v.rule for v in game.check(command("subvert", major="Russia", minor="Vichy France"))
+    ] == ["82.36"]
+    assert game.check(command("subvert", major="Russia", minor="Sweden")) == []
+
+
+@pytest.mark.rule("K6")
+@pytest.mark.rule("82.81")
+def test_a_declaration_logs_its_cost_and_the_association_it_schedules() -> None:
+    """Germany's declaration on Sweden logs the 10 BRPs it costs (K6) and the note of the
+    82.81 association it schedules for Britain."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    effects = game.apply(command("declare_war", attacker="Germany", target="Sweden"))
+    costs = [e.entry.amount for e in effects if isinstance(e, minors.BrpChange)]
+    notes = [(e.text, e.rule) for e in effects if isinstance(e, minors.Note)]
+    assert costs == [-10]
+    assert notes == [
+        (
+            "Sweden will associate with Britain at 1940-spring/allies/diplomacy if it survives",
+            "82.81",
+        )
+    ]
