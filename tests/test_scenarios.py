@@ -7,7 +7,9 @@ parts of the JSON state to compare: `minors` (a subset of minors, each field giv
 compared), `units`, `eliminated`, `brps` (subsets) and `clock`; `state`, fields of the
 complete state (`Game.state()`: `{"minors": {name: {field: value}}}` and top-level keys),
 for what the JSON state leaves out (standings, bars, deadlines, who attacked first); and
-`notes`, the texts of the log's notes under each clause given, in order. A second test switches the
+`notes`, the texts of the log's notes under each clause given, in order. Every situation's
+log is also compared, effect for effect, with `data/scenarios/effects.json` (written by
+`python tests/test_scenarios.py` after a deliberate change of what the rules log). A second test switches the
 clauses off (or those in `disable`) and checks the outcome changes: the situation really
 depends on the rule.
 """
@@ -18,9 +20,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
-from minors import Game, Note, ScenarioRuleViolation, run_scenario
+from minors import Game, LedgerEntry, Note, PhaseEnded, ScenarioRuleViolation, run_scenario
 
 SCENARIOS = Path(__file__).parent / "data" / "scenarios"
 
@@ -55,7 +58,36 @@ def _with_notes(game: Game) -> dict[str, Any]:
         for effect in entry.effects:
             if isinstance(effect, Note):
                 notes.setdefault(effect.rule, []).append(effect.text)
-    return {**game.state(), "notes": notes}
+    effects = [
+        _line(effect)
+        for entry in game.log
+        for effect in entry.effects
+        if not isinstance(effect, PhaseEnded)  # the clock's own, in every log alike
+    ]
+    return {**game.state(), "notes": notes, "effects": effects}
+
+
+def _line(effect: Any) -> str:
+    """An effect as one short line: its kind and fields (a ledger entry by what it moves)."""
+    fields = []
+    for name, value in attrs.asdict(effect, recurse=False).items():
+        if isinstance(value, LedgerEntry):
+            value = (
+                f"{value.major} {value.amount:+d} {value.kind.value} {value.rule} {value.minor} "
+                f"{value.level.name if value.level is not None else ''} undoes={value.undoes}"
+            )
+        fields.append(f"{name}={value}")
+    return f"{type(effect).__name__} {'; '.join(fields)}"
+
+
+EFFECTS = SCENARIOS / "effects.json"
+"""Every effect each situation's log holds, as the rules logged it when the file was written
+(`python tests/test_scenarios.py` writes it): what the audit log says, note for note."""
+
+
+def _golden() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = json.loads(EFFECTS.read_text(encoding="utf-8"))
+    return found
 
 
 CASES = _cases()
@@ -100,6 +132,7 @@ def check_situation(path: Path, expected: dict[str, Any]) -> dict[str, Any]:
             assert complete[key] == wanted, key
     for clause, texts in expected.get("notes", {}).items():
         assert complete["notes"].get(clause, []) == texts, clause
+    assert complete["effects"] == _golden()[path.stem], "the log's effects differ"
     return state
 
 
@@ -114,3 +147,12 @@ def test_situation_depends_on_its_rule(path: Path, expected: dict[str, Any]) -> 
 def test_there_are_situations() -> None:
     """The data folder is not empty (a missing folder must not pass silently)."""
     assert len(CASES) >= 10
+
+
+if __name__ == "__main__":  # write the effects every situation logs (EFFECTS)
+    written = {}
+    for param in CASES:
+        case_path, case_expected = param.values
+        written[case_path.stem] = play(case_path, case_expected)[2]["effects"]
+    EFFECTS.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{len(written)} situations' effects written to {EFFECTS}")
