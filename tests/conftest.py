@@ -130,12 +130,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if bad:
         raise pytest.UsageError("unknown clause in a rule marker:\n" + "\n".join(bad))
     citing = os.environ.get("MINORS_CITING")
-    if citing:  # the disabled-clause run: only the tests that cite the clause
+    if citing:  # the disabled-clause run: only the tests that cite the clause (`*`: any)
         keep = [
             item
             for item in items
             if any(
-                normalize_clause(str(c)) == citing
+                citing in ("*", normalize_clause(str(c)))
                 for marker in item.iter_markers("rule")
                 for c in marker.args
             )

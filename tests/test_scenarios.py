@@ -9,9 +9,9 @@ complete state (`Game.state()`: `{"minors": {name: {field: value}}}` and top-lev
 for what the JSON state leaves out (standings, bars, deadlines, who attacked first); and
 `notes`, the texts of the log's notes under each clause given, in order. Every situation's
 log is also compared, effect for effect, with `data/scenarios/effects.json` (written by
-`python tests/test_scenarios.py` after a deliberate change of what the rules log). A second test switches the
-clauses off (or those in `disable`) and checks the outcome changes: the situation really
-depends on the rule.
+`python tests/test_scenarios.py` after a deliberate change of what the rules log). A
+second test switches the clauses off (or those in `disable`) and checks the outcome
+changes: the situation really depends on the rule.
 """
 
 from __future__ import annotations

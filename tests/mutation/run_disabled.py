@@ -80,10 +80,10 @@ def run(
     env = {**os.environ, "MINORS_PROFILE": os.environ.get("MINORS_PROFILE", "minors-ci")}
     env.pop("MINORS_DISABLE", None)
     env.pop("MINORS_CITING", None)
+    if citing:  # the baseline runs every test that cites some clause
+        env["MINORS_CITING"] = clause or "*"
     if clause is not None:
         env["MINORS_DISABLE"] = clause
-        if citing:
-            env["MINORS_CITING"] = clause
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="minors-disabled-") as cwd:
@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     missed: list[str] = []
     every_file = trial or every_file
     with progress("mutation runs", "runs", stderr=False) as advance:
-        _, base, seconds = run(None, every_file)
+        _, base, seconds = run(None, every_file, citing=not trial)
         broken = sorted(t for t, o in base.items() if o == "failed")
         if broken:
             print(f"baseline fails: {', '.join(broken[:5])}; fix the suite first", file=sys.stderr)
