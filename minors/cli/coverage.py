@@ -331,6 +331,17 @@ def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         yield f"    switched off ({c.run}): {', '.join(c.proven) if c.proven else '-'}"
 
 
+def _proves(test: str, citation: str) -> bool:
+    """Whether `test` (a pytest node id) is the test of `citation` (a test, a situation's
+    file, the A25 cases' file)."""
+    if citation.startswith("tests/data/scenarios/"):
+        stem = citation.rsplit("/", 1)[-1].removesuffix(".json")
+        return test == f"tests/test_scenarios.py::test_situation[{stem}]"
+    if citation.startswith("tests/data/"):
+        return test.startswith("tests/test_nationality.py::test_rulebook_case[")
+    return test == citation or test.startswith((f"{citation}[", f"{citation}::"))
+
+
 def _cell(items: tuple[str, ...]) -> str:
     return "<br>".join(f"`{i}`" for i in items) if items else "—"
 
@@ -375,7 +386,7 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
     for c in report.values():
         title = c.title.replace("|", "\\|")
         proven = _cell(c.proven) if c.run == "caught" else c.run
-        others = tuple(t for t in c.tests if not any(p.startswith(t) for p in c.proven))
+        others = tuple(t for t in c.tests if not any(_proves(p, t) for p in c.proven))
         rows = c.data[:6] + ((f"and {len(c.data) - 6} more",) if len(c.data) > 6 else ())
         yield (
             f"| {c.clause} | {c.kind.value} | {title} | {proven} | {_cell(others)} | "
