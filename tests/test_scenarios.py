@@ -2,7 +2,8 @@
 outcome (the .json beside each), run through `run_scenario` as `minors run` runs them.
 
 The expected file holds `clauses` (the rules the situation shows; each becomes a `rule`
-marker), optionally `until`, `exit` (0, or 3 with `error_rule` and `error_command`) and the
+marker), optionally `until`, `exit` (0, or 3 with `error_rule`, `error_command` and, if
+given, one of its violations' `error_message`) and the
 parts of the JSON state to compare: `minors` (a subset of minors, each field given is
 compared), `units`, `eliminated`, `brps` (subsets) and `clock`; `state`, fields of the
 complete state (`Game.state()`: `{"minors": {name: {field: value}}}` and top-level keys),
@@ -108,6 +109,9 @@ def check_situation(path: Path, expected: dict[str, Any]) -> dict[str, Any]:
     if code == 3:
         assert state["error"]["rule"] == expected["error_rule"]
         assert state["error"]["command"] == expected["error_command"]
+        if "error_message" in expected:
+            messages = [v["message"] for v in state["error"]["violations"]]
+            assert expected["error_message"] in messages, messages
     for name, fields in expected.get("minors", {}).items():
         actual = state["minors"][name]
         assert {k: actual[k] for k in fields} == fields, name
