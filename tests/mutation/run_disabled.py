@@ -19,7 +19,9 @@ either fails CI.
     python tests/mutation/run_disabled.py [--jobs N] [--only CLAUSE ...] [--stale] [-- ARG ...]
 
 `--stale` runs only the clauses whose results are missing or stale (after a change of rule
-code), `--only` the clauses named; the others' results are kept. The suite runs unchanged
+code), `--only` the clauses named; the others' results are kept. Each clause's result is
+written as soon as it is found (runs side by side share the file under a lock).
+`--no-baseline` skips the unchanged run when the suite has just passed. The suite runs unchanged
 first on the same tests (a failing baseline would make every clause look caught). Each run
 is `python -m pytest -p no:cacheprovider -n 0` over the test files that cite the clause,
 from a temporary folder. Exit 0 when every clause run was caught, 1 when some were missed,
@@ -33,6 +35,7 @@ this folder).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import subprocess
@@ -109,6 +112,23 @@ def run(
     return clause, outcomes, time.monotonic() - started
 
 
+ABOUT = (
+    "tests/mutation/run_disabled.py: per clause, the digest of its code and rows when it ran, "
+    "the citing tests that failed with it switched off, and those that passed"
+)
+
+
+def _save(clause: str, entry: dict[str, object]) -> None:
+    """Write one clause's result into the results file at once (runs side by side each
+    write theirs, under a lock): a run stopped midway keeps what it found."""
+    with open(RESULTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+        clauses = {**known.get("clauses", {}), clause: entry}
+        document = {"about": ABOUT, "clauses": dict(sorted(clauses.items()))}
+        RESULTS.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the baseline, then every clause asked for; write the results."""
     from minors.cli.coverage import clause_code, clause_digest
@@ -118,6 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="runs at once")
     parser.add_argument("--only", nargs="+", metavar="CLAUSE", help="only these clauses")
     parser.add_argument("--stale", action="store_true", help="only missing or stale clauses")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="skip the unchanged run (just made)"
+    )
     parser.add_argument("pytest_args", nargs="*", help="a trial: run these instead")
     options = parser.parse_args(argv)
     trial = list(options.pytest_args)
@@ -140,12 +163,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     missed: list[str] = []
     every_file = trial or every_file
     with progress("mutation runs", "runs", stderr=False) as advance:
-        _, base, seconds = run(None, every_file, citing=not trial)
-        broken = sorted(t for t, o in base.items() if o == "failed")
-        if broken:
-            print(f"baseline fails: {', '.join(broken[:5])}; fix the suite first", file=sys.stderr)
-            return 2
-        print(f"baseline passes in {seconds:.0f} s ({len(base)} tests)", flush=True)
+        if not options.no_baseline:
+            _, base, seconds = run(None, every_file, citing=not trial)
+            broken = sorted(t for t, o in base.items() if o == "failed")
+            if broken:
+                print(f"baseline fails: {', '.join(broken[:5])}; fix the suite", file=sys.stderr)
+                return 2
+            print(f"baseline passes in {seconds:.0f} s ({len(base)} tests)", flush=True)
         advance(1, len(wanted) + 1)
         with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
             for done, (clause, outcomes, seconds) in enumerate(
@@ -157,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not trial:
                     digest = digests[clause]
                     results[clause] = {"digest": digest, "failed": failed, "passed": passed}
+                    _save(clause, results[clause])
                 (caught if failed else missed).append(clause)
                 if failed:
                     line = (
@@ -166,13 +191,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                     line = f"MISSED  ({seconds:.0f} s) no test failed"
                 print(f"{clause:>8}  {line}", flush=True)
                 advance(done, len(wanted) + 1)
-    document = {
-        "about": "tests/mutation/run_disabled.py: per clause, the digest of its code and rows "
-        "when it ran, the citing tests that failed with it switched off, and those that passed",
-        "clauses": dict(sorted(results.items())),
-    }
-    if not trial:
-        RESULTS.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     print(f"caught {len(caught)} of {len(wanted)}")
     if missed:
         print(f"not caught: {', '.join(missed)}")
