@@ -63,6 +63,10 @@ DATA: Mapping[str, tuple[Rows, ...]] = MappingProxyType(
         "82.91A": (_start(("start_status", Status.COMMONWEALTH), ("theater", Theater.PACIFIC)),),
         "82.91B": (Rows("alignments"),),
         "82.91E": (_start(("start_status", Status.COLONY), ("theater", Theater.PACIFIC)),),
+        "82.93": (
+            _start(("start_status", Status.COLONY), ("theater", Theater.PACIFIC)),
+            _start(("start_status", Status.ASSOCIATED), ("theater", Theater.PACIFIC)),
+        ),
     }
 )
 """Rule 82's clauses that data carries, with the rows that carry each."""
