@@ -547,16 +547,38 @@ PLANTED = [
 ]  # fmt: skip
 
 
+_SEARCH = """
+import sys
+sys.path.insert(0, {tests!r})
+from hypothesis import Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+import minors.testing
+from minors.testing import MinorsStateMachine
+from test_survivor_kinds import mutant
+
+ci = settings.get_profile("minors-ci")
+search = settings(ci, phases=[Phase.explicit, Phase.generate])
+try:
+    with mutant(*{bug!r}):
+        run_state_machine_as_test(MinorsStateMachine, settings=search)
+except AssertionError as exc:
+    print("FOUND", str(exc).splitlines()[0] if str(exc) else "")
+else:
+    print("NOT FOUND")
+"""
+
+
 @pytest.mark.parametrize(("bug", "message"), PLANTED)
 def test_the_machine_finds_each_planted_bug_in_the_ci_profile(
     bug: tuple[str, str, str, str], message: str
 ) -> None:
     """With a bug planted in the rules (a change of one function's source), the machine
     under the minors-ci profile's search (its examples and steps, derandomized; shrinking
-    left out) fails with the invariant that names it."""
-    from test_survivor_kinds import mutant
-
-    ci = settings.get_profile("minors-ci")
-    search = settings(ci, phases=[HypothesisPhase.explicit, HypothesisPhase.generate])
-    with mutant(*bug), pytest.raises(AssertionError, match=message):
-        run_state_machine_as_test(MinorsStateMachine, settings=search)
+    left out) fails with the invariant that names it. Each search runs in a fresh
+    interpreter, so that what other tests left in this one cannot steer it."""
+    code = _SEARCH.format(tests=str(Path(__file__).parent), bug=bug)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.stdout.startswith("FOUND"), done.stdout + done.stderr[-2000:]
+    assert re.search(message, done.stdout), done.stdout
