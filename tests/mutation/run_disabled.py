@@ -121,7 +121,7 @@ ABOUT = (
 def _save(clause: str, entry: dict[str, object]) -> None:
     """Write one clause's result into the results file at once (runs side by side each
     write theirs, under a lock): a run stopped midway keeps what it found."""
-    with open(RESULTS.with_suffix(".lock"), "w") as lock:
+    with open(Path(tempfile.gettempdir()) / "minors-disabled.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         known = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
         clauses = {**known.get("clauses", {}), clause: entry}
