@@ -294,6 +294,20 @@ def test_sleep_sets_visit_every_position_in_fewer_steps() -> None:
     assert found[True].violations == ()
 
 
+def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
+    """--max-states equal to the positions within depth 1 of a depth-2 search: the search
+    stops before its bound, and says so (capped), at depth 1."""
+    root = root_game(None, "1939-fall/allies/declarations", [], None)
+    kinds = ["border_war", "refuse_association", "subvert"]
+    with Runner(workers=1) as runner:
+        one = explore(Search.of(root, kinds=kinds, depth=1), runner)
+        full = explore(Search.of(root, kinds=kinds, depth=2), runner)
+        cut = explore(Search.of(root, kinds=kinds, depth=2), runner, max_states=one.positions)
+    assert not one.capped and not full.capped
+    assert full.positions > one.positions
+    assert (cut.positions, cut.depth, cut.capped) == (one.positions, 1, True)
+
+
 def test_explore_is_the_same_on_any_number_of_partitions() -> None:
     """One partition or two (threads): the same positions, states and counterexample."""
     root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)

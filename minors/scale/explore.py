@@ -475,6 +475,7 @@ def explore(
                 states += _merge(done, frontier, visited, best)
                 answers += done
             answers += _run(runner, payload, frontier[expanded:], True)
+            capped = capped or expanded < len(frontier)  # positions left unexpanded
         by_rank = {node.rank: node for node in frontier}
         for answer in sorted(answers, key=lambda e: e.rank):
             node = by_rank[answer.rank]
