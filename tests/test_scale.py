@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -27,6 +28,8 @@ from minors.scale import (
     root_game,
     run_campaigns,
 )
+from minors.rules82.commands import RefuseAssociation, Subvert
+from minors.scale.explore import PASS, Child, Expanded, Node, _merge
 from minors.scale.runner import Payload, unpack
 from minors.scale.stats import mean_interval, t_quantile, wilson
 from minors.testing import ties_with_enemies
@@ -306,6 +309,28 @@ def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
     assert not one.capped and not full.capped
     assert full.positions > one.positions
     assert (cut.positions, cut.depth, cut.capped) == (one.positions, 1, True)
+
+
+def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None:
+    """Two arrivals at one position in a level, merged in either order (partitions come
+    back in an order that depends on the number of workers): the least rank, the commands
+    asleep on both, each with the minors either arrival found it to touch."""
+    refuse = RefuseAssociation("Britain", "W. Poland")
+    subvert = Subvert("Russia", "Sweden")
+    first, second = Node(11, (PASS,), (0,)), Node(12, (PASS, PASS), (1,))
+    one = Expanded(
+        (0,),
+        (),
+        (Child(7, PASS, 3, ((refuse, frozenset({"W. Poland"})), (subvert, frozenset()))),),
+    )
+    two = Expanded((1,), (), (Child(7, PASS, 0, ((refuse, frozenset({"Sweden"})),)),))
+    merged = []
+    for answers in ([one, two], [two, one]):
+        best: dict[int, Any] = {}
+        assert _merge(answers, [first, second], set(), best) == 2
+        merged.append(best)
+    assert merged[0] == merged[1]
+    assert merged[0][7] == ((0, 3), (PASS, PASS), {refuse: frozenset({"W. Poland", "Sweden"})})
 
 
 def test_explore_is_the_same_on_any_number_of_partitions() -> None:

@@ -409,7 +409,8 @@ def _merge(
     answers: Sequence[Expanded], frontier: Sequence[Node], visited: set[int], best: dict[int, Best]
 ) -> int:
     """Merge the successors of `answers` into `best` (the next level's new positions: least
-    rank, intersected sleep sets); the number of successors seen."""
+    rank, intersected sleep sets), alike in any order of `answers`; the number of
+    successors seen."""
     by_rank = {node.rank: node for node in frontier}
     seen = 0
     for answer in answers:
@@ -424,7 +425,10 @@ def _merge(
             if known is None:
                 best[child.key] = (rank, (*node.path, child.step), sleep)
                 continue
-            common = {c: f for c, f in known[2].items() if c in sleep}
+            # asleep on every arrival; a command's minors are those any arrival found it to
+            # touch (the larger footprint wakes it more often: never unsound, and the same
+            # whichever arrival is merged first)
+            common = {c: f | sleep[c] for c, f in known[2].items() if c in sleep}
             if rank < known[0]:
                 best[child.key] = (rank, (*node.path, child.step), common)
             else:
