@@ -19,6 +19,7 @@ import minors
 from minors import auditlog
 from minors.cli import main
 from minors.errors import ScaleError, ScaleInputError
+from minors.rules82.commands import RefuseAssociation, Subvert
 from minors.scale import (
     Campaigns,
     Runner,
@@ -28,7 +29,6 @@ from minors.scale import (
     root_game,
     run_campaigns,
 )
-from minors.rules82.commands import RefuseAssociation, Subvert
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
 from minors.scale.runner import Payload, unpack
 from minors.scale.stats import mean_interval, t_quantile, wilson
@@ -306,7 +306,8 @@ def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
         one = explore(Search.of(root, kinds=kinds, depth=1), runner)
         full = explore(Search.of(root, kinds=kinds, depth=2), runner)
         cut = explore(Search.of(root, kinds=kinds, depth=2), runner, max_states=one.positions)
-    assert not one.capped and not full.capped
+    assert not one.capped
+    assert not full.capped
     assert full.positions > one.positions
     assert (cut.positions, cut.depth, cut.capped) == (one.positions, 1, True)
 
