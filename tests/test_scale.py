@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from attrs import evolve
 from click.testing import CliRunner
 
 import minors
 from minors import auditlog
 from minors.cli import main
+from minors.domain import Status
 from minors.errors import ScaleError, ScaleInputError
 from minors.rules82.commands import RefuseAssociation, Subvert
 from minors.scale import (
@@ -30,7 +32,9 @@ from minors.scale import (
     run_campaigns,
 )
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
+from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
+from minors.scale.simulate import INACTIVE, CampaignResult
 from minors.scale.stats import mean_interval, t_quantile, wilson
 from minors.testing import ties_with_enemies
 
@@ -202,6 +206,29 @@ def test_limit_of_eight_shows_a_difference_with_its_interval(tmp_path: Path) -> 
     assert "paired differences" in html
     assert "rule 82.32 fired" in html
     assert "<script" not in html
+
+
+def test_differences_cover_what_only_the_other_side_has(campaigns: Campaigns) -> None:
+    """A clause that fires only under the other rules (a house rule's own) and a minor in
+    play only there are compared too, paired campaign by campaign."""
+    with Runner(workers=1) as runner:
+        results = tuple(run_campaigns(campaigns, 3, runner))
+    vichy = list(campaigns.root.ruleset.minors).index("Vichy France")
+    neutral = list(Status).index(Status.NEUTRAL)
+    assert all(season[vichy][0] == INACTIVE for r in results for season in r.seasons)
+
+    def house_rule(r: CampaignResult) -> CampaignResult:
+        seasons = tuple(
+            (*season[:vichy], (neutral, -1), *season[vichy + 1 :]) for season in r.seasons
+        )
+        return evolve(r, clauses=(*r.clauses, ("H9", 2)), seasons=seasons)
+
+    base = Side("base", campaigns, results)
+    versus = Side("versus", campaigns, tuple(house_rule(r) for r in results))
+    found = {d["what"]: d for d in differences(base, versus)}
+    fired = found["rule H9 fired (times a campaign)"]
+    assert (fired["base"], fired["versus"], fired["difference"]["value"]) == (0, 2, 2)
+    assert found["Vichy France neutral at the horizon"]["versus"] == 1
 
 
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:

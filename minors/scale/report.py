@@ -184,11 +184,16 @@ def _fired(rule: str) -> Measure:
     return lambda r: float(dict(r.clauses).get(rule, 0))
 
 
-def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, str, Measure]]:
-    """What the two sides are compared on, per campaign: (name, kind, measure)."""
+def _measures(
+    base: Side, mine: Sequence[CampaignResult], versus: Side, theirs: Sequence[CampaignResult]
+) -> list[tuple[str, str, Measure]]:
+    """What the two sides are compared on, per campaign: (name, kind, measure). A minor in
+    play on either side, a clause fired on either side (a house rule's own clause fires on
+    one side only)."""
     minors, majors = list(base.rs.minors), list(base.rs.majors)
     out: list[tuple[str, str, Measure]] = []
-    for i in _active(base, results):
+    active = {*_active(base, mine), *_active(versus, theirs)} & set(range(len(minors)))
+    for i in sorted(active):
         name = minors[i]
         for status in Status:
             what = f"{name} {status.value} at the horizon"
@@ -197,7 +202,7 @@ def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, 
         out.append((f"{name} conquered", "proportion", _conquered(i)))
     for j, major in enumerate(majors):
         out.append((f"{major} BRP credits at the horizon", "mean", _credits(j)))
-    for rule in sorted({rule for r in results for rule, _ in r.clauses}):
+    for rule in sorted({rule for r in (*mine, *theirs) for rule, _ in r.clauses}):
         out.append((f"rule {rule} fired (times a campaign)", "mean", _fired(rule)))
     return out
 
@@ -218,7 +223,7 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
         return []
     mine, theirs = [x for x, _ in pairs], [y for _, y in pairs]
     out: list[dict[str, Any]] = []
-    for what, kind, measure in _measures(base, mine):
+    for what, kind, measure in _measures(base, mine, versus, theirs):
         a = [measure(r) for r in mine]
         try:
             b = [measure(r) for r in theirs]
