@@ -79,10 +79,15 @@ def test_wilson_interval_matches_the_formula_near_zero() -> None:
 
 
 def test_t_quantile_and_mean_interval() -> None:
-    """Student's t quantiles as the tables give them; a mean's interval uses them."""
+    """Student's t quantiles as the tables give them; a mean's interval uses them; the
+    mean of one value has no interval (unbounded, null in JSON), not the value itself."""
     assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-3)
     assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-3)
     assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    alone = mean_interval([3.0])
+    assert (alone.value, alone.low, alone.high) == (3.0, -math.inf, math.inf)
+    assert not alone.excludes_zero()  # one campaign shows no difference, however large
+    assert alone.to_json() == {"value": 3.0, "low": None, "high": None, "method": "t"}
     found = mean_interval([1.0, 2.0, 3.0, 4.0])
     half = 3.1824 * math.sqrt((5 / 3) / 4)
     assert (found.low, found.high) == (

@@ -77,6 +77,12 @@ def _grid(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _end(point: dict[str, Any], end: str) -> float:
+    """An end of a point's band: its value where the interval is unbounded (one campaign)."""
+    value: float = point["value"] if point[end] is None else point[end]
+    return value
+
+
 def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
     seasons = summary["seasons"]
     top, plot = 12, 200
@@ -84,7 +90,8 @@ def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
         v
         for major in summary["brps"].values()
         for s in major["seasons"].values()
-        for v in (s["low"], s["high"])
+        for v in (s["value"], s["low"], s["high"])
+        if v is not None
     ]
     low, high = float(min([0.0, *values])), float(max([0.0, *values]))
     span = max(high - low, 1.0)
@@ -98,8 +105,8 @@ def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
     series = []
     for major, data in summary["brps"].items():
         points = [data["seasons"][label] for label in seasons]
-        upper = [f"{x(i)},{y(p['high'])}" for i, p in enumerate(points)]
-        lower = [f"{x(i)},{y(p['low'])}" for i, p in reversed(list(enumerate(points)))]
+        upper = [f"{x(i)},{y(_end(p, 'high'))}" for i, p in enumerate(points)]
+        lower = [f"{x(i)},{y(_end(p, 'low'))}" for i, p in reversed(list(enumerate(points)))]
         series.append(
             {
                 "major": major,

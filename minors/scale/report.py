@@ -246,7 +246,10 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
 
 
 def shown(interval: dict[str, Any], percent: bool = False) -> str:
-    """`42.0% [35.1–49.2]` or `-10.3 [-12.0–-8.6]`: a value and its interval as text."""
+    """`42.0% [35.1–49.2]` or `-10.3 [-12.0–-8.6]`: a value and its interval as text
+    (`[unbounded]` for the mean of one campaign)."""
+    if interval["low"] is None or interval["high"] is None:
+        return f"{interval['value']:{'.1%' if percent else '.2f'}} [unbounded]"
     if percent:
         return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"

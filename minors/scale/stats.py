@@ -31,11 +31,12 @@ class Interval:
         """Whether the interval lies wholly on one side of 0 (a difference that shows)."""
         return self.low > 0 or self.high < 0
 
-    def to_json(self) -> dict[str, float | str]:
+    def to_json(self) -> dict[str, float | str | None]:
+        """As `--json` prints it: an unbounded end (a mean of one value) is null."""
         return {
             "value": round(self.value, 6),
-            "low": round(self.low, 6),
-            "high": round(self.high, 6),
+            "low": round(self.low, 6) if math.isfinite(self.low) else None,
+            "high": round(self.high, 6) if math.isfinite(self.high) else None,
             "method": self.method,
         }
 
@@ -122,14 +123,13 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
-    """The mean of `values` with its Student t interval; with fewer than two values, or
-    none that differ, the interval is the mean itself."""
+    """The mean of `values` with its Student t interval (the mean itself when the values
+    are all equal); with fewer than two values there is no estimate of the spread, and the
+    interval is unbounded (-inf, inf), never the mean alone."""
     n = len(values)
-    if n == 0:
-        return Interval(0.0, 0.0, 0.0, "t")
-    mean = math.fsum(values) / n
+    mean = math.fsum(values) / n if n else 0.0
     if n < 2:
-        return Interval(mean, mean, mean, "t")
+        return Interval(mean, -math.inf, math.inf, "t")
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
     return Interval(mean, mean - half, mean + half, "t")
