@@ -32,6 +32,7 @@ from minors.scale import (
     run_campaigns,
 )
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
+from minors.scale.page import COLUMN, _grid
 from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
 from minors.scale.simulate import INACTIVE, CampaignResult
@@ -234,6 +235,20 @@ def test_differences_cover_what_only_the_other_side_has(campaigns: Campaigns) ->
     fired = found["rule H9 fired (times a campaign)"]
     assert (fired["base"], fired["versus"], fired["difference"]["value"]) == (0, 2, 2)
     assert found["Vichy France neutral at the horizon"]["versus"] == 1
+
+
+def test_the_pages_status_bars_share_out_the_campaigns_that_completed() -> None:
+    """Of four campaigns two stopped on an error: a season's bar is split between the two
+    that reached the horizon, and fills its column."""
+    season = {"status": {"neutral": 1, "conquered": 1}, "major": {}}
+    document = {
+        "campaigns": 4,
+        "completed": 2,
+        "seasons": ["1939-fall (horizon)"],
+        "minors": {"Sweden": {"seasons": {"1939-fall (horizon)": season}}},
+    }
+    (cell,) = _grid(document)["rows"][0]["cells"]
+    assert sum(part["w"] for part in cell["parts"]) == pytest.approx(COLUMN - 2)
 
 
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:

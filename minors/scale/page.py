@@ -45,7 +45,7 @@ def _short(label: str) -> str:
 
 def _grid(summary: dict[str, Any]) -> dict[str, Any]:
     seasons = summary["seasons"]
-    n = summary["campaigns"]
+    n = summary["completed"]  # the figures count the campaigns that reached the horizon
     rows = []
     for r, (minor, data) in enumerate(summary["minors"].items()):
         y = 24 + r * PITCH
