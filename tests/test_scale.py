@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ import minors
 from minors import auditlog
 from minors.cli import main
 from minors.domain import Status
+from minors.domain.clock import Phase
 from minors.errors import ScaleError, ScaleInputError
 from minors.rules82.commands import RefuseAssociation, Subvert
 from minors.scale import (
@@ -249,6 +251,31 @@ def test_the_pages_status_bars_share_out_the_campaigns_that_completed() -> None:
     }
     (cell,) = _grid(document)["rows"][0]["cells"]
     assert sum(part["w"] for part in cell["parts"]) == pytest.approx(COLUMN - 2)
+
+
+def failing_policy(game: minors.Game, rng: random.Random) -> None:
+    """A policy with a bug: it fails in the first declarations phase it sees."""
+    if game.clock.phase is Phase.DECLARATIONS:
+        raise ZeroDivisionError("the policy's bug")
+
+
+def test_a_policy_that_raises_stops_its_campaign_not_the_job() -> None:
+    """A policy's exception stops the campaign where it was raised, with the error named
+    (the campaign is listed and replays alone), as a rule's failure does."""
+    spec = Campaigns.of(
+        root_game(None, None, [], None),
+        "1939-winter/axis/diplomacy",
+        seed=3,
+        policy=f"{__name__}:failing_policy",
+    )
+    with Runner(workers=1) as runner:
+        results = run_campaigns(spec, 2, runner)
+    for r in results:
+        assert r.error == (
+            "at 1939-fall/axis/declarations the policy raised ZeroDivisionError: the policy's bug"
+        )
+        assert r.stopped_on is None
+    assert replay_campaign(spec, 1)[0] == results[1]
 
 
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:

@@ -166,9 +166,10 @@ class CampaignResult:
     stopped_on: Command | None = None
     """The command it stopped on, if a command stopped it (its replay ends with it)."""
     error: str = ""
-    """Why the campaign stopped before the horizon, if it did: a command the rules refused
-    or a rule that failed (a bug of the rulebook, or of the policy). Such a campaign is
-    left out of the report's figures and listed with its index, to be replayed."""
+    """Why the campaign stopped before the horizon, if it did: a command the rules refused,
+    a rule that failed (a bug of the rulebook) or a policy that raised (its bug). Such a
+    campaign is left out of the report's figures and listed with its index, to be
+    replayed."""
 
 
 def _check(spec: Campaigns) -> None:
@@ -271,7 +272,11 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
             for _ in range(MOVES_PER_PHASE):
                 if game.clock >= spec.horizon:
                     break
-                cmd = policy(game, rng)
+                try:
+                    cmd = policy(game, rng)
+                except Exception as exc:  # the policy's bug (or a rule's, in legal_actions)
+                    error = f"at {game.clock} the policy raised {type(exc).__name__}: {exc}"
+                    break
                 if cmd is None:
                     break
                 try:
