@@ -10,7 +10,9 @@ import os
 import random
 import subprocess
 import sys
+from concurrent.futures import CancelledError
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -43,6 +45,7 @@ from minors.testing import ties_with_enemies
 
 if os.environ.get("CI") != "true":  # CI installs the scale extra and never skips
     pytest.importorskip("distributed", reason="needs the scale extra: pip install -e '.[scale]'")
+import distributed  # after the skip: needs the scale extra
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -116,6 +119,47 @@ def test_a_payload_that_does_not_digest_as_sent_is_refused() -> None:
     assert unpack(payload.blob, payload.digest) == {"a": 1}
     with pytest.raises(ScaleError, match="does not digest as sent"):
         unpack(payload.blob + b"x", "0" * 64)
+
+
+class _LostCluster:
+    """A client whose every gather fails as `failure` (a worker killed, a connection lost)."""
+
+    def __init__(self, failure: Exception) -> None:
+        self.failure = failure
+
+    def scatter(self, *args: object, **kwargs: object) -> object:
+        return object()
+
+    def map(self, *args: Any, **kwargs: object) -> list[object]:
+        return [object() for _ in args[-1]]
+
+    def gather(self, futures: object) -> list[object]:
+        raise self.failure
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+@pytest.mark.parametrize(
+    ("failure", "needle"),
+    [
+        (
+            distributed.KilledWorker("task-0", SimpleNamespace(address="tcp://10.0.0.2:1"), 3),
+            "kept dying on one task: 4 workers died running 'task-0'",
+        ),
+        (CancelledError("scheduler-connection-lost"), "the work was lost"),
+    ],
+)
+def test_work_lost_on_a_cluster_is_a_scale_error(
+    monkeypatch: pytest.MonkeyPatch, failure: Exception, needle: str
+) -> None:
+    """Workers that die on a task, or a lost scheduler, end the job with a `ScaleError`
+    (one line, exit 2), not distributed's exception."""
+    monkeypatch.setattr(distributed, "as_completed", iter)
+    runner = Runner(scheduler="tcp://127.0.0.1:8786")
+    runner._client = _LostCluster(failure)
+    with pytest.raises(ScaleError, match=needle):
+        runner.map(unpack, Payload.of(None), [1, 2])
 
 
 def test_an_unreachable_scheduler_is_one_line_exit_2() -> None:
