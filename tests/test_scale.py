@@ -452,8 +452,9 @@ def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None
     assert merged[0][7] == ((0, 3), (PASS, PASS), {refuse: frozenset({"W. Poland", "Sweden"})})
 
 
-def test_explore_is_the_same_on_any_number_of_partitions() -> None:
-    """One partition or two (threads): the same positions, states and counterexample."""
+def test_explore_is_the_same_on_any_number_of_partitions(tmp_path: Path) -> None:
+    """One partition or two (threads): the same positions, states and counterexample,
+    whose scenario names the overlay the position was played under (from anywhere)."""
     root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)
     search = Search.of(root, kinds=["refuse_association", "declare_war"], depth=4)
     with Runner(workers=1) as one:
@@ -462,6 +463,13 @@ def test_explore_is_the_same_on_any_number_of_partitions() -> None:
         assert two.partitions == 2
         split = explore(search, two, max_states=150)
     assert alone == split
+    (found,) = alone.violations
+    scenario = tmp_path / "found.toml"
+    scenario.write_text(found.scenario, encoding="utf-8")
+    replayed = minors.run_scenario(scenario, found.until)
+    assert ties_with_enemies(replayed) == [
+        "W. Poland is associated with Germany, which is at war with it"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -320,9 +320,7 @@ def explore(
     )
     runner = scale.Runner(workers=workers, scheduler=scheduler, small=max_states <= 5000)
     with progress("positions", "positions") as advance, runner:
-        found = scale.explore(
-            search, runner, max_states=max_states, overlays=overlays, progress=advance
-        )
+        found = scale.explore(search, runner, max_states=max_states, progress=advance)
     where = runner.setup.describe()
     if folder is not None:
         Path(folder).mkdir(parents=True, exist_ok=True)

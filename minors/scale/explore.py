@@ -441,11 +441,12 @@ def explore(
     runner: Runner,
     *,
     max_states: int = DEFAULT_MAX_STATES,
-    overlays: Sequence[str | Path] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Exploration:
     """Explore `search` where `runner` runs work, visiting at most `max_states` distinct
-    positions; `overlays` are written into the violations' scenarios."""
+    positions. The violations' scenarios name the overlays the root was played under (its
+    tables' sources, whether they came from `--ruleset` or from its scenario file) by
+    absolute path, so that they replay from anywhere."""
     if max_states < 1:
         raise ScaleInputError(f"--max-states {max_states}: give one or more")
     root = search.root
@@ -454,7 +455,7 @@ def explore(
     frontier = [Node(root.key(), (), ())]
     states, level, capped = 1, 0, False
     found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
-    names = [str(Path(o).resolve()) for o in overlays]
+    names = [str(Path(source).resolve()) for source in root.ruleset.sources]
     checked_depth = -1
     branching = 1.0
     while frontier:
