@@ -206,6 +206,22 @@ def test_a_reported_outcome_replays_from_its_seed(campaigns: Campaigns, tmp_path
     assert auditlog.digest(replayed.state()) == reported.final == auditlog.digest(game.state())
 
 
+def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A campaign played under an overlay named relative to the working folder replays as a
+    scenario naming it by absolute path: run from another folder, it ends the same."""
+    monkeypatch.chdir(ROOT)
+    root = root_game(None, None, [str(EIGHT.relative_to(ROOT))], None)
+    spec = Campaigns.of(root, "1939-fall/allies/diplomacy", seed=4)
+    result, _, text = replay_campaign(spec, 0)
+    assert f"ruleset = [{json.dumps(str(EIGHT))}]" in text
+    monkeypatch.chdir(tmp_path)
+    Path("replay.toml").write_text(text, encoding="utf-8")
+    replayed = minors.run_scenario("replay.toml", str(spec.horizon))
+    assert auditlog.digest(replayed.state()) == result.final
+
+
 def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:
     """`--json` has the campaigns, per-minor distributions with intervals, and for each
     status at the horizon a campaign that ends in it; `--replay` of that campaign ends so."""

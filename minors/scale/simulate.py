@@ -343,9 +343,10 @@ def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, 
     simulation reported), its final game, and the scenario file that `minors run --until
     HORIZON` replays it from (its commands stamped with their moments). A campaign that
     stopped on a command ends with that command, so that `minors run` (without --until)
-    stops on it."""
+    stops on it. The scenario names its overlays by absolute path: it replays from
+    anywhere."""
     result, game = play_campaign(spec, index)
-    overlays = [str(source) for source in spec.root.ruleset.sources]
+    overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(
         game,
         name=f"campaign {index} (seed {result.seed})",
