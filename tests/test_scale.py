@@ -338,6 +338,23 @@ def test_a_policy_that_raises_stops_its_campaign_not_the_job() -> None:
     assert replay_campaign(spec, 1)[0] == results[1]
 
 
+def test_the_versus_side_adds_its_overlays_to_the_scenarios_own(tmp_path: Path) -> None:
+    """`--versus-ruleset B` on a scenario whose file names overlay A plays A then B against
+    A (not B alone)."""
+    scenario = tmp_path / "own.toml"
+    scenario.write_text(
+        f'[scenario]\nname = "own"\nstart = "1939-fall"\nruleset = [{json.dumps(str(EIGHT))}]\n',
+        encoding="utf-8",
+    )
+    args = ["simulate", str(scenario), "--until", "1939-fall/axis/declarations"]
+    args += ["--campaigns", "1", "--versus-ruleset", str(BROKEN), "--json", "--workers", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["rules"]["overlays"] == [str(EIGHT)]
+    assert document["versus"]["rules"]["overlays"] == [str(EIGHT), str(BROKEN)]
+
+
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:
     """`--logs DIR` writes one audit log per campaign; `log verify-many DIR` verifies them
     all, one line each and a summary."""

@@ -159,7 +159,9 @@ def simulate(
     versus = None
     if versus_overlays or versus_rulebook:
         other_book = _rulebook(versus_rulebook) if versus_rulebook else book
-        other_root = scale.root_game(scenario, at, (*overlays, *versus_overlays), other_book)
+        # over the first side's overlays: its --ruleset, or else its scenario file's own
+        first = [str(source) for source in root.ruleset.sources]
+        other_root = scale.root_game(scenario, at, (*first, *versus_overlays), other_book)
         other_logs = str(Path(logs) / "versus") if logs else None
         versus = scale.Campaigns.of(other_root, until, seed, spec.policy, other_logs)
     sides = 2 if versus is not None else 1
