@@ -355,6 +355,31 @@ def test_the_versus_side_adds_its_overlays_to_the_scenarios_own(tmp_path: Path) 
     assert document["versus"]["rules"]["overlays"] == [str(EIGHT), str(BROKEN)]
 
 
+def failing_under_overlays(game: minors.Game, rng: random.Random) -> None:
+    """A policy with a bug that shows only under overlays (the other side's rules)."""
+    if game.ruleset.sources:
+        raise ZeroDivisionError("the policy's bug")
+
+
+def test_a_campaign_stopped_on_the_other_side_replays_under_its_rules() -> None:
+    """A campaign that stops under the --versus rules is named as the other side's, with
+    the options that replay it there (--replay plays the first side)."""
+    args = ["simulate", "--until", "1939-fall/axis/declarations", "--campaigns", "1"]
+    args += ["--policy", f"{__name__}:failing_under_overlays", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--versus-ruleset", str(EIGHT)])
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("minors: versus campaign 0 (seed ")
+    assert line.endswith(
+        f"--replay 0 --ruleset {EIGHT} --rulebook rule82 (instead of the --versus-*)"
+    )
+    again = CliRunner().invoke(main, [*args, "--ruleset", str(EIGHT), "--replay", "0"])
+    assert again.exit_code == 0, again.output
+    assert (
+        "# stopped: at 1939-fall/axis/diplomacy the policy raised ZeroDivisionError" in again.stdout
+    )
+
+
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:
     """`--logs DIR` writes one audit log per campaign; `log verify-many DIR` verifies them
     all, one line each and a summary."""

@@ -5,6 +5,7 @@ stderr only."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -181,14 +182,27 @@ def simulate(
         echo_json(document)
     else:
         show(_simulation_tables(document))
-    stopped = [*document["errors"], *document.get("versus", {}).get("errors", [])]
-    for error in stopped:  # a rulebook's (or a policy's) bug: each campaign replays alone
-        click.echo(
-            f"minors: campaign {error['campaign']} (seed {error['seed']}) stopped: "
-            f"{error['error']}; replay it with --replay {error['campaign']}",
-            err=True,
-        )
+    stopped = 0
+    for side in (document, document.get("versus")):
+        if side is None:
+            continue
+        # --replay plays the first side: the other's campaigns replay under its rules
+        rules = "" if side is document else _as_first(side["rules"])
+        for error in side["errors"]:  # a rulebook's (or a policy's) bug: each replays alone
+            stopped += 1
+            click.echo(
+                f"minors: {'' if side is document else 'versus '}campaign {error['campaign']} "
+                f"(seed {error['seed']}) stopped: {error['error']}; replay it with "
+                f"--replay {error['campaign']}{rules}",
+                err=True,
+            )
     sys.exit(1 if stopped else 0)
+
+
+def _as_first(rules: dict[str, Any]) -> str:
+    """The options that make the other side's rules the first side's, for `--replay`."""
+    options = "".join(f" --ruleset {shlex.quote(overlay)}" for overlay in rules["overlays"])
+    return f"{options} --rulebook {shlex.quote(rules['rulebook'])} (instead of the --versus-*)"
 
 
 def _simulation_tables(document: dict[str, Any]) -> Any:
