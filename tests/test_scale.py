@@ -35,6 +35,7 @@ from minors.scale import (
     root_game,
     run_campaigns,
 )
+from minors.scale import runner as runner_module
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
 from minors.scale.page import COLUMN, _grid
 from minors.scale.report import Side, differences
@@ -510,16 +511,20 @@ def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None
     assert merged[0][7] == ((0, 3), (PASS, PASS), {refuse: frozenset({"W. Poland", "Sweden"})})
 
 
-def test_explore_is_the_same_on_any_number_of_partitions(tmp_path: Path) -> None:
-    """One partition or two (threads): the same positions, states and counterexample,
-    whose scenario names the overlay the position was played under (from anywhere)."""
+def test_explore_is_the_same_on_any_number_of_partitions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One partition or three (threads, whatever the machine's cores): the same
+    positions, states and counterexample, whose scenario names the overlay the position
+    was played under (from anywhere)."""
     root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)
     search = Search.of(root, kinds=["refuse_association", "declare_war"], depth=4)
     with Runner(workers=1) as one:
         alone = explore(search, one, max_states=150)
-    with Runner(small=True) as two:
-        assert two.partitions == 2
-        split = explore(search, two, max_states=150)
+    monkeypatch.setattr(runner_module, "local_workers", lambda: 3)
+    with Runner(small=True) as three:
+        assert (three.setup.mode, three.partitions) == ("threads", 3)
+        split = explore(search, three, max_states=150)
     assert alone == split
     (found,) = alone.violations
     scenario = tmp_path / "found.toml"
