@@ -34,6 +34,7 @@ from minors.scale import (
     replay_campaign,
     root_game,
     run_campaigns,
+    verify_many,
 )
 from minors.scale import runner as runner_module
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
@@ -597,6 +598,32 @@ def test_verify_many_exit_status(logs: dict[str, Path], names: list[str], code: 
         assert line.endswith(str(logs[name])) or f" {logs[name]}: " in line
         word = {"a": "ok", "b": "ok", "tampered": "FAILED", "junk": "FAILED", "missing": "CANNOT"}
         assert line.startswith(word[name])
+
+
+class _Elsewhere(Runner):
+    """Runs its tasks from another working folder, as a worker on another machine does."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(workers=1)
+        self.folder = folder
+
+    def map(self, fn: Any, shared: Payload, items: Any) -> list[Any]:
+        before = Path.cwd()
+        os.chdir(self.folder)
+        try:
+            return super().map(fn, shared, items)
+        finally:
+            os.chdir(before)
+
+
+def test_verify_many_sends_paths_that_workers_elsewhere_can_read(
+    logs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log named relative to the client's folder verifies on a worker whose working
+    folder is another; its verdict names it as given."""
+    monkeypatch.chdir(logs["a"].parent)
+    (checked,) = verify_many(["a.jsonl"], _Elsewhere(tmp_path))
+    assert (checked.path, checked.outcome) == ("a.jsonl", "ok")
 
 
 def test_verify_many_progress_stays_out_of_a_pipe(logs: dict[str, Path]) -> None:
