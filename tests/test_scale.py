@@ -34,6 +34,7 @@ from minors.scale import (
     replay_campaign,
     root_game,
     run_campaigns,
+    simulate,
     verify_many,
 )
 from minors.scale import runner as runner_module
@@ -380,6 +381,17 @@ def test_a_campaign_stopped_on_the_other_side_replays_under_its_rules() -> None:
     assert (
         "# stopped: at 1939-fall/axis/diplomacy the policy raised ZeroDivisionError" in again.stdout
     )
+
+
+def test_two_sides_seeded_apart_are_refused(campaigns: Campaigns) -> None:
+    """Sides that would not play the same seeds cannot be paired: a `ScaleInputError`,
+    before a campaign is played."""
+    with Runner(workers=1) as runner, pytest.raises(ScaleInputError, match="same seeds"):
+        simulate(campaigns, 2, runner, evolve(campaigns, seed=6))
+    base = Side("base", campaigns, ())
+    other = Side("versus", campaigns, (CampaignResult(0, 1, (), (), (), (), (), 0, ""),))
+    with pytest.raises(ScaleInputError, match="cannot be paired"):
+        differences(base, other)
 
 
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from attrs import frozen
 
 from ..domain import Status
 from ..domain.clock import Moment
+from ..errors import ScaleInputError
 from ..ruleset.tables import Ruleset
 from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, season_label
 from .stats import CONFIDENCE, mean_interval, wilson
@@ -211,9 +212,13 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
     """Each measure on both sides and the mean of its paired differences (versus - base,
     campaign by campaign: the same seeds) with its t interval; `shows` when the interval
     excludes 0. Measures that are equal in every campaign are left out, and so are the
-    campaigns that stopped on an error on either side."""
+    campaigns that stopped on an error on either side.
+
+    Raises:
+        ScaleInputError: the sides did not play the same seeds.
+    """
     if [r.seed for r in base.results] != [r.seed for r in versus.results]:
-        raise ValueError("the two sides did not play the same seeds")
+        raise ScaleInputError("the two sides did not play the same seeds: they cannot be paired")
     pairs = [
         (x, y)
         for x, y in zip(base.results, versus.results, strict=True)
