@@ -70,6 +70,7 @@ def _run_options(func: F) -> F:
 
 
 def _rulebook(spec: str | None) -> Any:
+    """The rulebook `--rulebook` names (by name or module:attribute), None without one."""
     if spec is None:
         return None
     from ..rules82 import find_rulebook
@@ -206,6 +207,7 @@ def _as_first(rules: dict[str, Any]) -> str:
 
 
 def _simulation_tables(document: dict[str, Any]) -> Any:
+    """The report of `minors simulate` as rich tables (without --json)."""
     from rich.console import Group
     from rich.table import Table
 

@@ -135,6 +135,9 @@ class Node:
 
 @frozen
 class Child:
+    """A successor of a node: its key, the step to it, the step's index among the node's
+    steps (the last of its rank), and the commands asleep there."""
+
     key: int
     step: Step
     index: int
@@ -167,6 +170,7 @@ class Violation:
     """A scenario file that `minors run [--until UNTIL]` replays to the broken position."""
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors explore --json` prints it (docs/schemas/explore.schema.json)."""
         return {
             "invariant": self.invariant,
             "clause": self.clause,
@@ -196,6 +200,7 @@ class Exploration:
     kinds: tuple[str, ...] | None
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors explore --json` prints it, but for `ran_on`."""
         return {
             "states": self.states,
             "positions": self.positions,
@@ -212,6 +217,7 @@ class Exploration:
 
 
 def _check(search: Search) -> None:
+    """A worker explores only the tables and rulebook the client sent (by digest)."""
     root = search.root
     if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
         raise ScaleError(
@@ -221,6 +227,7 @@ def _check(search: Search) -> None:
 
 
 def _step(game: Game, step: Step) -> Sequence[Effect]:
+    """Take one step: apply a command, or move the clock on one phase (`pass`)."""
     if isinstance(step, str):
         return game.advance_to(game.clock.next())
     return game.apply(step)

@@ -44,6 +44,7 @@ def _short(label: str) -> str:
 
 
 def _grid(summary: dict[str, Any]) -> dict[str, Any]:
+    """The status bars of one side: a row per minor, a column per season."""
     seasons = summary["seasons"]
     n = summary["completed"]  # the figures count the campaigns that reached the horizon
     rows = []
@@ -84,6 +85,7 @@ def _end(point: dict[str, Any], end: str) -> float:
 
 
 def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
+    """The BRP credits of one side: a line per major, its interval as a band."""
     seasons = summary["seasons"]
     top, plot = 12, 200
     values = [

@@ -34,6 +34,7 @@ class Side:
 
     @property
     def rs(self) -> Ruleset:
+        """The tables this side played under."""
         return self.spec.root.ruleset
 
 
@@ -155,6 +156,7 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
 
 
 def _dates(values: Any) -> dict[str, int]:
+    """How many campaigns have each date (a season, in calendar order), then `never`."""
     counted = Counter(_when(v) for v in values)
     order = sorted(
         (k for k in counted if k != NEVER), key=lambda k: Moment.parse(f"{k}/axis/diplomacy")

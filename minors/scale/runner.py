@@ -72,6 +72,7 @@ class Payload:
 
     @classmethod
     def of(cls, value: Any) -> Payload:
+        """`value` pickled (the highest protocol), with the pickle's digest."""
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         return cls(blob, hashlib.sha256(blob).hexdigest())
 

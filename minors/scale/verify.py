@@ -39,6 +39,7 @@ class Checked:
         return f"{word} {self.path}: {self.detail}"
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors log verify-many --json` lists it."""
         return {
             "path": self.path,
             "outcome": self.outcome,
