@@ -15,12 +15,14 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import jsonschema
 import pytest
 from attrs import evolve
 from click.testing import CliRunner
 
 import minors
 from minors import auditlog
+from minors import schema as schemas
 from minors.cli import main
 from minors.domain import Status
 from minors.domain.clock import Phase
@@ -39,11 +41,13 @@ from minors.scale import (
 )
 from minors.scale import runner as runner_module
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
+from minors.scale.invariants import INVARIANTS, LISTED_APPLY
 from minors.scale.page import COLUMN, _grid
 from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
 from minors.scale.simulate import INACTIVE, CampaignResult
 from minors.scale.stats import mean_interval, t_quantile, wilson
+from minors.schema import scale as scale_schemas
 from minors.testing import ties_with_enemies
 
 if os.environ.get("CI") != "true":  # CI installs the scale extra and never skips
@@ -636,6 +640,32 @@ def test_verify_many_sends_paths_that_workers_elsewhere_can_read(
     monkeypatch.chdir(logs["a"].parent)
     (checked,) = verify_many(["a.jsonl"], _Elsewhere(tmp_path))
     assert (checked.path, checked.outcome) == ("a.jsonl", "ok")
+
+
+def test_verify_many_json_lists_each_verdict_and_counts_them(logs: dict[str, Path]) -> None:
+    """`--json`: each log's verdict in the order given and the count of each outcome (the
+    suite checks the document against `minors schema verdicts`)."""
+    names = ["a", "tampered", "missing"]
+    args = ["log", "verify-many", *(str(logs[n]) for n in names), "--json", "--workers", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    document = json.loads(result.stdout)
+    assert [c["outcome"] for c in document["logs"]] == ["ok", "failed", "unverifiable"]
+    assert document["summary"] == {"ok": 1, "failed": 1, "unverifiable": 1}
+
+
+def test_the_exploration_schema_names_every_invariant_and_refuses_others() -> None:
+    """`minors schema exploration` lists the invariants explore checks, in its order; a
+    document without `capped`, or naming another reduction, is refused."""
+    assert tuple(i.name for i in (*INVARIANTS, LISTED_APPLY)) == scale_schemas.INVARIANTS
+    validator = jsonschema.Draft202012Validator(schemas.get("exploration"))
+    document = {
+        "states": 1, "positions": 1, "depth": 0, "max_states": 1, "capped": False,
+        "reduction": "sleep sets", "kinds": None, "violations": [], "ran_on": "here",
+    }  # fmt: skip
+    assert validator.is_valid(document)
+    assert not validator.is_valid({k: v for k, v in document.items() if k != "capped"})
+    assert not validator.is_valid({**document, "reduction": "stubborn sets"})
 
 
 def test_verify_many_progress_stays_out_of_a_pipe(logs: dict[str, Path]) -> None:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from . import documents
+from . import documents, scale
 from .shapes import Shape
 
 __all__ = ["ALIASES", "OUTPUTS", "SCHEMAS", "Shape", "get", "names", "text", "write"]
@@ -32,6 +32,9 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "log-1": documents.log_format_1,
     "tables": documents.tables,
     "coverage": documents.coverage,
+    "simulation": scale.simulation,
+    "exploration": scale.exploration,
+    "verdicts": scale.verdicts,
 }
 """Every schema by name, in the order `minors schema` lists them."""
 
@@ -43,6 +46,9 @@ OUTPUTS: dict[str, str] = {
     "replay": "state",
     "tables": "tables",
     "rules coverage": "coverage",
+    "simulate": "simulation",
+    "explore": "exploration",
+    "log verify-many": "verdicts",
 }
 """The schema of what `minors COMMAND --json` prints when it does not exit 2 (then: the
 `error` document). `minors nationality --json` has none yet."""
