@@ -27,7 +27,9 @@ from minors.cli import main
 from minors.domain import Status
 from minors.domain.clock import Phase
 from minors.errors import ScaleError, ScaleInputError
+from minors.rules82 import RULEBOOK
 from minors.rules82.commands import RefuseAssociation, Subvert
+from minors.rules82.deployment import _deployments_due
 from minors.scale import (
     Campaigns,
     Runner,
@@ -526,6 +528,32 @@ def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None
         merged.append(best)
     assert merged[0] == merged[1]
     assert merged[0][7] == ((0, 3), (PASS, PASS), {refuse: frozenset({"W. Poland", "Sweden"})})
+
+
+def _deployments_fail(tx: object, side: object) -> None:
+    """A broken rule at the end of each declarations phase (a rulebook's bug)."""
+    raise ZeroDivisionError("the set-up's bug")
+
+
+BROKEN_SET_UP = RULEBOOK.extend("broken-set-up", replace={_deployments_due: _deployments_fail})
+"""Rule 82 whose deployments at the end of a declarations phase fail."""
+
+
+def test_a_phase_end_that_fails_replays_to_the_failure(tmp_path: Path) -> None:
+    """A pass whose phase-end rules raise breaks `listed_commands_apply`, and the replay's
+    --until is the moment after it, so that `minors run` tries the same advance."""
+    root = root_game(None, "1939-fall/axis/declarations", [], BROKEN_SET_UP)
+    search = Search.of(root, kinds=["border_war"], depth=1)
+    with Runner(workers=1) as runner:
+        found = explore(search, runner)
+    (violation,) = found.violations
+    assert (violation.invariant, violation.steps) == ("listed_commands_apply", ("pass",))
+    assert "ZeroDivisionError: the set-up's bug" in violation.problems[0]
+    assert violation.until == str(root.clock.next())
+    scenario = tmp_path / "found.toml"
+    scenario.write_text(violation.scenario, encoding="utf-8")
+    with pytest.raises(ZeroDivisionError, match="the set-up's bug"):
+        minors.run_scenario(scenario, violation.until, rulebook=BROKEN_SET_UP)
 
 
 def test_explore_is_the_same_on_any_number_of_partitions(

@@ -356,17 +356,22 @@ def _violation(
 ) -> Violation:
     """The violation found at the end of `path`, with its reproducing scenario."""
     game = search.root.clone()
+    failed: Step | None = None
     for step in path:
         try:
             _step(game, step)
         except Exception:
-            break  # the listed command that failed to apply: the scenario stops there
+            failed = step  # the listed step that failed: the scenario stops there
+            break
     rulebook = search.root.rulebook.name
     # `minors run` stops right after the last command, or with --until at a later moment
-    # (it applies the commands stamped before that moment only)
+    # (it applies the commands stamped before that moment only); a pass that failed is
+    # replayed by running until the moment after it
     entries = list(game.log)
     last = entries[-1].command.get("command") if entries else "advance"
     until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
+    if failed == PASS:
+        until = str(game.clock.next())
     comments = [
         f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
         "replay: minors run THIS.toml"
