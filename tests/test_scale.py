@@ -25,7 +25,7 @@ from minors import auditlog
 from minors import schema as schemas
 from minors.cli import main
 from minors.domain import Status
-from minors.domain.clock import Phase
+from minors.domain.clock import Moment, Phase
 from minors.errors import ScaleError, ScaleInputError
 from minors.rules82 import RULEBOOK
 from minors.rules82.commands import RefuseAssociation, Subvert
@@ -35,6 +35,7 @@ from minors.scale import (
     Runner,
     Search,
     explore,
+    play_campaign,
     replay_campaign,
     root_game,
     run_campaigns,
@@ -229,6 +230,21 @@ def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
     Path("replay.toml").write_text(text, encoding="utf-8")
     replayed = minors.run_scenario("replay.toml", str(spec.horizon))
     assert auditlog.digest(replayed.state()) == result.final
+
+
+def test_a_minor_attacked_before_the_start_keeps_its_date() -> None:
+    """From the sample campaign's end, where Belgium and W. Poland were attacked and are
+    conquered (no longer at war), each campaign dates their first attack when it was."""
+    root = root_game(str(minors.scenario.SAMPLE), None, [], None)
+    spec = Campaigns.of(root, "1942-summer/allies/declarations", seed=2)
+    result, _ = play_campaign(spec, 0)
+    names = list(root.ruleset.minors)
+    for name, when in (
+        ("Belgium", "1940-summer/axis/declarations"),
+        ("W. Poland", "1939-fall/axis/declarations"),
+    ):
+        assert not root.minor(name).at_war_with
+        assert result.first_attack[names.index(name)] == Moment.parse(when).index, name
 
 
 def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:

@@ -154,8 +154,8 @@ class CampaignResult:
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]
-    """Per minor: the moment (index) a major first attacked it (its `attacked_at` set by a
-    declaration or a border war), if one did."""
+    """Per minor: the moment (index) a major first attacked it (its `attacked_at`, set by a
+    declaration or a border war, in play or before the start position), if one did."""
     conquest: tuple[int | None, ...]
     """Per minor: the moment (index) it was conquered (82.11G), if it was."""
     clauses: tuple[tuple[str, int], ...]
@@ -223,10 +223,12 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     major_code = {name: i for i, name in enumerate(majors)}
     status_code = {status: i for i, status in enumerate(STATUSES)}
     position = {name: i for i, name in enumerate(minors)}
+    # a minor's first attack is the moment the rules recorded (attacked_at), before the
+    # start position or in play, whether or not it is still at war
     first_attack: list[int | None] = []
     for name in minors:
-        m = game.minor(name)
-        first_attack.append(m.attacked_at.index if m.attacked_at and m.at_war_with else None)
+        when = game.minor(name).attacked_at
+        first_attack.append(when.index if when is not None else None)
     conquest: list[int | None] = [None] * len(minors)
     fired: Counter[str] = Counter()
     seasons: list[tuple[tuple[int, int], ...]] = []
@@ -259,8 +261,9 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                     conquest[i] = moment
         board = game.board().minors
         for i in list(unattacked):
-            if board[minors[i]].attacked_at is not None:
-                first_attack[i] = moment
+            when = board[minors[i]].attacked_at
+            if when is not None:
+                first_attack[i] = when.index
                 unattacked.remove(i)
 
     commands = 0
