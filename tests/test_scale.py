@@ -234,7 +234,8 @@ def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
 
 def test_a_minor_attacked_before_the_start_keeps_its_date() -> None:
     """From the sample campaign's end, where Belgium and W. Poland were attacked and are
-    conquered (no longer at war), each campaign dates their first attack when it was."""
+    conquered (no longer at war), each campaign dates their first attack and their conquest
+    when they were."""
     root = root_game(str(minors.scenario.SAMPLE), None, [], None)
     spec = Campaigns.of(root, "1942-summer/allies/declarations", seed=2)
     result, _ = play_campaign(spec, 0)
@@ -245,6 +246,11 @@ def test_a_minor_attacked_before_the_start_keeps_its_date() -> None:
     ):
         assert not root.minor(name).at_war_with
         assert result.first_attack[names.index(name)] == Moment.parse(when).index, name
+    for name, when in (
+        ("Belgium", "1940-summer/axis/combat"),
+        ("W. Poland", "1939-fall/axis/combat"),
+    ):
+        assert result.conquest[names.index(name)] == Moment.parse(when).index, name
 
 
 def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:

@@ -157,7 +157,8 @@ class CampaignResult:
     """Per minor: the moment (index) a major first attacked it (its `attacked_at`, set by a
     declaration or a border war, in play or before the start position), if one did."""
     conquest: tuple[int | None, ...]
-    """Per minor: the moment (index) it was conquered (82.11G), if it was."""
+    """Per minor: the moment (index) it was first conquered (82.11G), if it was: in play,
+    or before the start position as the start's log records it."""
     clauses: tuple[tuple[str, int], ...]
     """How often each clause's rules fired (effects naming it), sorted by clause."""
     commands: int
@@ -230,6 +231,12 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         when = game.minor(name).attacked_at
         first_attack.append(when.index if when is not None else None)
     conquest: list[int | None] = [None] * len(minors)
+    for entry in root.log:  # conquests before the start position, dated by its log
+        for e in entry.effects:
+            if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
+                i = position.get(e.minor)
+                if i is not None and conquest[i] is None:
+                    conquest[i] = entry.moment.index
     fired: Counter[str] = Counter()
     seasons: list[tuple[tuple[int, int], ...]] = []
     brps: list[tuple[int, ...]] = []
