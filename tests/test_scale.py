@@ -49,7 +49,7 @@ from minors.scale.page import COLUMN, _grid
 from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
 from minors.scale.simulate import INACTIVE, CampaignResult
-from minors.scale.stats import mean_interval, t_quantile, wilson
+from minors.scale.stats import holm, mean_interval, paired_p, t_quantile, wilson
 from minors.schema import scale as scale_schemas
 from minors.testing import ties_with_enemies
 
@@ -110,6 +110,22 @@ def test_t_quantile_and_mean_interval() -> None:
         pytest.approx(2.5 - half, abs=1e-3),
         pytest.approx(2.5 + half, abs=1e-3),
     )
+
+
+def test_paired_p_values_and_holms_adjustment() -> None:
+    """The paired t test's two-sided p (t = 3.873 on 3 degrees of freedom: 0.0305), its
+    ends (no spread; one value), and Holm's step-down adjustment of several together."""
+    assert paired_p([1.0, 2.0, 3.0, 4.0]) == pytest.approx(0.030466, abs=1e-5)
+    assert paired_p([0.0, 0.0]) == 1.0
+    assert paired_p([1.0, 1.0]) == 0.0
+    assert paired_p([5.0]) is None
+    assert holm([0.01, 0.04, 0.03, None]) == [
+        pytest.approx(0.03),
+        pytest.approx(0.06),
+        pytest.approx(0.06),
+        None,
+    ]
+    assert holm([0.5, 0.9]) == [pytest.approx(1.0), pytest.approx(1.0)]
 
 
 # ---- the runner ----------------------------------------------------------------------------
@@ -301,6 +317,8 @@ def test_limit_of_eight_shows_a_difference_with_its_interval(tmp_path: Path) -> 
     interval = fired["difference"]
     assert interval["method"] == "t"
     assert 0 < interval["low"] <= interval["value"] <= interval["high"]
+    assert fired["p"] < 0.05
+    assert fired["p"] <= fired["p_holm"] <= 1
     html = page.read_text(encoding="utf-8")
     assert "paired differences" in html
     assert "rule 82.32 fired" in html

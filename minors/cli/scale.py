@@ -254,7 +254,7 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
             title="Versus - base, paired by seed (differences whose interval excludes 0)",
             title_justify="left",
         )
-        for column in ("Measure", "Base", "Versus", "Difference"):
+        for column in ("Measure", "Base", "Versus", "Difference", "p (Holm)"):
             diff.add_column(column)
         showing = [d for d in versus["differences"] if d["shows"]]
         for d in showing:
@@ -265,11 +265,14 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
                 fmt.format(d["base"]),
                 fmt.format(d["versus"]),
                 shown(d["difference"], percent),
+                "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
             )
         parts.append(diff)
+        held = sum(1 for d in showing if d["p_holm"] is not None and d["p_holm"] < 0.05)
         parts.append(
             f"{len(showing)} of {len(versus['differences'])} measures that differ show a "
-            "difference (--json lists them all)"
+            f"difference, each at 95 %; {held} with Holm's correction for them all "
+            "(p below 0.05; --json lists every measure)"
         )
     parts.append("replay any campaign: minors simulate ... --replay I")
     return Group(*parts)

@@ -161,6 +161,7 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
                     "base_text": base,
                     "versus_text": other,
                     "text": shown(d["difference"], percent),
+                    "p_text": "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
                 }
             )
     clauses = [

@@ -76,6 +76,10 @@ def _interval(description: str) -> Shape:
     return {**body, "description": description}
 
 
+def _p(description: str) -> Shape:
+    return {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": description}
+
+
 # ---- minors simulate -------------------------------------------------------------------------
 
 
@@ -127,6 +131,8 @@ def _side(*, versus: bool) -> Shape:
             "versus": {"type": "number", "description": "The mean on this side."},
             "difference": _interval("The mean of the paired differences, versus - base."),
             "shows": {"type": "boolean", "description": "The interval excludes 0."},
+            "p": _p("The paired t test's two-sided p-value; null: one campaign, no test."),
+            "p_holm": _p("p adjusted by Holm's method over all the measures listed."),
         }
     )
     properties: Shape = {
