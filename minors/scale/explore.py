@@ -191,9 +191,11 @@ class Exploration:
     positions: int
     """Distinct positions (keys), each checked once."""
     depth: int
-    """The deepest level whose positions were all checked."""
+    """The deepest level checked: all its positions, or (when capped) those of least rank
+    that the cap left in."""
     capped: bool
-    """`max_states` was hit: the search stopped before its bounds."""
+    """`max_states` stopped the search before its bounds: a level was cut to the positions
+    of least rank, or some of its positions were left unexpanded."""
     max_states: int
     violations: tuple[Violation, ...]
     reduction: bool
