@@ -25,7 +25,8 @@ the wars between majors (which neither changes), so they commute and neither dis
 other. Commands of other kinds and `pass` are dependent on everything. Sleep sets over a
 sound independence relation visit every position reachable within the bounds (a slept
 transition's target is reached by the commuted sequence, of the same length); the sleep
-set of a position reached by several sequences of one level is their intersection. A
+set of a position reached by several sequences of one level is their intersection, each
+command in it with the union of the minors and units the sequences found it to touch. A
 rulebook whose rules read across minors should run with `reduction=False`
 (`--no-reduction`).
 """
