@@ -42,9 +42,10 @@ from minors.scale import (
     simulate,
     verify_many,
 )
+from minors.scale import invariants as invariants_module
 from minors.scale import runner as runner_module
 from minors.scale.explore import PASS, Child, Expanded, Node, _merge
-from minors.scale.invariants import INVARIANTS, LISTED_APPLY
+from minors.scale.invariants import INVARIANTS, LISTED_APPLY, Invariant
 from minors.scale.page import COLUMN, _grid
 from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
@@ -594,6 +595,26 @@ def test_a_phase_end_that_fails_replays_to_the_failure(tmp_path: Path) -> None:
     scenario.write_text(violation.scenario, encoding="utf-8")
     with pytest.raises(ZeroDivisionError, match="the set-up's bug"):
         minors.run_scenario(scenario, violation.until, rulebook=BROKEN_SET_UP)
+
+
+def test_an_invariant_whose_check_raises_is_broken_where_it_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A check that raises on a position (the position is malformed, or the check is) is
+    reported as that invariant broken there, with the error, not a crash of the search."""
+
+    def fails(game: minors.Game) -> list[str]:
+        raise KeyError("Atlantis")
+
+    monkeypatch.setattr(
+        invariants_module, "INVARIANTS", (Invariant("statuses_fit", "82.11", fails),)
+    )
+    root = root_game(None, "1939-fall/axis/declarations", [], None)
+    with Runner(workers=1) as runner:
+        found = explore(Search.of(root, kinds=["border_war"], depth=0), runner)
+    (violation,) = found.violations
+    assert (violation.invariant, violation.steps) == ("statuses_fit", ())
+    assert violation.problems == ("the check raised KeyError: 'Atlantis'",)
 
 
 def test_explore_is_the_same_on_any_number_of_partitions(
