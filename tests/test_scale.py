@@ -757,6 +757,15 @@ def test_the_exploration_schema_names_every_invariant_and_refuses_others() -> No
     assert not validator.is_valid({**document, "reduction": "stubborn sets"})
 
 
+def test_verify_many_of_folders_without_logs_is_exit_2(tmp_path: Path) -> None:
+    """Folders that hold no log: one line naming them, exit 2, and with `--json` the error
+    document (as every exit 2 prints it)."""
+    result = CliRunner().invoke(main, ["log", "verify-many", str(tmp_path), "--json"])
+    assert result.exit_code == 2
+    assert f"no logs: {tmp_path} hold no *.jsonl file" in result.stderr
+    assert json.loads(result.stdout)["error"]["kind"] == "ScaleInputError"
+
+
 def test_verify_many_progress_stays_out_of_a_pipe(logs: dict[str, Path]) -> None:
     """In a pipe, verify-many prints its lines and summary and nothing of a progress bar."""
     args = ["log", "verify-many", str(logs["a"]), str(logs["b"]), "--workers", "1"]

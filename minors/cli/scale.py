@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import MinorsError
+from ..errors import MinorsError, ScaleInputError
 from .output import echo_json, exit_2, show
 from .progress import progress
 
@@ -396,7 +396,7 @@ def verify_many(
     book = _rulebook(rulebook_spec)
     logs = scale.logs_in(paths)
     if not logs:
-        raise click.UsageError("no logs: the folders given hold no *.jsonl file")
+        raise ScaleInputError(f"no logs: {', '.join(paths)} hold no *.jsonl file")
     with (
         progress("logs", "logs") as advance,
         scale.Runner(
