@@ -114,8 +114,7 @@ def test_t_quantile_and_mean_interval() -> None:
 
 
 def test_paired_p_values_and_holms_adjustment() -> None:
-    """The paired t test's two-sided p (t = 3.873 on 3 degrees of freedom: 0.0305), its
-    ends (no spread; one value), and Holm's step-down adjustment of several together."""
+    """The paired t test's p (0.0305 at t = 3.873, 3 df), its ends, and Holm's adjustment."""
     assert paired_p([1.0, 2.0, 3.0, 4.0]) == pytest.approx(0.030466, abs=1e-5)
     assert paired_p([0.0, 0.0]) == 1.0
     assert paired_p([1.0, 1.0]) == 0.0
@@ -180,8 +179,7 @@ class _LostCluster:
 def test_work_lost_on_a_cluster_is_a_scale_error(
     monkeypatch: pytest.MonkeyPatch, failure: Exception, needle: str
 ) -> None:
-    """Workers that die on a task, or a lost scheduler, end the job with a `ScaleError`
-    (one line, exit 2), not distributed's exception."""
+    """Workers dying on a task, or a lost scheduler, end the job with a one-line ScaleError."""
     monkeypatch.setattr(distributed, "as_completed", iter)
     runner = Runner(scheduler="tcp://127.0.0.1:8786")
     runner._client = _LostCluster(failure)
@@ -236,8 +234,7 @@ def test_a_reported_outcome_replays_from_its_seed(campaigns: Campaigns, tmp_path
 def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A campaign played under an overlay named relative to the working folder replays as a
-    scenario naming it by absolute path: run from another folder, it ends the same."""
+    """A replay names its overlays by absolute path: run from another folder, it ends the same."""
     monkeypatch.chdir(ROOT)
     root = root_game(None, None, [str(EIGHT.relative_to(ROOT))], None)
     spec = Campaigns.of(root, "1939-fall/allies/diplomacy", seed=4)
@@ -250,9 +247,7 @@ def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
 
 
 def test_a_minor_attacked_before_the_start_keeps_its_date() -> None:
-    """From the sample campaign's end, where Belgium and W. Poland were attacked and are
-    conquered (no longer at war), each campaign dates their first attack and their conquest
-    when they were."""
+    """Minors attacked and conquered before the start keep those dates (the sample's end)."""
     root = root_game(str(minors.scenario.SAMPLE), None, [], None)
     spec = Campaigns.of(root, "1942-summer/allies/declarations", seed=2)
     result, _ = play_campaign(spec, 0)
@@ -327,8 +322,7 @@ def test_limit_of_eight_shows_a_difference_with_its_interval(tmp_path: Path) -> 
 
 
 def test_differences_cover_what_only_the_other_side_has(campaigns: Campaigns) -> None:
-    """A clause that fires only under the other rules (a house rule's own) and a minor in
-    play only there are compared too, paired campaign by campaign."""
+    """A clause fired, or a minor in play, only under the other rules is compared too."""
     with Runner(workers=1) as runner:
         results = tuple(run_campaigns(campaigns, 3, runner))
     vichy = list(campaigns.root.ruleset.minors).index("Vichy France")
@@ -350,8 +344,7 @@ def test_differences_cover_what_only_the_other_side_has(campaigns: Campaigns) ->
 
 
 def test_the_pages_status_bars_share_out_the_campaigns_that_completed() -> None:
-    """Of four campaigns two stopped on an error: a season's bar is split between the two
-    that reached the horizon, and fills its column."""
+    """A season's status bar shares out the campaigns that completed, and fills its column."""
     season = {"status": {"neutral": 1, "conquered": 1}, "major": {}}
     document = {
         "campaigns": 4,
@@ -370,8 +363,7 @@ def failing_policy(game: minors.Game, rng: random.Random) -> None:
 
 
 def test_a_policy_that_raises_stops_its_campaign_not_the_job() -> None:
-    """A policy's exception stops the campaign where it was raised, with the error named
-    (the campaign is listed and replays alone), as a rule's failure does."""
+    """A policy's exception stops its campaign with the error named (replayable), not the job."""
     spec = Campaigns.of(
         root_game(None, None, [], None),
         "1939-winter/axis/diplomacy",
@@ -389,8 +381,7 @@ def test_a_policy_that_raises_stops_its_campaign_not_the_job() -> None:
 
 
 def test_the_versus_side_adds_its_overlays_to_the_scenarios_own(tmp_path: Path) -> None:
-    """`--versus-ruleset B` on a scenario whose file names overlay A plays A then B against
-    A (not B alone)."""
+    """--versus-ruleset B over a scenario naming overlay A plays A then B, not B alone."""
     scenario = tmp_path / "own.toml"
     scenario.write_text(
         f'[scenario]\nname = "own"\nstart = "1939-fall"\nruleset = [{json.dumps(str(EIGHT))}]\n',
@@ -412,8 +403,7 @@ def failing_under_overlays(game: minors.Game, rng: random.Random) -> None:
 
 
 def test_a_campaign_stopped_on_the_other_side_replays_under_its_rules() -> None:
-    """A campaign that stops under the --versus rules is named as the other side's, with
-    the options that replay it there (--replay plays the first side)."""
+    """A campaign stopped under the --versus rules is named with the options that replay it."""
     args = ["simulate", "--until", "1939-fall/axis/declarations", "--campaigns", "1"]
     args += ["--policy", f"{__name__}:failing_under_overlays", "--workers", "1"]
     result = CliRunner().invoke(main, [*args, "--versus-ruleset", str(EIGHT)])
@@ -431,8 +421,7 @@ def test_a_campaign_stopped_on_the_other_side_replays_under_its_rules() -> None:
 
 
 def test_two_sides_seeded_apart_are_refused(campaigns: Campaigns) -> None:
-    """Sides that would not play the same seeds cannot be paired: a `ScaleInputError`,
-    before a campaign is played."""
+    """Sides seeded apart cannot be paired: a ScaleInputError before a campaign is played."""
     with Runner(workers=1) as runner, pytest.raises(ScaleInputError, match="same seeds"):
         simulate(campaigns, 2, runner, evolve(campaigns, seed=6))
     base = Side("base", campaigns, ())
@@ -535,8 +524,7 @@ def test_sleep_sets_visit_every_position_in_fewer_steps() -> None:
 
 
 def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
-    """--max-states equal to the positions within depth 1 of a depth-2 search: the search
-    stops before its bound, and says so (capped), at depth 1."""
+    """A --max-states that leaves a level unexpanded is reported (capped), at the depth reached."""
     root = root_game(None, "1939-fall/allies/declarations", [], None)
     kinds = ["border_war", "refuse_association", "subvert"]
     with Runner(workers=1) as runner:
@@ -550,9 +538,7 @@ def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
 
 
 def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None:
-    """Two arrivals at one position in a level, merged in either order (partitions come
-    back in an order that depends on the number of workers): the least rank, the commands
-    asleep on both, each with the minors either arrival found it to touch."""
+    """Two arrivals at one position merge alike in either order (rank, sleep set, footprints)."""
     refuse = RefuseAssociation("Britain", "W. Poland")
     subvert = Subvert("Russia", "Sweden")
     first, second = Node(11, (PASS,), (0,)), Node(12, (PASS, PASS), (1,))
@@ -581,8 +567,7 @@ BROKEN_SET_UP = RULEBOOK.extend("broken-set-up", replace={_deployments_due: _dep
 
 
 def test_a_phase_end_that_fails_replays_to_the_failure(tmp_path: Path) -> None:
-    """A pass whose phase-end rules raise breaks `listed_commands_apply`, and the replay's
-    --until is the moment after it, so that `minors run` tries the same advance."""
+    """A pass whose phase-end rules raise replays with --until the moment after it."""
     root = root_game(None, "1939-fall/axis/declarations", [], BROKEN_SET_UP)
     search = Search.of(root, kinds=["border_war"], depth=1)
     with Runner(workers=1) as runner:
@@ -600,8 +585,7 @@ def test_a_phase_end_that_fails_replays_to_the_failure(tmp_path: Path) -> None:
 def test_an_invariant_whose_check_raises_is_broken_where_it_raised(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A check that raises on a position (the position is malformed, or the check is) is
-    reported as that invariant broken there, with the error, not a crash of the search."""
+    """A check that raises breaks its invariant there, the error its problem, not the search."""
 
     def fails(game: minors.Game) -> list[str]:
         raise KeyError("Atlantis")
@@ -724,16 +708,14 @@ class _Elsewhere(Runner):
 def test_verify_many_sends_paths_that_workers_elsewhere_can_read(
     logs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A log named relative to the client's folder verifies on a worker whose working
-    folder is another; its verdict names it as given."""
+    """A relative log path verifies on a worker in another folder, named as given."""
     monkeypatch.chdir(logs["a"].parent)
     (checked,) = verify_many(["a.jsonl"], _Elsewhere(tmp_path))
     assert (checked.path, checked.outcome) == ("a.jsonl", "ok")
 
 
 def test_verify_many_json_lists_each_verdict_and_counts_them(logs: dict[str, Path]) -> None:
-    """`--json`: each log's verdict in the order given and the count of each outcome (the
-    suite checks the document against `minors schema verdicts`)."""
+    """--json lists each log's verdict in order and counts each outcome."""
     names = ["a", "tampered", "missing"]
     args = ["log", "verify-many", *(str(logs[n]) for n in names), "--json", "--workers", "1"]
     result = CliRunner().invoke(main, args)
@@ -744,8 +726,7 @@ def test_verify_many_json_lists_each_verdict_and_counts_them(logs: dict[str, Pat
 
 
 def test_the_exploration_schema_names_every_invariant_and_refuses_others() -> None:
-    """`minors schema exploration` lists the invariants explore checks, in its order; a
-    document without `capped`, or naming another reduction, is refused."""
+    """The exploration schema lists explore's invariants and refuses a malformed document."""
     assert tuple(i.name for i in (*INVARIANTS, LISTED_APPLY)) == scale_schemas.INVARIANTS
     validator = jsonschema.Draft202012Validator(schemas.get("exploration"))
     document = {
@@ -758,8 +739,7 @@ def test_the_exploration_schema_names_every_invariant_and_refuses_others() -> No
 
 
 def test_verify_many_of_folders_without_logs_is_exit_2(tmp_path: Path) -> None:
-    """Folders that hold no log: one line naming them, exit 2, and with `--json` the error
-    document (as every exit 2 prints it)."""
+    """Folders without a log: one line, exit 2, the error document with --json."""
     result = CliRunner().invoke(main, ["log", "verify-many", str(tmp_path), "--json"])
     assert result.exit_code == 2
     assert f"no logs: {tmp_path} hold no *.jsonl file" in result.stderr

@@ -101,8 +101,7 @@ def dies_once(marker: str, item: int) -> int:
 
 
 def test_a_worker_that_dies_loses_nothing(address: str, tmp_path: Path) -> None:
-    """A worker process dies running a task: the scheduler runs it again on the other
-    worker, and the job's results are whole and in order. (Last: a worker restarts.)"""
+    """A worker dying on a task loses nothing: it runs again elsewhere, results whole, in order."""
     marker = tmp_path / "died"
     with Runner(scheduler=address) as cluster:
         cluster._client.run(site.addsitedir, str(Path(__file__).parent))  # this module
