@@ -538,7 +538,9 @@ def _bridge(
 def schema(name: str | None, folder: str | None) -> None:
     """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the
     document of exit 2), log (a log line of this version's format; log-1 ...), tables,
-    coverage. Without NAME, list them and which command's --json follows which."""
+    coverage, simulation (simulate --json), exploration (explore --json), verdicts (log
+    verify-many --json). Without NAME, list them and which command's --json follows
+    which."""
     from .. import schema as schemas
 
     if folder is not None:
