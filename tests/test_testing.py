@@ -433,7 +433,7 @@ def test_plugin_fails_the_broken_house_rule_with_its_steps(pytester: pytest.Pyte
             "minors: + 1 item, MinorsStateMachine under *house.toml",
             "*AssertionError: W. Poland is allied with Germany, which is at war with it*",
             "state = RulesetMachine()",
-            "state.advance*",
+            "state.*(*",  # a step (advance, or a kind with no legal command moving the clock)
             "*@reproduce_failure(*",
             "*1 failed*",
         ]
@@ -540,7 +540,7 @@ PLANTED = [
         "counted factors", id="limits-never-enforced", marks=pytest.mark.rule("82.321B"),
     ),
     pytest.param(
-        ("minors.rules82.ties", "refresh_wars", "if wars == state.at_war_with:", "if True:"),
+        ("minors.rules82.ties", "refresh_wars", "if wars == old:", "if True:"),
         "does not share|which .* is not", id="wars-never-refreshed",
         marks=pytest.mark.rule("82.12"),
     ),

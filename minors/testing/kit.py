@@ -726,14 +726,16 @@ class MinorsStateMachine(RuleBasedStateMachine):
     def _legal_place(self, data: st.DataObject) -> bool:
         """New units of an owner drawn first, placed where `check` lets them be
         (`legal_actions` lists no placements: units' ids, kinds and factors are the
-        engine's). Half the time, when some minor is under a foreign-factor limit, a major
-        power's units go into such a minor, one to three at once (82.32)."""
+        engine's). Half the time, when a major power may place units in a minor under a
+        foreign-factor limit, one to three of its units go there at once (82.32): the pair
+        is drawn from those `check` lets in, so that the limit is pressed whenever it can be."""
         rs = self.game.ruleset
         countries: tuple[str, ...] = (*rs.minors, *rs.majors)
         owners: tuple[str, ...] = (*rs.majors, *rs.minors)
-        limited = tuple(name for name in rs.minors if self._limited(name))
-        if limited and bool(data.draw(st.booleans(), label="into a limited minor")):
-            countries, owners = limited, tuple(rs.majors)
+        open_ = self._open_limited()
+        if open_ and bool(data.draw(st.booleans(), label="into a limited minor")):
+            owner, minor = data.draw(st.sampled_from(open_), label="owner, limited minor")
+            countries, owners = (minor,), (owner,)
         owner = data.draw(st.sampled_from(owners), label="owner")
         specs = []
         for _ in range(data.draw(st.integers(1, 3), label="units")):
@@ -757,12 +759,21 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self.attempt = None
         self._legal_move(data)
 
-    def _limited(self, minor: str) -> bool:
-        """Whether a foreign-factor limit holds on `minor` now (82.32, 82.322)."""
+    def _open_limited(self) -> list[tuple[str, str]]:
+        """The (major power, minor) pairs where a foreign-factor limit holds on the minor
+        now (82.32, 82.322) and `check` lets one of the power's units be placed."""
         from ..rules82.limits import group_of, limits_on
 
         tx = self.game.board()
-        return bool(limits_on(tx, group_of(tx, minor)))
+        rs = self.game.ruleset
+        probe = f"p{self._placed + 1}"
+        return [
+            (owner, minor)
+            for minor in rs.minors
+            if limits_on(tx, group_of(tx, minor))
+            for owner in rs.majors
+            if not self.game.check(Place((UnitSpec(probe, owner, UnitKind.INFANTRY, 1),), minor))
+        ]
 
     def _legal_move(self, data: st.DataObject) -> bool:
         units = sorted(self.game.raw_state.units)
