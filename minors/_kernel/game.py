@@ -102,10 +102,12 @@ def _unpickle(
 
 
 class Sink(Protocol):
-    """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
+    """Where log entries go as they are made (an audit-log file: `minors.auditlog`, or a
+    verifier's replay). The steps it records are final: `pop` never undoes them."""
 
-    def write(self, entry: LogEntry, state: GameState) -> None:
-        """Record `entry`, after which the game is at `state`; raise to refuse it."""
+    def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
+        """Record `entry`, after which the game is at `state()` (made only when called: most
+        entries need no state); raise to refuse it."""
 
 
 class BaseGame:
@@ -216,9 +218,10 @@ class BaseGame:
         start: str = "1939-fall",
         base_seq: int = 0,
         rulebook: Rulebook | None = None,
+        log: bool = True,
     ) -> Self:
         """A game at the state `state()` returned (the log starts empty; its entries are
-        numbered from `base_seq`)."""
+        numbered from `base_seq`; `log=False` keeps none, as `new`)."""
         rs = _ruleset(ruleset)
         if not isinstance(data, dict):
             raise StateError(f"not a minors state: a mapping, not {type(data).__name__}")
@@ -239,7 +242,7 @@ class BaseGame:
             )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         book = cls._rulebook(rulebook, hooks)
-        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq)
+        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq, logging=log)
 
     def clone(self) -> Self:
         """An independent copy: the two boards share their containers until either writes
@@ -302,15 +305,18 @@ class BaseGame:
     def _step(self, entry: LogEntry | None, era: object) -> None:
         """Write the entry to the sink (if any), then commit the step: a failed write undoes
         it, leaving the game as it was (in political era `era`). Its journal is kept for
-        `pop`."""
+        `pop`, unless a sink recorded it: a recorded step is final, and `pop` stops there
+        (nothing is kept for it: a writer or a verifier goes through thousands)."""
         tx = self._board
         if entry is not None and self._sink is not None:
             try:
-                self._sink.write(entry, tx.snapshot())
+                self._sink.write(entry, tx.snapshot)
             except BaseException:
                 tx.undo(tx.journal, era=era)
                 raise
-        self._history.append((tx.journal, self._log, self._seq, era))
+            self._history.clear()
+        else:
+            self._history.append((tx.journal, self._log, self._seq, era))
         tx.journal = []
         self._seq += 1
         if entry is not None and self._logging:
@@ -518,8 +524,8 @@ class BaseGame:
 
     def pop(self) -> None:
         """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
-        the game was made or cloned: the state, the position key and the log are exactly
-        as they were.
+        the game was made or cloned, or to the last step a file log recorded (those are
+        final): the state, the position key and the log are exactly as they were.
 
         Raises:
             StateError: nothing to undo, or a file log is attached (its entries are final).

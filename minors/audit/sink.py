@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .._kernel.convert import structure_state
@@ -174,21 +175,17 @@ class FileSink:
             self._fd = None
             raise
 
-    def write(self, entry: LogEntry, state: GameState) -> None:
+    def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Encode and write `entry` (called before the game commits it; raising refuses
-        it)."""
+        it); `state()`, the state after it, is read only where the log records it."""
         if self._broken is not None:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"
         advance = entry.command.get("command") == "advance"
         recorder = self.recorder
         saved = (recorder.entries, recorder.base, recorder.span, recorder.since)
-        records = recorder.entry(entry, state if recorder.wants_state(entry) else None)
-        lines: list[bytes] = []
-        prev = self.prev
-        for record in records:
-            line, prev = seal(record, prev)
-            lines.append(line)
+        wanted = state() if recorder.wants_state(entry) else None
+        lines, prev = recorder.lines(entry, wanted, self.prev)
         flush = self.durability == "entry" or (self.durability == "phase" and advance)
         try:
             self._emit(lines, flush=flush)
