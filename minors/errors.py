@@ -386,7 +386,8 @@ class ReportError(MinorsError):
 class ScaleError(MinorsError):
     """Work at scale (`minors.scale`: simulate, explore, verify-many) cannot go on: a
     worker holds other tables or another rulebook than the client sent (their digests
-    differ), a policy gave a command the rules refuse, or the scheduler cannot be reached."""
+    differ), the scheduler cannot be reached, or the cluster lost the work (workers dying
+    on a task, the connection lost)."""
 
 
 class ScaleInputError(ScaleError, ValueError):

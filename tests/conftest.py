@@ -17,6 +17,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from hypothesis import settings
+from transitions import Machine
 
 import minors
 import minors.testing  # registers the minors-ci and minors-thorough profiles
@@ -24,7 +25,10 @@ from minors import Game, load_ruleset
 from minors import schema as schemas
 from minors.audit.log import FileSink
 from minors.cli import main as cli_main
-from minors.rules82 import KERNEL_RULES
+from minors.cli.coverage import clause_code
+from minors.domain.marks import MARK
+from minors.rules82 import KERNEL_RULES, carriers, machine
+from minors.ruleset import tables as tables_module
 from minors.ruleset.tables import normalize_clause
 
 pytest_plugins = ["pytester"]
@@ -62,6 +66,57 @@ def _disabled_by_environment() -> Iterator[None]:
         yield
 
 
+_SWITCHED = pytest.MonkeyPatch()
+"""The code and rows of the clauses of `MINORS_DISABLE`, switched off when this file is
+imported, before any test module builds its tables at import (never undone: such a
+session exists to run with them off)."""
+
+
+def _switch_off_code(patch: pytest.MonkeyPatch, clause: str) -> None:
+    """The code marked with `clause` (`minors.domain.marks`) answers its `otherwise`."""
+    for _, function in clause_code().get(clause, ()):
+        inner = _innermost(function)
+        otherwise = dict(getattr(function, MARK))[clause]
+        namespace: dict[str, Any] = {}
+        exec(f"def {inner.__name__}(*args, **kwargs):\n    return {otherwise!r}\n", {}, namespace)
+        patch.setattr(inner, "__code__", namespace[inner.__name__].__code__)
+
+
+def _innermost(function: Any) -> Any:
+    while True:
+        spec = getattr(function, "__minors_effect__", None)
+        inner = spec.function if spec is not None else getattr(function, "__wrapped__", None)
+        if inner is None:
+            return function
+        function = inner
+
+
+def _switch_off_data(patch: pytest.MonkeyPatch, clause: str) -> None:
+    """The tables are built with the rows that carry `clause` switched off (`carriers`);
+    the status transitions that carry it are gone."""
+    if not clause.startswith("A25") and clause not in carriers.DATA:
+        return
+    build = tables_module.build
+
+    def switched(overlays: Any = ()) -> Any:
+        return carriers.switch_off(build(overlays), clause)
+
+    patch.setattr(tables_module, "build", switched)
+    tables_module._cached.cache_clear()
+    if any(r.table == "transitions" for r in carriers.DATA.get(clause, ())):
+        table = machine._compile(
+            Machine(
+                model=None,
+                states=[s.value for s in minors.Status],
+                transitions=[t.for_machine() for t in carriers.transitions_without(clause)],
+                initial=None,
+                auto_transitions=False,
+            )
+        )
+        patch.setattr(machine, "_TABLE", table)
+        machine._fired.cache_clear()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Fail the run when a `rule` marker cites a clause the registry does not hold (or a
     kernel rule id, K1 ..., for rules that are not clauses of rule 82 or A25)."""
@@ -77,6 +132,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     )
     if bad:
         raise pytest.UsageError("unknown clause in a rule marker:\n" + "\n".join(bad))
+    citing = os.environ.get("MINORS_CITING")
+    if citing:  # the disabled-clause run: only the tests that cite the clause (`*`: any)
+        keep = [
+            item
+            for item in items
+            if any(
+                citing in ("*", normalize_clause(str(c)))
+                for marker in item.iter_markers("rule")
+                for c in marker.args
+            )
+        ]
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With `MINORS_OUTCOMES=path` (the disabled-clause run), each test's outcome is
+    appended to that file, one JSON line per phase."""
+    path = os.environ.get("MINORS_OUTCOMES")
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"test": report.nodeid, "outcome": report.outcome}) + "\n")
 
 
 # ---- JSON Schemas: what the command line prints and what the log holds ----------------------
@@ -152,3 +229,8 @@ def _outputs_follow_their_schemas(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(CliRunner, "invoke", checked_invoke)
     monkeypatch.setattr(subprocess, "run", checked_run)
     monkeypatch.setattr(FileSink, "_emit", checked_emit)
+
+
+for _clause in filter(None, os.environ.get("MINORS_DISABLE", "").split(",")):
+    _switch_off_code(_SWITCHED, _clause)
+    _switch_off_data(_SWITCHED, _clause)

@@ -230,6 +230,7 @@ def test_commissar_takes_the_mc_first() -> None:
     [
         (leader("l8", "8-1"), leader("l9", "9-2"), False),
         (leader("l8", "8-1"), leader("l7", "7-0"), True),
+        (leader("l8", "8-1"), leader("m8", "8-0"), True),
         (commissar("c"), leader("l10", "10-2"), True),
         (commissar("c"), squad("s"), True),
         (commissar("c"), squad("g", side=Side.AXIS), False),
@@ -238,7 +239,8 @@ def test_commissar_takes_the_mc_first() -> None:
 def test_leader_loss_reaches_higher_morale_leaders_only_for_a_commissar(
     lost: Personnel, other: Personnel, reached: bool
 ) -> None:
-    """A lost 8-1 spares a 9-2; a lost Commissar spares no friendly unit, however steady."""
+    """A lost 8-1 spares a 9-2, not an 8-0 (only a higher Morale Level spares); a lost
+    Commissar spares no friendly unit, however steady."""
     assert leader_loss_reaches(lost, other) is reached
 
 

@@ -494,3 +494,20 @@ def test_legal_actions_skip_only_what_check_refuses(moment: str) -> None:
     game = minors.run_scenario(minors.scenario.SAMPLE, moment)
     kinds = set(minors.commands.KINDS) - {"place"}
     assert game.legal_actions() == game._legal(kinds, gate=False)
+
+
+@pytest.mark.rule("K1")
+@pytest.mark.parametrize(
+    "disabled",
+    ["K1", "K2", "K3", "K4", "K7", "82.12", "82.13", "82.34", "82.41", "82.42", "82.56",
+     "82.83A", "82.93", "82.13A"],
+)  # fmt: skip
+def test_legal_actions_vouch_only_for_checks_in_force(disabled: str) -> None:
+    """With a check switched off, the generators that apply it themselves stop applying it:
+    legal_actions still lists exactly the candidates check passes, at moments of the sample
+    campaign before and after France's surrender."""
+    for moment in ("1940-spring/axis/declarations", "1940-spring/axis/movement",
+                   "1940-summer/allies/combat", "1941-spring/axis/declarations"):  # fmt: skip
+        game = minors.run_scenario(minors.scenario.SAMPLE, moment, disabled={disabled})
+        kinds = set(minors.commands.KINDS) - {"place"}
+        assert game.legal_actions() == game._legal(kinds, gate=False), moment

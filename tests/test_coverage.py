@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,7 @@ from minors.cli.coverage import (
     to_markdown,
     uncovered,
 )
+from minors.rules82 import carriers
 
 TESTS = Path(__file__).parent
 RS = load_ruleset()
@@ -41,7 +43,10 @@ def test_json_names_every_clause_with_tests_code_and_kind() -> None:
     assert entry["kind"] == "rule"
     assert "tests/test_testing.py::test_an_own_faction_partner_is_barred" in entry["tests"]
     assert "minors.rules82.war._bar (effect)" in entry["code"]
-    assert report["82"] == {"tests": [], "code": [], "kind": "informational"}
+    assert report["82"] == {
+        "tests": [], "code": [], "data": [], "proven": [], "run": "not run",
+        "kind": "informational",
+    }  # fmt: skip
 
 
 def test_markers_and_situations_are_read_where_they_are(tmp_path: Path) -> None:
@@ -160,3 +165,87 @@ def test_the_committed_coverage_page_is_the_generated_one() -> None:
         "docs/rules-coverage.md is stale: run "
         "`minors rules coverage --markdown > docs/rules-coverage.md`"
     )
+
+
+# ---- what carries a clause, and the disabled-clause results ----------------------------------
+
+
+@pytest.mark.rule("A25.22")
+@pytest.mark.rule("82.91B")
+def test_every_rule_and_procedure_has_code_or_rows() -> None:
+    """Each rule and procedure of rule 82 and A25 is carried by registered or marked code,
+    or by table rows: the Commissar check is marked, Pacific alignments are rows."""
+    report = coverage(TESTS)
+    for c in report.values():
+        if c.kind.value in ("rule", "procedure"):
+            assert c.code or c.data, c.clause
+    assert "minors.asl.commissar.check_substitution (marked)" in report["A25.22"].code
+    assert report["82.91B"].data == (
+        "alignments.Dutch East Indies", "alignments.Communist China", "alignments.Thailand",
+    )  # fmt: skip
+
+
+@pytest.mark.rule("82.91B")
+@pytest.mark.rule("A25.7")
+def test_switching_rows_off_removes_or_changes_them() -> None:
+    """Switched off, a clause's rows are gone (the alignments, A25.7's trait rows) or
+    changed (colonies start neutral), in a copy of the tables."""
+    assert carriers.switch_off(RS, "82.91B").alignments == {}
+    finnish = carriers.switch_off(RS, "A25.7").nationality_traits
+    assert not any(r.clause == "A25.7" for r in finnish.values())
+    assert any(r.clause == "A25.7" for r in RS.nationality_traits.values())
+    colonies = carriers.switch_off(RS, "82.11H").minors
+    assert colonies["Gibraltar"].start_status.value == "neutral"
+    dest = {t.dest.value for t in carriers.transitions_without("82.11G")}
+    assert "conquered" not in dest
+
+
+def _with_results(tmp_path: Path, change: Any) -> Path:
+    copy = tmp_path / "tests"
+    shutil.copytree(TESTS, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    path = copy / "mutation" / "disabled.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document["clauses"])
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.rule("82.34")
+def test_only_tests_that_fail_switched_off_count(tmp_path: Path) -> None:
+    """A clause's counted tests are those that failed with it off; one with none is
+    missed, and --check says so."""
+    report = coverage(TESTS)
+    assert report["82.34"].run == "caught"
+    assert report["82.34"].proven
+    assert set(report["82.34"].proven) <= set(
+        json.loads((TESTS / "mutation" / "disabled.json").read_text())["clauses"]["82.34"]["failed"]
+    )
+
+    def miss(clauses: dict[str, Any]) -> None:
+        entry = clauses["82.34"]
+        entry["passed"] = entry["passed"] + entry["failed"]
+        entry["failed"] = []
+
+    missed = coverage(_with_results(tmp_path, miss))
+    assert (missed["82.34"].run, missed["82.34"].proven) == ("missed", ())
+    code, out = _run("--check", "--tests", str(tmp_path / "tests"))
+    assert code == 1
+    assert "82.34 [rule] " in out
+    assert "no test fails with it switched off" in out
+
+
+@pytest.mark.rule("82.34")
+def test_results_of_other_code_are_stale(tmp_path: Path) -> None:
+    """A clause whose code or rows changed since the run (its digest differs) is stale, and
+    --check fails naming the way to run it again."""
+
+    def tamper(clauses: dict[str, Any]) -> None:
+        clauses["82.34"]["digest"] = "0" * 64
+
+    report = coverage(_with_results(tmp_path, tamper))
+    assert report["82.34"].run == "stale"
+    assert report["82.34"].proven == ()
+    code, out = _run("--check", "--tests", str(tmp_path / "tests"))
+    assert code == 1
+    assert "82.34 [rule] " in out
+    assert "run_disabled.py --stale" in out

@@ -78,3 +78,39 @@ def test_association_is_europe_only() -> None:
     """In the Pacific a 9 / −2 has the effects of 8 / −1 (a documented reading)."""
     standing = Standing(Side.AXIS, DiplomaticLevel.ASSOCIATION)
     assert status_of(RS, standing, Theater.PACIFIC) is Status.HEXES_CONTROLLED
+
+
+@pytest.mark.rule("82.21")
+def test_a_result_for_the_other_side_counts_as_its_cancelling_band() -> None:
+    """A result that favours the other side counts as the band keeping that side's
+    standing and cancelling the roller's: 6 for the Axis, 1 for the Allies (a reading,
+    docs/rules.md); Germany's 0 leaves neutral Sweden neutral, with a note saying so."""
+    from minors import Game, Note, command
+    from minors.rules82.diplomacy import cancelling
+
+    rs = load_ruleset()
+    assert (cancelling(rs, Side.AXIS), cancelling(rs, Side.ALLIES)) == (6, 1)
+    game = Game.new()
+    effects = game.apply(command("diplomatic_result", minor="Sweden", major="Germany", result=0))
+    assert effects == [Note("Germany's result 0 favours the other side: it counts as 1", "82.21")]
+    assert game.minor("Sweden").standing is None
+
+
+@pytest.mark.rule("82.21")
+@pytest.mark.rule("K4")
+def test_a_result_with_its_roll_and_modifiers_counts_and_one_of_6_on_no_standing_is_nothing() -> (
+    None
+):
+    """A result given with the roll and modifiers it adds up to is taken (K4); a 6 on a
+    minor with no standing keeps nothing and cancels nothing: no effect at all."""
+    from minors import Game, command
+
+    game = Game.new()
+    game.apply(
+        command(
+            "diplomatic_result", minor="Turkey", major="Germany", result=8, roll=6, modifiers=[2]
+        )
+    )
+    assert game.minor("Turkey").status is Status.HEXES_CONTROLLED
+    assert game.apply(command("diplomatic_result", minor="Greece", major="Germany", result=6)) == []
+    assert game.minor("Greece").standing is None

@@ -40,6 +40,8 @@ def test_an_attacked_minor_deploys_once_and_no_id_is_given_twice() -> None:
 @pytest.mark.rule("82.53")
 @pytest.mark.rule("82.12")
 def test_poland_holds_its_forces_from_the_start_until_they_are_eliminated() -> None:
+    """W. Poland, attacked before the start, sets up when Germany's declarations phase ends
+    (82.53) and still holds those units when Britain's alliance comes (82.12)."""
     game = minors.Game.new()
     assert _units_of(game, "W. Poland") == []  # the attack's declarations phase is ahead
     game.advance_to("1939-fall/axis/movement")

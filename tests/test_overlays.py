@@ -134,3 +134,19 @@ def test_a_misspelt_entry_is_not_taken_for_a_new_one(tmp_path: Path) -> None:
     path.write_text("[limits.defualt]\nfactors = 8\n", encoding="utf-8")
     with pytest.raises(TableError, match="no entry 'defualt' in limits; did you mean 'default'"):
         load_ruleset([path])
+
+
+@pytest.mark.rule("82.63")
+@pytest.mark.parametrize(("share", "ok"), [("1", True), ("3/2", False), ("-1/2", False)])
+def test_a_forces_by_result_share_lies_between_none_and_all(
+    tmp_path: Path, share: str, ok: bool
+) -> None:
+    """82.63: a step of the dagger table gives a share of the marked forces from 0 to 1: the
+    whole force at most, never more (3/2) nor less than none."""
+    text = f'[forces_by_result.Ukraine]\nsteps = [{{ min = 7, max = 10, share = "{share}" }}]\n'
+    path = overlay(tmp_path, text)
+    if ok:
+        assert load_ruleset([path]).forces_by_result["Ukraine"].share(8) == 1
+    else:
+        with pytest.raises(TableError, match="not between 0 and 1"):
+            load_ruleset([path])

@@ -7,32 +7,56 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import subprocess
 import sys
+from concurrent.futures import CancelledError
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import jsonschema
 import pytest
+from attrs import evolve
 from click.testing import CliRunner
 
 import minors
 from minors import auditlog
+from minors import schema as schemas
 from minors.cli import main
+from minors.domain import Status
+from minors.domain.clock import Moment, Phase
 from minors.errors import ScaleError, ScaleInputError
+from minors.rules82 import RULEBOOK
+from minors.rules82.commands import RefuseAssociation, Subvert
+from minors.rules82.deployment import _deployments_due
 from minors.scale import (
     Campaigns,
     Runner,
     Search,
     explore,
+    play_campaign,
     replay_campaign,
     root_game,
     run_campaigns,
+    simulate,
+    verify_many,
 )
+from minors.scale import invariants as invariants_module
+from minors.scale import runner as runner_module
+from minors.scale.explore import PASS, Child, Expanded, Node, _merge
+from minors.scale.invariants import INVARIANTS, LISTED_APPLY, Invariant
+from minors.scale.page import COLUMN, _grid
+from minors.scale.report import Side, differences
 from minors.scale.runner import Payload, unpack
-from minors.scale.stats import mean_interval, t_quantile, wilson
+from minors.scale.simulate import INACTIVE, CampaignResult
+from minors.scale.stats import holm, mean_interval, paired_p, t_quantile, wilson
+from minors.schema import scale as scale_schemas
 from minors.testing import ties_with_enemies
 
 if os.environ.get("CI") != "true":  # CI installs the scale extra and never skips
     pytest.importorskip("distributed", reason="needs the scale extra: pip install -e '.[scale]'")
+import distributed  # after the skip: needs the scale extra
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -72,16 +96,36 @@ def test_wilson_interval_matches_the_formula_near_zero() -> None:
 
 
 def test_t_quantile_and_mean_interval() -> None:
-    """Student's t quantiles as the tables give them; a mean's interval uses them."""
+    """Student's t quantiles as the tables give them; a mean's interval uses them; the
+    mean of one value has no interval (unbounded, null in JSON), not the value itself."""
     assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-3)
     assert t_quantile(0.975, 10) == pytest.approx(2.2281, abs=1e-3)
     assert t_quantile(0.975, 30) == pytest.approx(2.0423, abs=1e-4)
+    alone = mean_interval([3.0])
+    assert (alone.value, alone.low, alone.high) == (3.0, -math.inf, math.inf)
+    assert not alone.excludes_zero()  # one campaign shows no difference, however large
+    assert alone.to_json() == {"value": 3.0, "low": None, "high": None, "method": "t"}
     found = mean_interval([1.0, 2.0, 3.0, 4.0])
     half = 3.1824 * math.sqrt((5 / 3) / 4)
     assert (found.low, found.high) == (
         pytest.approx(2.5 - half, abs=1e-3),
         pytest.approx(2.5 + half, abs=1e-3),
     )
+
+
+def test_paired_p_values_and_holms_adjustment() -> None:
+    """The paired t test's p (0.0305 at t = 3.873, 3 df), its ends, and Holm's adjustment."""
+    assert paired_p([1.0, 2.0, 3.0, 4.0]) == pytest.approx(0.030466, abs=1e-5)
+    assert paired_p([0.0, 0.0]) == 1.0
+    assert paired_p([1.0, 1.0]) == 0.0
+    assert paired_p([5.0]) is None
+    assert holm([0.01, 0.04, 0.03, None]) == [
+        pytest.approx(0.03),
+        pytest.approx(0.06),
+        pytest.approx(0.06),
+        None,
+    ]
+    assert holm([0.5, 0.9]) == [pytest.approx(1.0), pytest.approx(1.0)]
 
 
 # ---- the runner ----------------------------------------------------------------------------
@@ -101,6 +145,46 @@ def test_a_payload_that_does_not_digest_as_sent_is_refused() -> None:
     assert unpack(payload.blob, payload.digest) == {"a": 1}
     with pytest.raises(ScaleError, match="does not digest as sent"):
         unpack(payload.blob + b"x", "0" * 64)
+
+
+class _LostCluster:
+    """A client whose every gather fails as `failure` (a worker killed, a connection lost)."""
+
+    def __init__(self, failure: Exception) -> None:
+        self.failure = failure
+
+    def scatter(self, *args: object, **kwargs: object) -> object:
+        return object()
+
+    def map(self, *args: Any, **kwargs: object) -> list[object]:
+        return [object() for _ in args[-1]]
+
+    def gather(self, futures: object) -> list[object]:
+        raise self.failure
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+@pytest.mark.parametrize(
+    ("failure", "needle"),
+    [
+        (
+            distributed.KilledWorker("task-0", SimpleNamespace(address="tcp://10.0.0.2:1"), 3),
+            "kept dying on one task: 4 workers died running 'task-0'",
+        ),
+        (CancelledError("scheduler-connection-lost"), "the work was lost"),
+    ],
+)
+def test_work_lost_on_a_cluster_is_a_scale_error(
+    monkeypatch: pytest.MonkeyPatch, failure: Exception, needle: str
+) -> None:
+    """Workers dying on a task, or a lost scheduler, end the job with a one-line ScaleError."""
+    monkeypatch.setattr(distributed, "as_completed", iter)
+    runner = Runner(scheduler="tcp://127.0.0.1:8786")
+    runner._client = _LostCluster(failure)
+    with pytest.raises(ScaleError, match=needle):
+        runner.map(unpack, Payload.of(None), [1, 2])
 
 
 def test_an_unreachable_scheduler_is_one_line_exit_2() -> None:
@@ -145,6 +229,40 @@ def test_a_reported_outcome_replays_from_its_seed(campaigns: Campaigns, tmp_path
     scenario.write_text(text, encoding="utf-8")
     replayed = minors.run_scenario(scenario, str(campaigns.horizon))
     assert auditlog.digest(replayed.state()) == reported.final == auditlog.digest(game.state())
+
+
+def test_a_replay_names_its_overlays_so_it_runs_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay names its overlays by absolute path: run from another folder, it ends the same."""
+    monkeypatch.chdir(ROOT)
+    root = root_game(None, None, [str(EIGHT.relative_to(ROOT))], None)
+    spec = Campaigns.of(root, "1939-fall/allies/diplomacy", seed=4)
+    result, _, text = replay_campaign(spec, 0)
+    assert f"ruleset = [{json.dumps(str(EIGHT))}]" in text
+    monkeypatch.chdir(tmp_path)
+    Path("replay.toml").write_text(text, encoding="utf-8")
+    replayed = minors.run_scenario("replay.toml", str(spec.horizon))
+    assert auditlog.digest(replayed.state()) == result.final
+
+
+def test_a_minor_attacked_before_the_start_keeps_its_date() -> None:
+    """Minors attacked and conquered before the start keep those dates (the sample's end)."""
+    root = root_game(str(minors.scenario.SAMPLE), None, [], None)
+    spec = Campaigns.of(root, "1942-summer/allies/declarations", seed=2)
+    result, _ = play_campaign(spec, 0)
+    names = list(root.ruleset.minors)
+    for name, when in (
+        ("Belgium", "1940-summer/axis/declarations"),
+        ("W. Poland", "1939-fall/axis/declarations"),
+    ):
+        assert not root.minor(name).at_war_with
+        assert result.first_attack[names.index(name)] == Moment.parse(when).index, name
+    for name, when in (
+        ("Belgium", "1940-summer/axis/combat"),
+        ("W. Poland", "1939-fall/axis/combat"),
+    ):
+        assert result.conquest[names.index(name)] == Moment.parse(when).index, name
 
 
 def test_simulate_json_names_an_example_campaign_for_each_outcome() -> None:
@@ -195,10 +313,121 @@ def test_limit_of_eight_shows_a_difference_with_its_interval(tmp_path: Path) -> 
     interval = fired["difference"]
     assert interval["method"] == "t"
     assert 0 < interval["low"] <= interval["value"] <= interval["high"]
+    assert fired["p"] < 0.05
+    assert fired["p"] <= fired["p_holm"] <= 1
     html = page.read_text(encoding="utf-8")
     assert "paired differences" in html
     assert "rule 82.32 fired" in html
     assert "<script" not in html
+
+
+def test_differences_cover_what_only_the_other_side_has(campaigns: Campaigns) -> None:
+    """A clause fired, or a minor in play, only under the other rules is compared too."""
+    with Runner(workers=1) as runner:
+        results = tuple(run_campaigns(campaigns, 3, runner))
+    vichy = list(campaigns.root.ruleset.minors).index("Vichy France")
+    neutral = list(Status).index(Status.NEUTRAL)
+    assert all(season[vichy][0] == INACTIVE for r in results for season in r.seasons)
+
+    def house_rule(r: CampaignResult) -> CampaignResult:
+        seasons = tuple(
+            (*season[:vichy], (neutral, -1), *season[vichy + 1 :]) for season in r.seasons
+        )
+        return evolve(r, clauses=(*r.clauses, ("H9", 2)), seasons=seasons)
+
+    base = Side("base", campaigns, results)
+    versus = Side("versus", campaigns, tuple(house_rule(r) for r in results))
+    found = {d["what"]: d for d in differences(base, versus)}
+    fired = found["rule H9 fired (times a campaign)"]
+    assert (fired["base"], fired["versus"], fired["difference"]["value"]) == (0, 2, 2)
+    assert found["Vichy France neutral at the horizon"]["versus"] == 1
+
+
+def test_the_pages_status_bars_share_out_the_campaigns_that_completed() -> None:
+    """A season's status bar shares out the campaigns that completed, and fills its column."""
+    season = {"status": {"neutral": 1, "conquered": 1}, "major": {}}
+    document = {
+        "campaigns": 4,
+        "completed": 2,
+        "seasons": ["1939-fall (horizon)"],
+        "minors": {"Sweden": {"seasons": {"1939-fall (horizon)": season}}},
+    }
+    (cell,) = _grid(document)["rows"][0]["cells"]
+    assert sum(part["w"] for part in cell["parts"]) == pytest.approx(COLUMN - 2)
+
+
+def failing_policy(game: minors.Game, rng: random.Random) -> None:
+    """A policy with a bug: it fails in the first declarations phase it sees."""
+    if game.clock.phase is Phase.DECLARATIONS:
+        raise ZeroDivisionError("the policy's bug")
+
+
+def test_a_policy_that_raises_stops_its_campaign_not_the_job() -> None:
+    """A policy's exception stops its campaign with the error named (replayable), not the job."""
+    spec = Campaigns.of(
+        root_game(None, None, [], None),
+        "1939-winter/axis/diplomacy",
+        seed=3,
+        policy=f"{__name__}:failing_policy",
+    )
+    with Runner(workers=1) as runner:
+        results = run_campaigns(spec, 2, runner)
+    for r in results:
+        assert r.error == (
+            "at 1939-fall/axis/declarations the policy raised ZeroDivisionError: the policy's bug"
+        )
+        assert r.stopped_on is None
+    assert replay_campaign(spec, 1)[0] == results[1]
+
+
+def test_the_versus_side_adds_its_overlays_to_the_scenarios_own(tmp_path: Path) -> None:
+    """--versus-ruleset B over a scenario naming overlay A plays A then B, not B alone."""
+    scenario = tmp_path / "own.toml"
+    scenario.write_text(
+        f'[scenario]\nname = "own"\nstart = "1939-fall"\nruleset = [{json.dumps(str(EIGHT))}]\n',
+        encoding="utf-8",
+    )
+    args = ["simulate", str(scenario), "--until", "1939-fall/axis/declarations"]
+    args += ["--campaigns", "1", "--versus-ruleset", str(BROKEN), "--json", "--workers", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["rules"]["overlays"] == [str(EIGHT)]
+    assert document["versus"]["rules"]["overlays"] == [str(EIGHT), str(BROKEN)]
+
+
+def failing_under_overlays(game: minors.Game, rng: random.Random) -> None:
+    """A policy with a bug that shows only under overlays (the other side's rules)."""
+    if game.ruleset.sources:
+        raise ZeroDivisionError("the policy's bug")
+
+
+def test_a_campaign_stopped_on_the_other_side_replays_under_its_rules() -> None:
+    """A campaign stopped under the --versus rules is named with the options that replay it."""
+    args = ["simulate", "--until", "1939-fall/axis/declarations", "--campaigns", "1"]
+    args += ["--policy", f"{__name__}:failing_under_overlays", "--workers", "1"]
+    result = CliRunner().invoke(main, [*args, "--versus-ruleset", str(EIGHT)])
+    assert result.exit_code == 1, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("minors: versus campaign 0 (seed ")
+    assert line.endswith(
+        f"--replay 0 --ruleset {EIGHT} --rulebook rule82 (instead of the --versus-*)"
+    )
+    again = CliRunner().invoke(main, [*args, "--ruleset", str(EIGHT), "--replay", "0"])
+    assert again.exit_code == 0, again.output
+    assert (
+        "# stopped: at 1939-fall/axis/diplomacy the policy raised ZeroDivisionError" in again.stdout
+    )
+
+
+def test_two_sides_seeded_apart_are_refused(campaigns: Campaigns) -> None:
+    """Sides seeded apart cannot be paired: a ScaleInputError before a campaign is played."""
+    with Runner(workers=1) as runner, pytest.raises(ScaleInputError, match="same seeds"):
+        simulate(campaigns, 2, runner, evolve(campaigns, seed=6))
+    base = Side("base", campaigns, ())
+    other = Side("versus", campaigns, (CampaignResult(0, 1, (), (), (), (), (), 0, ""),))
+    with pytest.raises(ScaleInputError, match="cannot be paired"):
+        differences(base, other)
 
 
 def test_simulate_keeps_each_campaigns_log_and_they_verify(tmp_path: Path) -> None:
@@ -294,16 +523,106 @@ def test_sleep_sets_visit_every_position_in_fewer_steps() -> None:
     assert found[True].violations == ()
 
 
-def test_explore_is_the_same_on_any_number_of_partitions() -> None:
-    """One partition or two (threads): the same positions, states and counterexample."""
+def test_a_cap_that_stops_a_level_unexpanded_is_reported() -> None:
+    """A --max-states that leaves a level unexpanded is reported (capped), at the depth reached."""
+    root = root_game(None, "1939-fall/allies/declarations", [], None)
+    kinds = ["border_war", "refuse_association", "subvert"]
+    with Runner(workers=1) as runner:
+        one = explore(Search.of(root, kinds=kinds, depth=1), runner)
+        full = explore(Search.of(root, kinds=kinds, depth=2), runner)
+        cut = explore(Search.of(root, kinds=kinds, depth=2), runner, max_states=one.positions)
+    assert not one.capped
+    assert not full.capped
+    assert full.positions > one.positions
+    assert (cut.positions, cut.depth, cut.capped) == (one.positions, 1, True)
+
+
+def test_a_position_reached_twice_in_a_level_merges_alike_in_any_order() -> None:
+    """Two arrivals at one position merge alike in either order (rank, sleep set, footprints)."""
+    refuse = RefuseAssociation("Britain", "W. Poland")
+    subvert = Subvert("Russia", "Sweden")
+    first, second = Node(11, (PASS,), (0,)), Node(12, (PASS, PASS), (1,))
+    one = Expanded(
+        (0,),
+        (),
+        (Child(7, PASS, 3, ((refuse, frozenset({"W. Poland"})), (subvert, frozenset()))),),
+    )
+    two = Expanded((1,), (), (Child(7, PASS, 0, ((refuse, frozenset({"Sweden"})),)),))
+    merged = []
+    for answers in ([one, two], [two, one]):
+        best: dict[int, Any] = {}
+        assert _merge(answers, [first, second], set(), best) == 2
+        merged.append(best)
+    assert merged[0] == merged[1]
+    assert merged[0][7] == ((0, 3), (PASS, PASS), {refuse: frozenset({"W. Poland", "Sweden"})})
+
+
+def _deployments_fail(tx: object, side: object) -> None:
+    """A broken rule at the end of each declarations phase (a rulebook's bug)."""
+    raise ZeroDivisionError("the set-up's bug")
+
+
+BROKEN_SET_UP = RULEBOOK.extend("broken-set-up", replace={_deployments_due: _deployments_fail})
+"""Rule 82 whose deployments at the end of a declarations phase fail."""
+
+
+def test_a_phase_end_that_fails_replays_to_the_failure(tmp_path: Path) -> None:
+    """A pass whose phase-end rules raise replays with --until the moment after it."""
+    root = root_game(None, "1939-fall/axis/declarations", [], BROKEN_SET_UP)
+    search = Search.of(root, kinds=["border_war"], depth=1)
+    with Runner(workers=1) as runner:
+        found = explore(search, runner)
+    (violation,) = found.violations
+    assert (violation.invariant, violation.steps) == ("listed_commands_apply", ("pass",))
+    assert "ZeroDivisionError: the set-up's bug" in violation.problems[0]
+    assert violation.until == str(root.clock.next())
+    scenario = tmp_path / "found.toml"
+    scenario.write_text(violation.scenario, encoding="utf-8")
+    with pytest.raises(ZeroDivisionError, match="the set-up's bug"):
+        minors.run_scenario(scenario, violation.until, rulebook=BROKEN_SET_UP)
+
+
+def test_an_invariant_whose_check_raises_is_broken_where_it_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A check that raises breaks its invariant there, the error its problem, not the search."""
+
+    def fails(game: minors.Game) -> list[str]:
+        raise KeyError("Atlantis")
+
+    monkeypatch.setattr(
+        invariants_module, "INVARIANTS", (Invariant("statuses_fit", "82.11", fails),)
+    )
+    root = root_game(None, "1939-fall/axis/declarations", [], None)
+    with Runner(workers=1) as runner:
+        found = explore(Search.of(root, kinds=["border_war"], depth=0), runner)
+    (violation,) = found.violations
+    assert (violation.invariant, violation.steps) == ("statuses_fit", ())
+    assert violation.problems == ("the check raised KeyError: 'Atlantis'",)
+
+
+def test_explore_is_the_same_on_any_number_of_partitions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One partition or three (threads, whatever the machine's cores): the same
+    positions, states and counterexample, whose scenario names the overlay the position
+    was played under (from anywhere)."""
     root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)
     search = Search.of(root, kinds=["refuse_association", "declare_war"], depth=4)
     with Runner(workers=1) as one:
         alone = explore(search, one, max_states=150)
-    with Runner(small=True) as two:
-        assert two.partitions == 2
-        split = explore(search, two, max_states=150)
+    monkeypatch.setattr(runner_module, "local_workers", lambda: 3)
+    with Runner(small=True) as three:
+        assert (three.setup.mode, three.partitions) == ("threads", 3)
+        split = explore(search, three, max_states=150)
     assert alone == split
+    (found,) = alone.violations
+    scenario = tmp_path / "found.toml"
+    scenario.write_text(found.scenario, encoding="utf-8")
+    replayed = minors.run_scenario(scenario, found.until)
+    assert ties_with_enemies(replayed) == [
+        "W. Poland is associated with Germany, which is at war with it"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -368,6 +687,63 @@ def test_verify_many_exit_status(logs: dict[str, Path], names: list[str], code: 
         assert line.endswith(str(logs[name])) or f" {logs[name]}: " in line
         word = {"a": "ok", "b": "ok", "tampered": "FAILED", "junk": "FAILED", "missing": "CANNOT"}
         assert line.startswith(word[name])
+
+
+class _Elsewhere(Runner):
+    """Runs its tasks from another working folder, as a worker on another machine does."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(workers=1)
+        self.folder = folder
+
+    def map(self, fn: Any, shared: Payload, items: Any) -> list[Any]:
+        before = Path.cwd()
+        os.chdir(self.folder)
+        try:
+            return super().map(fn, shared, items)
+        finally:
+            os.chdir(before)
+
+
+def test_verify_many_sends_paths_that_workers_elsewhere_can_read(
+    logs: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A relative log path verifies on a worker in another folder, named as given."""
+    monkeypatch.chdir(logs["a"].parent)
+    (checked,) = verify_many(["a.jsonl"], _Elsewhere(tmp_path))
+    assert (checked.path, checked.outcome) == ("a.jsonl", "ok")
+
+
+def test_verify_many_json_lists_each_verdict_and_counts_them(logs: dict[str, Path]) -> None:
+    """--json lists each log's verdict in order and counts each outcome."""
+    names = ["a", "tampered", "missing"]
+    args = ["log", "verify-many", *(str(logs[n]) for n in names), "--json", "--workers", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    document = json.loads(result.stdout)
+    assert [c["outcome"] for c in document["logs"]] == ["ok", "failed", "unverifiable"]
+    assert document["summary"] == {"ok": 1, "failed": 1, "unverifiable": 1}
+
+
+def test_the_exploration_schema_names_every_invariant_and_refuses_others() -> None:
+    """The exploration schema lists explore's invariants and refuses a malformed document."""
+    assert tuple(i.name for i in (*INVARIANTS, LISTED_APPLY)) == scale_schemas.INVARIANTS
+    validator = jsonschema.Draft202012Validator(schemas.get("exploration"))
+    document = {
+        "states": 1, "positions": 1, "depth": 0, "max_states": 1, "capped": False,
+        "reduction": "sleep sets", "kinds": None, "violations": [], "ran_on": "here",
+    }  # fmt: skip
+    assert validator.is_valid(document)
+    assert not validator.is_valid({k: v for k, v in document.items() if k != "capped"})
+    assert not validator.is_valid({**document, "reduction": "stubborn sets"})
+
+
+def test_verify_many_of_folders_without_logs_is_exit_2(tmp_path: Path) -> None:
+    """Folders without a log: one line, exit 2, the error document with --json."""
+    result = CliRunner().invoke(main, ["log", "verify-many", str(tmp_path), "--json"])
+    assert result.exit_code == 2
+    assert f"no logs: {tmp_path} hold no *.jsonl file" in result.stderr
+    assert json.loads(result.stdout)["error"]["kind"] == "ScaleInputError"
 
 
 def test_verify_many_progress_stays_out_of_a_pipe(logs: dict[str, Path]) -> None:

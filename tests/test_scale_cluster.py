@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import site
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -15,6 +16,7 @@ from types import ModuleType
 import pytest
 
 from minors.scale import Campaigns, Runner, Search, explore, root_game, run_campaigns
+from minors.scale.runner import Payload
 
 
 def _needs(name: str) -> ModuleType:
@@ -87,3 +89,21 @@ def test_explore_on_the_cluster_equals_this_process(address: str) -> None:
         here = explore(search, alone, max_states=150)
     assert there == here
     assert [v.invariant for v in there.violations] == ["no_tie_with_an_enemy"]
+
+
+def dies_once(marker: str, item: int) -> int:
+    """A task that kills its worker process the first time it runs item 0 (a worker lost
+    in the middle of a job), and doubles its item."""
+    if item == 0 and not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(1)
+    return item * 2
+
+
+def test_a_worker_that_dies_loses_nothing(address: str, tmp_path: Path) -> None:
+    """A worker dying on a task loses nothing: it runs again elsewhere, results whole, in order."""
+    marker = tmp_path / "died"
+    with Runner(scheduler=address) as cluster:
+        cluster._client.run(site.addsitedir, str(Path(__file__).parent))  # this module
+        assert cluster.map(dies_once, Payload.of(str(marker)), [0, 1, 2, 3]) == [0, 2, 4, 6]
+    assert marker.exists()  # the first run of item 0 did kill its worker

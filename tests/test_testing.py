@@ -517,3 +517,68 @@ def test_the_kit_without_hypothesis_says_what_to_install(pytester: pytest.Pytest
         assert last.startswith("ModuleNotFoundError: minors.testing"), last
         assert "pip install 'minors[testing]'" in last
         assert "pip install -e '.[testing]'" in last
+
+
+# ---- planted bugs: the machine finds each in the CI profile -------------------------------
+
+
+PLANTED = [
+    pytest.param(
+        ("minors.rules82.conquest", "conquer",
+         "for unit in sorted(tx.units_of(minor), key=lambda u: u.id):", "for unit in ():"),
+        "of conquered .* is on the map", id="a-conquest-leaves-units",
+        marks=pytest.mark.rule("82.11G"),
+    ),
+    pytest.param(
+        ("minors.rules82.diplomacy", "deduct_all", "undoes=grant.seq,", "undoes=None,"),
+        "undoes None, no earlier grant", id="a-deduction-names-no-grant",
+        marks=pytest.mark.rule("82.22"),
+    ),
+    pytest.param(
+        ("minors.rules82.limits", "_enforce", "for limit in limits_on(tx, group):",
+         "for limit in ():"),
+        "counted factors", id="limits-never-enforced", marks=pytest.mark.rule("82.321B"),
+    ),
+    pytest.param(
+        ("minors.rules82.ties", "refresh_wars", "if wars == state.at_war_with:", "if True:"),
+        "does not share|which .* is not", id="wars-never-refreshed",
+        marks=pytest.mark.rule("82.12"),
+    ),
+]  # fmt: skip
+
+
+_SEARCH = """
+import sys
+sys.path.insert(0, {tests!r})
+from hypothesis import Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+import minors.testing
+from minors.testing import MinorsStateMachine
+from test_survivor_kinds import mutant
+
+ci = settings.get_profile("minors-ci")
+search = settings(ci, phases=[Phase.explicit, Phase.generate])
+try:
+    with mutant(*{bug!r}):
+        run_state_machine_as_test(MinorsStateMachine, settings=search)
+except AssertionError as exc:
+    print("FOUND", str(exc).splitlines()[0] if str(exc) else "")
+else:
+    print("NOT FOUND")
+"""
+
+
+@pytest.mark.parametrize(("bug", "message"), PLANTED)
+def test_the_machine_finds_each_planted_bug_in_the_ci_profile(
+    bug: tuple[str, str, str, str], message: str
+) -> None:
+    """With a bug planted in the rules (a change of one function's source), the machine
+    under the minors-ci profile's search (its examples and steps, derandomized; shrinking
+    left out) fails with the invariant that names it. Each search runs in a fresh
+    interpreter, so that what other tests left in this one cannot steer it."""
+    code = _SEARCH.format(tests=str(Path(__file__).parent), bug=bug)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.stdout.startswith("FOUND"), done.stdout + done.stderr[-2000:]
+    assert re.search(message, done.stdout), done.stdout

@@ -106,8 +106,8 @@ class Sink(Protocol):
     verifier's replay). The steps it records are final: `pop` never undoes them."""
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
-        """Record `entry`, after which the game is at `state()` (made only when called: most
-        entries need no state); raise to refuse it."""
+        """Record `entry`; `state()` gives the state after it (a snapshot, made only if the
+        sink asks: most entries need none). Raise to refuse the entry."""
 
 
 class BaseGame:

@@ -17,7 +17,7 @@ it was last asked for are hashed again when it is: `key`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..domain import Faction, LedgerKind, Side
@@ -25,7 +25,7 @@ from ..domain.clock import Moment
 from ..domain.units import Unit, moved
 from ..ruleset.tables import Ruleset
 from .chain import Chain
-from .effects import Effect, WarBegan, note
+from .effects import WarBegan, note
 from .state import MINOR_FIELDS, GameState, LedgerEntry, MinorRow, MinorState, entry_key
 
 if TYPE_CHECKING:
@@ -428,10 +428,11 @@ class Tx:
 
     # ---- what the rules did ------------------------------------------------------------
 
-    def emit(self, factory: Callable[..., Effect], *args: Any) -> None:
-        """Record an effect of the step under way, `factory(*args)`, made only when the
-        step's effects are read (`tx.emit(UnitMoved, unit_id, to, "K3")`)."""
-        self.effects.append((factory, *args))
+    def emit(self, *item: Any) -> None:
+        """Record an effect of the step under way, `factory(*args)` for `item` = (factory,
+        *args), made only when the step's effects are read (`tx.emit(UnitMoved, unit_id,
+        to, "K3")`; the arguments are kept as they came, one tuple)."""
+        self.effects.append(item)
 
     def note(self, rule: str, template: str, *args: Any) -> None:
         """Record a `Note` under `rule` whose text is `template.format(*args)`, made only

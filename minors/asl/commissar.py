@@ -18,6 +18,7 @@ from attrs import field, frozen
 from .._kernel.rulebook import RuleViolation, Violation
 from ..domain import Side
 from ..domain.arguments import checked, typed
+from ..domain.marks import clause
 from ..errors import CommissarError
 from .personnel import PersonnelKind, check_rating
 
@@ -132,6 +133,7 @@ class Substitution:
 
 
 @checked(CommissarError)
+@clause("A25.22", otherwise=())
 def check_substitution(
     scenario_date: datetime.date,
     order_of_battle: Iterable[Personnel],
@@ -209,6 +211,7 @@ def check_substitution(
 
 
 @checked(CommissarError)
+@clause("A25.22")
 def substitute(
     scenario_date: datetime.date,
     order_of_battle: Iterable[Personnel],
@@ -238,6 +241,7 @@ def substitute(
 
 
 @checked(CommissarError)
+@clause("A25.221", otherwise=())
 def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.221: the order in which one side's units in a Location take an IFT-dictated MC.
 
@@ -262,6 +266,7 @@ def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
 
 
 @checked(CommissarError)
+@clause("A25.221", otherwise=False)
 def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
     """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC.
 
@@ -283,12 +288,14 @@ def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
 
 
 @checked(CommissarError)
+@clause("A25.221", otherwise=True)
 def leadership_applies(unit: Personnel) -> bool:
     """A25.221: whether a leader's leadership can modify `unit`'s DR: never a Commissar's."""
     return not unit.is_commissar
 
 
 @checked(CommissarError)
+@clause("A25.221")
 def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int:
     """A25.221: `unit`'s Morale Level in `location`: one higher with an unbroken friendly
     Commissar there, unless `unit` is itself a Commissar or berserk.
@@ -332,6 +339,7 @@ class RallyTerms:
 
 
 @checked(CommissarError)
+@clause("A25.221", "A25.222")
 def rally_terms(unit: Personnel, location: Sequence[Personnel]) -> RallyTerms:
     """A25.221-A25.222: who rallies the broken `unit`, and on what terms.
 
@@ -405,6 +413,7 @@ LOWEST = frozenset({"2-2-6"})
 
 
 @checked(CommissarError)
+@clause("A25.222")
 def rally_outcome(
     unit: Personnel,
     commissar_present: bool,
@@ -443,6 +452,7 @@ def rally_outcome(
 
 
 @checked(CommissarError)
+@clause("A25.223", otherwise=())
 def berserk_spread(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.223: the Location after a Commissar in it goes berserk: every friendly Infantry
     unit there is berserk too (Cavalry, being mounted, and enemy units are not).

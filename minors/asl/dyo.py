@@ -15,6 +15,7 @@ from attrs import field, frozen
 from .._kernel.rulebook import Violation
 from ..domain import Side
 from ..domain.arguments import checked, typed
+from ..domain.marks import clause
 from ..errors import DyoError
 
 __all__ = ["DyoError", "FrenchForce", "Purchase", "check_purchases", "french_force"]
@@ -63,6 +64,7 @@ class Purchase:
 
 
 @checked(DyoError)
+@clause("A25.57", otherwise=())
 def check_purchases(purchases: Iterable[Purchase]) -> tuple[Violation, ...]:
     """A25.57: one violation for each side whose purchases include both Free French and
     Vichy French, naming the items of each."""

@@ -21,6 +21,7 @@ from attrs import field, frozen
 
 from .._kernel.rulebook import Violation
 from ..domain.arguments import checked, typed
+from ..domain.marks import clause
 from ..errors import HumanWaveError
 from .hexgrid import Hex, HexGrain, distance, grains_through
 from .personnel import PersonnelKind
@@ -130,6 +131,7 @@ def _establishes(unit: HWCandidate, target: Hex) -> bool:
 
 
 @checked(HumanWaveError)
+@clause("A25.23", otherwise=())
 def check_declaration(
     units: Iterable[HWCandidate], target: str | Hex, *, wave: WaveKind = WaveKind.HUMAN_WAVE
 ) -> tuple[Violation, ...]:
@@ -224,6 +226,7 @@ def _unit_violations(unit: HWCandidate, wave: WaveKind) -> Iterable[Violation]:
 
 
 @checked(HumanWaveError)
+@clause("A25.231", otherwise=())
 def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexGrain, ...]:
     """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction.
 
@@ -246,6 +249,7 @@ def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexG
 
 
 @checked(HumanWaveError)
+@clause("A25.231", otherwise=())
 def check_direction(grain: HexGrain, units: Iterable[HWCandidate]) -> tuple[Violation, ...]:
     """A25.231: why `grain` cannot be the HW Direction (empty when it can)."""
     allowed = hw_directions(grain.target, units)
@@ -263,6 +267,7 @@ def check_direction(grain: HexGrain, units: Iterable[HWCandidate]) -> tuple[Viol
 
 
 @checked(HumanWaveError)
+@clause("A25.2311", otherwise=())
 def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
     """A25.2311: the forward hexes of a HW Unit in `hex_`: three on a normal grain, two on
     an alternate one (in hexside order, leaving out any off the board)."""
@@ -271,6 +276,7 @@ def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
 
 
 @checked(HumanWaveError)
+@clause("A25.2311", otherwise=())
 def side_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
     """A25.2311: the side hexes of a HW Unit in `hex_`: none on a normal grain, two on an
     alternate one."""
@@ -391,6 +397,7 @@ def _blocked_by_left(hex_: Hex, left: frozenset[Hex]) -> bool:
 
 
 @checked(HumanWaveError)
+@clause("A25.232", "A25.2321", "A25.2322", otherwise=())
 def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tuple[HWMove, ...]:
     """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay.
 
@@ -437,6 +444,7 @@ def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tup
 
 
 @checked(HumanWaveError)
+@clause("A25.232")
 def after_move(state: HWUnitState, move: HWMove, grain: HexGrain) -> HWUnitState:
     """The unit's state after `move`: the hex left is remembered (A25.2322); moving farther
     from the grain puts on a Range counter, moving closer takes it off (A25.2321).
@@ -463,6 +471,7 @@ class EntryEffect(StrEnum):
 
 
 @checked(HumanWaveError)
+@clause("A25.233", otherwise=())
 def entry_effects(move: HWMove, facts: ImpulseFacts) -> frozenset[EntryEffect]:
     """A25.233: the effects of a HW Unit's move into an enemy-occupied Location."""
     if move.kind is HWMoveKind.BELOW_ENEMY_ENTRENCHMENT:
@@ -511,6 +520,7 @@ class UnitCondition:
 
 
 @checked(HumanWaveError)
+@clause("A25.234")
 def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | None:
     """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one.
 
@@ -534,6 +544,7 @@ def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | No
 
 
 @checked(HumanWaveError)
+@clause("A25.234", otherwise=False)
 def human_wave_ends(options: Mapping[str, Sequence[HWMove]]) -> bool:
     """A25.234: the Human Wave is over when no HW Unit is left (`options` maps each
     remaining HW Unit's id to its `legal_moves`) or none can enter a new Location."""

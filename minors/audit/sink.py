@@ -177,7 +177,8 @@ class FileSink:
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Encode and write `entry` (called before the game commits it; raising refuses
-        it); `state()`, the state after it, is read only where the log records it."""
+        it); `state()` is the state after it, asked for only when a digest or snapshot
+        needs it."""
         if self._broken is not None:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"

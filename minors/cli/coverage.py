@@ -1,16 +1,26 @@
-"""Traceability: for each clause of the registry, the tests that cite it and the code
-registered under it (`minors rules coverage`, docs/testing.md).
+"""Traceability: for each clause of the registry, the tests that cite it, the code or data
+that carries it, and the tests that notice it switched off (`minors rules coverage`,
+docs/testing.md).
 
 Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in `tests/*.py`, read with
 `ast`, never imported) or in the `clauses` list of a rulebook situation
 (`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by default) holds
-under the clause (`Rulebook.registered()`). The tests are read from a checkout of the
-project: an installed wheel carries none.
+under the clause (`Rulebook.registered()`) and the functions marked with it
+(`minors.domain.marks`); data is the table rows that carry a clause no code carries
+(`minors.rules82.carriers`). The disabled-clause run (tests/mutation/run_disabled.py)
+switches each clause off in turn and runs the tests that cite it; its results, checked in
+as `tests/mutation/disabled.json`, name the tests that failed, and a test counts for a
+clause only if it did. Each clause's entry holds the digest of its code and rows when it
+ran: a clause whose code or rows changed since is stale until the run is made again. The
+tests are read from a checkout of the project: an installed wheel carries none.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import importlib
+import inspect
 import json
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
@@ -21,8 +31,9 @@ from attrs import frozen
 
 from .._kernel.rulebook import Rulebook
 from ..domain import ClauseKind
+from ..domain.marks import marked
 from ..errors import CoverageError
-from ..rules82 import RULEBOOK
+from ..rules82 import RULEBOOK, carriers
 from ..ruleset.tables import Ruleset, load_ruleset, normalize_clause
 
 __all__ = [
@@ -31,7 +42,10 @@ __all__ = [
     "CoverageError",
     "checkout_tests",
     "citations",
+    "clause_code",
+    "clause_digest",
     "coverage",
+    "problems",
     "to_json",
     "to_markdown",
     "to_text",
@@ -40,6 +54,25 @@ __all__ = [
 
 CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)
 """The kinds of clause of rule 82 that `--check` wants a test for."""
+
+MARKED_MODULES = (
+    "minors.rules82.war",
+    "minors.rules82.ties",
+    "minors.rules82.survival",
+    "minors.rules82.diplomacy",
+    "minors.rules82.deployment",
+    "minors.rules82.conquest",
+    "minors.rules82.limits",
+    "minors.rules82.movement",
+    "minors.rules82.queries",
+    "minors.asl.commissar",
+    "minors.asl.humanwave",
+    "minors.asl.dyo",
+)
+"""The modules whose functions may be marked with a clause (`minors.domain.marks`)."""
+
+RESULTS = Path("mutation") / "disabled.json"
+"""The disabled-clause run's results, in the tests folder."""
 
 
 @frozen
@@ -63,6 +96,59 @@ class ClauseCoverage:
     source: str
     tests: tuple[str, ...]
     code: tuple[str, ...]
+    data: tuple[str, ...] = ()
+    """The table rows that carry it."""
+    proven: tuple[str, ...] = ()
+    """The tests that failed with the clause switched off (fresh results only)."""
+    run: str = "not run"
+    """`caught`, `missed`, `stale` (its code or rows changed since) or `not run`."""
+
+
+def clause_code() -> dict[str, list[tuple[str, Any]]]:
+    """Clause id -> (name, function) of the code marked with it (`MARKED_MODULES`)."""
+    return marked(importlib.import_module(m) for m in MARKED_MODULES)
+
+
+def _source(function: Any) -> str:
+    while True:  # the function that runs, behind an effect's wrapper or a cache
+        spec = getattr(function, "__minors_effect__", None)
+        inner = spec.function if spec is not None else getattr(function, "__wrapped__", None)
+        if inner is None:
+            break
+        function = inner
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return repr(function)
+
+
+def clause_digest(
+    clause: str,
+    rs: Ruleset,
+    rulebook: Rulebook = RULEBOOK,
+    code: Mapping[str, Any] | None = None,
+) -> str:
+    """SHA-256 of what carries `clause` now: the source of each function registered or
+    marked under it, and the rows that carry it."""
+    found = code if code is not None else clause_code()
+    functions = dict(found.get(clause, ()))
+    for entry in rulebook.entries:
+        if entry.clause == clause:
+            functions[entry.key] = entry.function
+    parts = [f"{name}\n{_source(fn)}" for name, fn in sorted(functions.items())]
+    parts.append(carriers.rows_digest(rs, clause))
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _results(tests: Path) -> dict[str, Any]:
+    path = tests / RESULTS
+    if not path.is_file():
+        return {}
+    try:
+        found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")).get("clauses", {})
+    except (OSError, ValueError) as exc:
+        raise CoverageError(f"{path}: cannot read the disabled-clause results: {exc}") from None
+    return found
 
 
 def checkout_tests(start: Path | None = None) -> Path:
@@ -158,20 +244,60 @@ def coverage(
     the rulebook holds under it."""
     rs = ruleset if ruleset is not None else load_ruleset()
     code = rulebook.registered()
+    marks = clause_code()
+    results = _results(tests)
     cited: dict[str, set[str]] = {}
     for citation in citations(tests):
         cited.setdefault(citation.clause, set()).add(citation.test)
-    return {
-        cid: ClauseCoverage(
+    report = {}
+    for cid, clause in rs.clauses.items():
+        names = {f"{name} ({role})" for name, role in code.get(cid, ())}
+        names.update(f"{name} (marked)" for name, _ in marks.get(cid, ()))
+        result = results.get(cid)
+        run, proven = "not run", ()
+        if result is not None:
+            if result.get("digest") != clause_digest(cid, rs, rulebook, marks):
+                run = "stale"
+            else:
+                proven = tuple(sorted(result.get("failed", ())))
+                run = "caught" if proven else "missed"
+        report[cid] = ClauseCoverage(
             clause=cid,
             title=clause.title,
             kind=clause.kind,
             source=clause.source,
             tests=tuple(sorted(cited.get(cid, ()))),
-            code=tuple(sorted({f"{name} ({role})" for name, role in code.get(cid, ())})),
+            code=tuple(sorted(names)),
+            data=tuple(carriers.rows_of(rs, cid)),
+            proven=proven,
+            run=run,
         )
-        for cid, clause in rs.clauses.items()
-    }
+    return report
+
+
+def problems(report: Mapping[str, ClauseCoverage]) -> list[str]:
+    """What `--check` fails on, for each rule or procedure of rule 82 and A25: no test cites
+    it; no code or data carries it; the disabled-clause run has not run it, or its code
+    or rows changed since (stale), or no test failed with it switched off (missed)."""
+    found = []
+    for c in report.values():
+        if c.kind not in CHECKED:
+            continue
+        what = f"{c.clause} [{c.kind.value}] {c.title}"
+        if not c.tests:
+            found.append(f"{what}: no test cites it")
+        if not c.code and not c.data:
+            found.append(f"{what}: no code is registered or marked under it, no row carries it")
+        elif c.run == "stale":
+            found.append(
+                f"{what}: its code or rows changed since the disabled-clause run: run "
+                f"python tests/mutation/run_disabled.py --stale"
+            )
+        elif c.run == "not run":
+            found.append(f"{what}: not in the disabled-clause results: run it")
+        elif c.run == "missed":
+            found.append(f"{what}: no test fails with it switched off")
+    return found
 
 
 def uncovered(report: Mapping[str, ClauseCoverage]) -> list[str]:
@@ -182,7 +308,14 @@ def uncovered(report: Mapping[str, ClauseCoverage]) -> list[str]:
 def to_json(report: Mapping[str, ClauseCoverage]) -> dict[str, dict[str, Any]]:
     """`{clause: {"tests": [...], "code": [...], "kind": ...}}`."""
     return {
-        c.clause: {"tests": list(c.tests), "code": list(c.code), "kind": c.kind.value}
+        c.clause: {
+            "tests": list(c.tests),
+            "code": list(c.code),
+            "data": list(c.data),
+            "proven": list(c.proven),
+            "run": c.run,
+            "kind": c.kind.value,
+        }
         for c in report.values()
     }
 
@@ -193,6 +326,20 @@ def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         yield f"{c.clause} [{c.kind.value}] {c.title}"
         yield f"    tests: {', '.join(c.tests) if c.tests else '-'}"
         yield f"    code:  {', '.join(c.code) if c.code else '-'}"
+        if c.data:
+            yield f"    data:  {', '.join(c.data)}"
+        yield f"    switched off ({c.run}): {', '.join(c.proven) if c.proven else '-'}"
+
+
+def _proves(test: str, citation: str) -> bool:
+    """Whether `test` (a pytest node id) is the test of `citation` (a test, a situation's
+    file, the A25 cases' file)."""
+    if citation.startswith("tests/data/scenarios/"):
+        stem = citation.rsplit("/", 1)[-1].removesuffix(".json")
+        return test == f"tests/test_scenarios.py::test_situation[{stem}]"
+    if citation.startswith("tests/data/"):
+        return test.startswith("tests/test_nationality.py::test_rulebook_case[")
+    return test == citation or test.startswith((f"{citation}[", f"{citation}::"))
 
 
 def _cell(items: tuple[str, ...]) -> str:
@@ -203,25 +350,45 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
     """The report as a Markdown document (docs/rules-coverage.md is generated from it)."""
     missing = uncovered(report)
     cited = sum(1 for c in report.values() if c.tests)
+    checked = [c for c in report.values() if c.kind in CHECKED]
+    caught = sum(1 for c in checked if c.run == "caught")
     yield "# Rule coverage"
     yield ""
     yield (
         "Generated by `minors rules coverage --markdown > docs/rules-coverage.md` from a "
         "checkout; do not edit by hand. Each clause of the registry (`tables/clauses.toml`) "
-        "with the tests that cite it (`@pytest.mark.rule` markers and the `clauses` of "
-        "`tests/data/scenarios/*.json`) and the code registered under it "
-        "(what `minors.rules82.RULEBOOK.registered()` holds under it)."
+        "with the code that carries it (checks and effects of rule 82's rulebook, functions "
+        "marked with the clause) or the table rows that do, the tests that fail when the "
+        "disabled-clause run switches it off (`tests/mutation/run_disabled.py`: the code "
+        "answers as switched off, the rows are removed or changed), and the other tests that "
+        "cite it (`@pytest.mark.rule` markers, the `clauses` of `tests/data/scenarios/*.json`, "
+        "the cases of `tests/data/a25/cases.toml`), which do not count."
+    )
+    yield ""
+    yield (
+        "The semantic mutation run (flipped comparisons, dropped conditions, off-by-ones ...) "
+        "over the rule modules has its own page: [the semantic mutation run](mutation.md)."
     )
     yield ""
     yield f"{cited} of {len(report)} clauses are cited by a test."
     yield (
-        f"Rules and procedures of rule 82 with no test ({len(missing)}): "
+        f"{caught} of {len(checked)} rules and procedures of rule 82 and A25 are caught: some "
+        "test fails with the clause switched off."
+    )
+    yield (
+        f"Rules and procedures with no test ({len(missing)}): "
         + (", ".join(missing) if missing else "none")
         + "."
     )
     yield ""
-    yield "| clause | kind | title | tests | code |"
-    yield "|---|---|---|---|---|"
+    yield "| clause | kind | title | fail when it is off | cite it, do not fail | code | data |"
+    yield "|---|---|---|---|---|---|---|"
     for c in report.values():
         title = c.title.replace("|", "\\|")
-        yield f"| {c.clause} | {c.kind.value} | {title} | {_cell(c.tests)} | {_cell(c.code)} |"
+        proven = _cell(c.proven) if c.run == "caught" else c.run
+        others = tuple(t for t in c.tests if not any(_proves(p, t) for p in c.proven))
+        rows = c.data[:6] + ((f"and {len(c.data) - 6} more",) if len(c.data) > 6 else ())
+        yield (
+            f"| {c.clause} | {c.kind.value} | {title} | {proven} | {_cell(others)} | "
+            f"{_cell(c.code)} | {_cell(rows)} |"
+        )

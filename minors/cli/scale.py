@@ -5,6 +5,7 @@ stderr only."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..errors import MinorsError
+from ..errors import MinorsError, ScaleInputError
 from .output import echo_json, exit_2, show
 from .progress import progress
 
@@ -69,6 +70,7 @@ def _run_options(func: F) -> F:
 
 
 def _rulebook(spec: str | None) -> Any:
+    """The rulebook `--rulebook` names (by name or module:attribute), None without one."""
     if spec is None:
         return None
     from ..rules82 import find_rulebook
@@ -159,7 +161,9 @@ def simulate(
     versus = None
     if versus_overlays or versus_rulebook:
         other_book = _rulebook(versus_rulebook) if versus_rulebook else book
-        other_root = scale.root_game(scenario, at, (*overlays, *versus_overlays), other_book)
+        # over the first side's overlays: its --ruleset, or else its scenario file's own
+        first = [str(source) for source in root.ruleset.sources]
+        other_root = scale.root_game(scenario, at, (*first, *versus_overlays), other_book)
         other_logs = str(Path(logs) / "versus") if logs else None
         versus = scale.Campaigns.of(other_root, until, seed, spec.policy, other_logs)
     sides = 2 if versus is not None else 1
@@ -179,17 +183,31 @@ def simulate(
         echo_json(document)
     else:
         show(_simulation_tables(document))
-    stopped = [*document["errors"], *document.get("versus", {}).get("errors", [])]
-    for error in stopped:  # a rulebook's (or a policy's) bug: each campaign replays alone
-        click.echo(
-            f"minors: campaign {error['campaign']} (seed {error['seed']}) stopped: "
-            f"{error['error']}; replay it with --replay {error['campaign']}",
-            err=True,
-        )
+    stopped = 0
+    for side in (document, document.get("versus")):
+        if side is None:
+            continue
+        # --replay plays the first side: the other's campaigns replay under its rules
+        rules = "" if side is document else _as_first(side["rules"])
+        for error in side["errors"]:  # a rulebook's (or a policy's) bug: each replays alone
+            stopped += 1
+            click.echo(
+                f"minors: {'' if side is document else 'versus '}campaign {error['campaign']} "
+                f"(seed {error['seed']}) stopped: {error['error']}; replay it with "
+                f"--replay {error['campaign']}{rules}",
+                err=True,
+            )
     sys.exit(1 if stopped else 0)
 
 
+def _as_first(rules: dict[str, Any]) -> str:
+    """The options that make the other side's rules the first side's, for `--replay`."""
+    options = "".join(f" --ruleset {shlex.quote(overlay)}" for overlay in rules["overlays"])
+    return f"{options} --rulebook {shlex.quote(rules['rulebook'])} (instead of the --versus-*)"
+
+
 def _simulation_tables(document: dict[str, Any]) -> Any:
+    """The report of `minors simulate` as rich tables (without --json)."""
     from rich.console import Group
     from rich.table import Table
 
@@ -236,7 +254,7 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
             title="Versus - base, paired by seed (differences whose interval excludes 0)",
             title_justify="left",
         )
-        for column in ("Measure", "Base", "Versus", "Difference"):
+        for column in ("Measure", "Base", "Versus", "Difference", "p (Holm)"):
             diff.add_column(column)
         showing = [d for d in versus["differences"] if d["shows"]]
         for d in showing:
@@ -247,11 +265,14 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
                 fmt.format(d["base"]),
                 fmt.format(d["versus"]),
                 shown(d["difference"], percent),
+                "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
             )
         parts.append(diff)
+        held = sum(1 for d in showing if d["p_holm"] is not None and d["p_holm"] < 0.05)
         parts.append(
             f"{len(showing)} of {len(versus['differences'])} measures that differ show a "
-            "difference (--json lists them all)"
+            f"difference, each at 95 %; {held} with Holm's correction for them all "
+            "(p below 0.05; --json lists every measure)"
         )
     parts.append("replay any campaign: minors simulate ... --replay I")
     return Group(*parts)
@@ -320,9 +341,7 @@ def explore(
     )
     runner = scale.Runner(workers=workers, scheduler=scheduler, small=max_states <= 5000)
     with progress("positions", "positions") as advance, runner:
-        found = scale.explore(
-            search, runner, max_states=max_states, overlays=overlays, progress=advance
-        )
+        found = scale.explore(search, runner, max_states=max_states, progress=advance)
     where = runner.setup.describe()
     if folder is not None:
         Path(folder).mkdir(parents=True, exist_ok=True)
@@ -377,7 +396,7 @@ def verify_many(
     book = _rulebook(rulebook_spec)
     logs = scale.logs_in(paths)
     if not logs:
-        raise click.UsageError("no logs: the folders given hold no *.jsonl file")
+        raise ScaleInputError(f"no logs: {', '.join(paths)} hold no *.jsonl file")
     with (
         progress("logs", "logs") as advance,
         scale.Runner(

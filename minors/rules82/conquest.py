@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import TYPE_CHECKING, ClassVar
 
 from attrs import frozen
@@ -20,6 +20,7 @@ from .._kernel.rulebook import (
     effect,
     handles,
 )
+from .._kernel.state import Minor
 from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
 from ..domain.units import GROUND
@@ -118,9 +119,8 @@ def _attackers_into(tx: Tx, minor: str, table: dict[str, dict[str, str]]) -> dic
     for major in tx.rs.derived(_colonizers):
         if vichy_colony(tx, major, minor):
             found[major] = "82.41"
-    if state.status in _TIED_TO_FIGHT and state.major is not None:
-        for major in tx.enemies(state.major):
-            found[major] = "82.42"
+    for major in _through_its_major(tx, state):
+        found[major] = "82.42"
     for major in state.at_war_with:
         found[major] = "82.41"
     table[minor] = found
@@ -129,6 +129,15 @@ def _attackers_into(tx: Tx, minor: str, table: dict[str, dict[str, str]]) -> dic
 
 _TIED_TO_FIGHT = frozenset({Status.ASSOCIATED, Status.ALLIED, Status.CONQUERED})
 """82.42: a minor fought through its major (war on the major is war on it)."""
+
+
+@effect("82.42", otherwise=())
+def _through_its_major(tx: Tx, state: Minor) -> Collection[str]:
+    """82.42: the powers at war with the major a minor is associated with, allied to or
+    conquered by attack it without a declaration."""
+    if state.status in _TIED_TO_FIGHT and state.major is not None:
+        return tx.enemies(state.major)
+    return ()
 
 
 @effect("82.41", otherwise=False, name="vichy_colony")

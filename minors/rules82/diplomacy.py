@@ -15,6 +15,7 @@ from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check
 from .._kernel.state import Deadline, Holding, LedgerEntry
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
+from ..domain.marks import clause
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
@@ -225,6 +226,7 @@ def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
         tx.note("82.63", "{}'s result {} raises no forces in {}", major, result, minor)
 
 
+@clause("82.21", "82.31")
 def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:
     """Apply a modified result of `major` on `minor`: the new standing, its BRPs (82.22),
     status (82.21, 82.31), the 82.33 reversal, and the partner's wars."""

@@ -23,6 +23,7 @@ from .._kernel.rulebook import (
 )
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
+from ..domain.marks import clause
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
 from ..ruleset.tables import Ruleset
@@ -171,6 +172,7 @@ def _tracers(tx: Tx, group: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(ids)
 
 
+@clause("82.321A", otherwise=())
 def supply_order(tx: Tx, minor: str) -> list[str]:
     """82.321A: the units supplied in or through a controlled minor, in priority order:
     the units inside first, then those tracing through it."""
@@ -401,6 +403,7 @@ def _enforce(tx: Tx, side: Side) -> None:
         tx.assign("losses", {})
 
 
+@clause("82.321", "82.321A")
 def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:
     excess, inside, tracing = measure(tx, limit, group)
     if not excess.over:

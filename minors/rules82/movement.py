@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable, Iterator
+from collections.abc import Collection, Hashable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from attrs import field, frozen
@@ -12,8 +12,10 @@ from attrs import field, frozen
 from .._kernel.effects import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds, factor_count
 from .._kernel.rulebook import Batch, Violation, as_written, candidates, check, handles
+from .._kernel.state import Minor
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
+from ..domain.marks import clause
 from ..domain.units import Unit, UnitKind
 from ..ruleset.tables import Ruleset
 from .conquest import attackers, vichy_colony
@@ -97,6 +99,7 @@ def entry_refusal(tx: Tx, owner: str, country: str) -> str | None:
     return _refusal(tx, _major_of(tx, owner), country, entry_table(tx))
 
 
+@clause("82.83C")
 def _refusal(tx: Tx, major: str | None, country: str, table: EntryTable) -> str | None:
     """`entry_refusal` for units fighting for `major` (None: a minor's with no major) in
     a country not their own, `table` being `entry_table(tx)`."""
@@ -150,15 +153,22 @@ def _entrants_into(tx: Tx, minor: str, table: EntryTable) -> frozenset[str]:
     allowed = set(attackers(tx, minor))
     if friendly is not None:
         allowed.update(tx.side_members(tx.side(friendly)))
+    allowed.update(_controller_and_allies(tx, state))
+    found = table[minor] = frozenset(allowed)
+    return found
+
+
+@clause("82.32D", otherwise=())
+def _controller_and_allies(tx: Tx, state: Minor) -> Collection[str]:
+    """82.32D: the power controlling a minor's hexes and its allies may enter it."""
     holding = state.standing
     if (
-        status is Status.HEXES_CONTROLLED
+        state.status is Status.HEXES_CONTROLLED
         and holding is not None
         and holding.level >= DiplomaticLevel.CONTROL
     ):
-        allowed.update(tx.allies(holding.major))  # 82.32D: the controlling power and its allies
-    found = table[minor] = frozenset(allowed)
-    return found
+        return tx.allies(holding.major)
+    return ()
 
 
 _FRIENDLY_HOLD = frozenset({*TIED, Status.CONQUERED})

@@ -8,6 +8,7 @@ from attrs import frozen
 
 from .._kernel.game import BaseGame
 from ..domain import DiplomaticLevel, FootnoteKind, Status, Theater
+from ..domain.marks import clause
 from ..domain.units import UnitKind
 from .deployment import force_specs
 
@@ -43,6 +44,7 @@ class Answer:
         return self.value
 
 
+@clause("82.83B")
 def attack_costs_brps(game: BaseGame, owner: str) -> Answer:
     """82.83B: an independent minor's offensive operations cost no BRPs."""
     name = game.ruleset.resolve(owner)
@@ -52,6 +54,7 @@ def attack_costs_brps(game: BaseGame, owner: str) -> Answer:
     return Answer(True, "82.83B", f"{name} is not an independent minor")
 
 
+@clause("82.32E")
 def may_attack_from(game: BaseGame, unit_id: str) -> Answer:
     """82.32E: units may attack out of a minor whose hexes their side controls; 82.33: not
     out of one whose control was reversed, until they leave."""
@@ -144,6 +147,7 @@ def _newly_attacked(game: BaseGame, minor: str) -> str | None:
     return None
 
 
+@clause("82.71")
 def may_fly(game: BaseGame, unit_id: str, mission: Mission) -> Answer:
     """82.71: in the attacker's player turn, a newly attacked minor's air units may only
     intercept the attacker's air and naval missions and fly defensive air support; its naval
@@ -171,6 +175,7 @@ def may_fly(game: BaseGame, unit_id: str, mission: Mission) -> Answer:
     )
 
 
+@clause("82.72")
 def may_assist(game: BaseGame, unit_id: str, minor: str, mission: Mission) -> Answer:
     """82.72: in the attacker's player turn, a major power at war with the attacker helps a
     newly attacked minor only by intercepting naval activity: no interception of air
@@ -190,6 +195,7 @@ def may_assist(game: BaseGame, unit_id: str, minor: str, mission: Mission) -> An
     )
 
 
+@clause("82.73")
 def zoc_extends(game: BaseGame, unit_id: str, minor: str, *, adjacent: bool) -> Answer:
     """82.73: in the attacker's player turn, the zone of control of an enemy major power's
     armor unit next to a newly attacked minor extends into its hexes (adjacency is the
@@ -215,6 +221,7 @@ def garrison_may_assist(game: BaseGame, major: str, minor: str) -> Answer:
     return Answer(False, "82.34", f"{major} is not {name}'s garrisoning associate")
 
 
+@clause("82.13C")
 def attrition_nationality(game: BaseGame, unit_id: str) -> Named:
     """82.13C: Commonwealth units are separate nationalities for attrition losses."""
     unit = game.unit(unit_id)
@@ -224,6 +231,7 @@ def attrition_nationality(game: BaseGame, unit_id: str) -> Named:
     return Named(unit.owner, "82.13C", f"{unit_id} is {unit.owner}'s")
 
 
+@clause("82.13D")
 def in_british_force_pool(game: BaseGame, unit_id: str) -> Answer:
     """82.13D: Commonwealth units stay in the British force pool after a British surrender
     (what becomes of British units is rule 59.513, not given). The pool's power is the one
@@ -301,6 +309,7 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
     )
 
 
+@clause("82.94")
 def may_rebuild(
     game: BaseGame,
     minor: str,
@@ -336,6 +345,7 @@ def may_rebuild(
     return Answer(True, "82.94", f"{name}'s units may be rebuilt in {hex_label}")
 
 
+@clause("82.95")
 def geographic_restriction(game: BaseGame, unit_id: str) -> Answer:
     """82.95: where a Pacific minor's unit may go depends on its status (rules 71, 72, 84,
     85, not given). Reading: independent and associated minors' units stay home; an allied

@@ -15,6 +15,7 @@ from .._kernel.rulebook import Batch, Violation, candidates, check, effect, hand
 from .._kernel.state import LedgerEntry, Minor, Pending, evolve
 from ..domain import CommandKind, LedgerKind, Status
 from ..domain.clock import Phase
+from ..domain.marks import clause
 from ..domain.units import GROUND
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
@@ -312,6 +313,22 @@ def _border_garrison(tx: Tx, cmd: BorderWar) -> Iterator[Violation]:
         yield from _garrison_needs_war(tx, DeclareWar(cmd.attacker, cmd.target))
 
 
+def _border_untied(tx: Tx, cmd: BorderWar) -> bool:
+    return cmd.target not in tx.rs.minors or _tie_refusal(tx, cmd.attacker, cmd.target) is None
+
+
+@check(BorderWar, "82.42", passes=_border_untied)
+def _border_war_on_a_tied_minor(tx: Tx, cmd: BorderWar) -> Iterable[Violation]:
+    """82.42 (82.12, 82.13, 82.93): a border war on a minor tied to a major, or conquered,
+    is refused as a declaration of war on it is: war is made on its major."""
+    if cmd.target not in tx.rs.minors:
+        return ()
+    clause = _tie_refusal(tx, cmd.attacker, cmd.target)
+    if clause is None:
+        return ()
+    return _refuse_tied(tx, DeclareWar(cmd.attacker, cmd.target), clause)
+
+
 # ---- declarations: effects -------------------------------------------------------------
 
 
@@ -473,6 +490,7 @@ def _invasion_supply(tx: Tx, minor: str, attacker: str) -> tuple[str, ...]:
 
 
 @effect("82.56")
+@clause("82.352")
 def _displace(tx: Tx, minor: str, attacker: str, displace: str | None) -> None:
     """82.352, 82.56: the attacker's and its allies' ground units in the capital move to a
     hex next to it, the one the attacker names or, by default, the first listed."""
@@ -528,6 +546,7 @@ def _end_own_control(tx: Tx, state: Minor, attacker: str) -> bool:
     return True
 
 
+@clause("82.81A")
 def _garrison_partner(tx: Tx, minor: str, barred: tuple[str, ...], attacker: str) -> str | None:
     """82.34 / 82.81A: the garrisoning major at war with the attacker that the minor
     associates with at once, if it is not barred (82.351)."""

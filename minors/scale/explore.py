@@ -25,7 +25,8 @@ the wars between majors (which neither changes), so they commute and neither dis
 other. Commands of other kinds and `pass` are dependent on everything. Sleep sets over a
 sound independence relation visit every position reachable within the bounds (a slept
 transition's target is reached by the commuted sequence, of the same length); the sleep
-set of a position reached by several sequences of one level is their intersection. A
+set of a position reached by several sequences of one level is their intersection, each
+command in it with the union of the minors and units the sequences found it to touch. A
 rulebook whose rules read across minors should run with `reduction=False`
 (`--no-reduction`).
 """
@@ -135,6 +136,9 @@ class Node:
 
 @frozen
 class Child:
+    """A successor of a node: its key, the step to it, the step's index among the node's
+    steps (the last of its rank), and the commands asleep there."""
+
     key: int
     step: Step
     index: int
@@ -167,6 +171,7 @@ class Violation:
     """A scenario file that `minors run [--until UNTIL]` replays to the broken position."""
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors explore --json` prints it (docs/schemas/explore.schema.json)."""
         return {
             "invariant": self.invariant,
             "clause": self.clause,
@@ -187,15 +192,18 @@ class Exploration:
     positions: int
     """Distinct positions (keys), each checked once."""
     depth: int
-    """The deepest level whose positions were all checked."""
+    """The deepest level checked: all its positions, or (when capped) those of least rank
+    that the cap left in."""
     capped: bool
-    """`max_states` was hit: the search stopped before its bounds."""
+    """`max_states` stopped the search before its bounds: a level was cut to the positions
+    of least rank, or some of its positions were left unexpanded."""
     max_states: int
     violations: tuple[Violation, ...]
     reduction: bool
     kinds: tuple[str, ...] | None
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors explore --json` prints it, but for `ran_on`."""
         return {
             "states": self.states,
             "positions": self.positions,
@@ -212,6 +220,7 @@ class Exploration:
 
 
 def _check(search: Search) -> None:
+    """A worker explores only the tables and rulebook the client sent (by digest)."""
     root = search.root
     if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
         raise ScaleError(
@@ -221,6 +230,7 @@ def _check(search: Search) -> None:
 
 
 def _step(game: Game, step: Step) -> Sequence[Effect]:
+    """Take one step: apply a command, or move the clock on one phase (`pass`)."""
     if isinstance(step, str):
         return game.advance_to(game.clock.next())
     return game.apply(step)
@@ -349,17 +359,22 @@ def _violation(
 ) -> Violation:
     """The violation found at the end of `path`, with its reproducing scenario."""
     game = search.root.clone()
+    failed: Step | None = None
     for step in path:
         try:
             _step(game, step)
         except Exception:
-            break  # the listed command that failed to apply: the scenario stops there
+            failed = step  # the listed step that failed: the scenario stops there
+            break
     rulebook = search.root.rulebook.name
     # `minors run` stops right after the last command, or with --until at a later moment
-    # (it applies the commands stamped before that moment only)
+    # (it applies the commands stamped before that moment only); a pass that failed is
+    # replayed by running until the moment after it
     entries = list(game.log)
     last = entries[-1].command.get("command") if entries else "advance"
     until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
+    if failed == PASS:
+        until = str(game.clock.next())
     comments = [
         f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
         "replay: minors run THIS.toml"
@@ -409,7 +424,8 @@ def _merge(
     answers: Sequence[Expanded], frontier: Sequence[Node], visited: set[int], best: dict[int, Best]
 ) -> int:
     """Merge the successors of `answers` into `best` (the next level's new positions: least
-    rank, intersected sleep sets); the number of successors seen."""
+    rank, intersected sleep sets), alike in any order of `answers`; the number of
+    successors seen."""
     by_rank = {node.rank: node for node in frontier}
     seen = 0
     for answer in answers:
@@ -424,7 +440,10 @@ def _merge(
             if known is None:
                 best[child.key] = (rank, (*node.path, child.step), sleep)
                 continue
-            common = {c: f for c, f in known[2].items() if c in sleep}
+            # asleep on every arrival; a command's minors are those any arrival found it to
+            # touch (the larger footprint wakes it more often: never unsound, and the same
+            # whichever arrival is merged first)
+            common = {c: f | sleep[c] for c, f in known[2].items() if c in sleep}
             if rank < known[0]:
                 best[child.key] = (rank, (*node.path, child.step), common)
             else:
@@ -437,11 +456,12 @@ def explore(
     runner: Runner,
     *,
     max_states: int = DEFAULT_MAX_STATES,
-    overlays: Sequence[str | Path] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Exploration:
     """Explore `search` where `runner` runs work, visiting at most `max_states` distinct
-    positions; `overlays` are written into the violations' scenarios."""
+    positions. The violations' scenarios name the overlays the root was played under (its
+    tables' sources, whether they came from `--ruleset` or from its scenario file) by
+    absolute path, so that they replay from anywhere."""
     if max_states < 1:
         raise ScaleInputError(f"--max-states {max_states}: give one or more")
     root = search.root
@@ -450,7 +470,7 @@ def explore(
     frontier = [Node(root.key(), (), ())]
     states, level, capped = 1, 0, False
     found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
-    names = [str(Path(o).resolve()) for o in overlays]
+    names = [str(Path(source).resolve()) for source in root.ruleset.sources]
     checked_depth = -1
     branching = 1.0
     while frontier:
@@ -475,6 +495,7 @@ def explore(
                 states += _merge(done, frontier, visited, best)
                 answers += done
             answers += _run(runner, payload, frontier[expanded:], True)
+            capped = capped or expanded < len(frontier)  # positions left unexpanded
         by_rank = {node.rank: node for node in frontier}
         for answer in sorted(answers, key=lambda e: e.rank):
             node = by_rank[answer.rank]

@@ -59,12 +59,16 @@ _ENFORCED = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
 
 def broken(game: Game, passed: Moment | None) -> list[tuple[Invariant, list[str]]]:
     """Every invariant `game` breaks now, with its problems; `passed` is the moment the
-    clock just left (the last step was an advance), or None."""
+    clock just left (the last step was an advance), or None. A check that raises breaks
+    its invariant, the error its problem."""
     found = []
     for invariant in INVARIANTS:
         if invariant.after_phase_end and (passed is None or passed.phase not in _ENFORCED):
             continue
-        problems = invariant.check(game)
+        try:
+            problems = invariant.check(game)
+        except Exception as exc:  # a malformed position (or check): broken here, said so
+            problems = [f"the check raised {type(exc).__name__}: {exc}"]
         if problems:
             found.append((invariant, problems))
     return found

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ScaleInputError
 from .report import Side, differences, summary
 from .runner import Runner
 from .simulate import Campaigns, run_campaigns
@@ -18,9 +19,15 @@ def simulate(
 ) -> dict[str, Any]:
     """`count` campaigns of `base` (and of `versus`, with the same seeds), reported as
     `minors simulate --json` prints them: the base side's report, with `versus` (the other
-    side's report and the paired `differences`) when there is another side."""
+    side's report and the paired `differences`) when there is another side.
+
+    Raises:
+        ScaleInputError: the two sides are seeded differently (they would not be paired).
+    """
     if versus is not None and versus.seed != base.seed:
-        raise ValueError("both sides play the same seeds")
+        raise ScaleInputError(
+            f"both sides play the same seeds: --seed {base.seed} against {versus.seed}"
+        )
     first = Side("base", base, tuple(run_campaigns(base, count, runner)))
     if versus is None:
         return {**summary(first), "ran_on": runner.setup.describe()}

@@ -44,8 +44,9 @@ def _short(label: str) -> str:
 
 
 def _grid(summary: dict[str, Any]) -> dict[str, Any]:
+    """The status bars of one side: a row per minor, a column per season."""
     seasons = summary["seasons"]
-    n = summary["campaigns"]
+    n = summary["completed"]  # the figures count the campaigns that reached the horizon
     rows = []
     for r, (minor, data) in enumerate(summary["minors"].items()):
         y = 24 + r * PITCH
@@ -77,14 +78,22 @@ def _grid(summary: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _end(point: dict[str, Any], end: str) -> float:
+    """An end of a point's band: its value where the interval is unbounded (one campaign)."""
+    value: float = point["value"] if point[end] is None else point[end]
+    return value
+
+
 def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
+    """The BRP credits of one side: a line per major, its interval as a band."""
     seasons = summary["seasons"]
     top, plot = 12, 200
     values = [
         v
         for major in summary["brps"].values()
         for s in major["seasons"].values()
-        for v in (s["low"], s["high"])
+        for v in (s["value"], s["low"], s["high"])
+        if v is not None
     ]
     low, high = float(min([0.0, *values])), float(max([0.0, *values]))
     span = max(high - low, 1.0)
@@ -98,8 +107,8 @@ def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
     series = []
     for major, data in summary["brps"].items():
         points = [data["seasons"][label] for label in seasons]
-        upper = [f"{x(i)},{y(p['high'])}" for i, p in enumerate(points)]
-        lower = [f"{x(i)},{y(p['low'])}" for i, p in reversed(list(enumerate(points)))]
+        upper = [f"{x(i)},{y(_end(p, 'high'))}" for i, p in enumerate(points)]
+        lower = [f"{x(i)},{y(_end(p, 'low'))}" for i, p in reversed(list(enumerate(points)))]
         series.append(
             {
                 "major": major,
@@ -152,6 +161,7 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
                     "base_text": base,
                     "versus_text": other,
                     "text": shown(d["difference"], percent),
+                    "p_text": "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
                 }
             )
     clauses = [

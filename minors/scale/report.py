@@ -13,9 +13,10 @@ from attrs import frozen
 
 from ..domain import Status
 from ..domain.clock import Moment
+from ..errors import ScaleInputError
 from ..ruleset.tables import Ruleset
 from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, season_label
-from .stats import CONFIDENCE, mean_interval, wilson
+from .stats import CONFIDENCE, holm, mean_interval, paired_p, wilson
 
 __all__ = ["Side", "differences", "shown", "summary"]
 
@@ -33,6 +34,7 @@ class Side:
 
     @property
     def rs(self) -> Ruleset:
+        """The tables this side played under."""
         return self.spec.root.ruleset
 
 
@@ -154,6 +156,7 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
 
 
 def _dates(values: Any) -> dict[str, int]:
+    """How many campaigns have each date (a season, in calendar order), then `never`."""
     counted = Counter(_when(v) for v in values)
     order = sorted(
         (k for k in counted if k != NEVER), key=lambda k: Moment.parse(f"{k}/axis/diplomacy")
@@ -184,11 +187,16 @@ def _fired(rule: str) -> Measure:
     return lambda r: float(dict(r.clauses).get(rule, 0))
 
 
-def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, str, Measure]]:
-    """What the two sides are compared on, per campaign: (name, kind, measure)."""
+def _measures(
+    base: Side, mine: Sequence[CampaignResult], versus: Side, theirs: Sequence[CampaignResult]
+) -> list[tuple[str, str, Measure]]:
+    """What the two sides are compared on, per campaign: (name, kind, measure). A minor in
+    play on either side, a clause fired on either side (a house rule's own clause fires on
+    one side only)."""
     minors, majors = list(base.rs.minors), list(base.rs.majors)
     out: list[tuple[str, str, Measure]] = []
-    for i in _active(base, results):
+    active = {*_active(base, mine), *_active(versus, theirs)} & set(range(len(minors)))
+    for i in sorted(active):
         name = minors[i]
         for status in Status:
             what = f"{name} {status.value} at the horizon"
@@ -197,7 +205,7 @@ def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, 
         out.append((f"{name} conquered", "proportion", _conquered(i)))
     for j, major in enumerate(majors):
         out.append((f"{major} BRP credits at the horizon", "mean", _credits(j)))
-    for rule in sorted({rule for r in results for rule, _ in r.clauses}):
+    for rule in sorted({rule for r in (*mine, *theirs) for rule, _ in r.clauses}):
         out.append((f"rule {rule} fired (times a campaign)", "mean", _fired(rule)))
     return out
 
@@ -205,10 +213,17 @@ def _measures(base: Side, results: Sequence[CampaignResult]) -> list[tuple[str, 
 def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
     """Each measure on both sides and the mean of its paired differences (versus - base,
     campaign by campaign: the same seeds) with its t interval; `shows` when the interval
-    excludes 0. Measures that are equal in every campaign are left out, and so are the
-    campaigns that stopped on an error on either side."""
+    excludes 0; `p`, the paired t test's two-sided p-value, and `p_holm`, that p adjusted
+    by Holm's method over all the measures listed (each interval is at 95 % alone: among
+    many measures some show by chance, and `p_holm` below 0.05 is the one that holds for
+    them together). Measures that are equal in every campaign are left out, and so are
+    the campaigns that stopped on an error on either side.
+
+    Raises:
+        ScaleInputError: the sides did not play the same seeds.
+    """
     if [r.seed for r in base.results] != [r.seed for r in versus.results]:
-        raise ValueError("the two sides did not play the same seeds")
+        raise ScaleInputError("the two sides did not play the same seeds: they cannot be paired")
     pairs = [
         (x, y)
         for x, y in zip(base.results, versus.results, strict=True)
@@ -218,7 +233,7 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
         return []
     mine, theirs = [x for x, _ in pairs], [y for _, y in pairs]
     out: list[dict[str, Any]] = []
-    for what, kind, measure in _measures(base, mine):
+    for what, kind, measure in _measures(base, mine, versus, theirs):
         a = [measure(r) for r in mine]
         try:
             b = [measure(r) for r in theirs]
@@ -226,22 +241,30 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
             continue
         if a == b:
             continue
-        paired = mean_interval([y - x for x, y in zip(a, b, strict=True)])
+        paired = [y - x for x, y in zip(a, b, strict=True)]
+        interval = mean_interval(paired)
         out.append(
             {
                 "what": what,
                 "kind": kind,
                 "base": round(sum(a) / len(a), 6),
                 "versus": round(sum(b) / len(b), 6),
-                "difference": paired.to_json(),
-                "shows": paired.excludes_zero(),
+                "difference": interval.to_json(),
+                "shows": interval.excludes_zero(),
+                "p": paired_p(paired),
             }
         )
+    for d, adjusted in zip(out, holm([d["p"] for d in out]), strict=True):
+        d["p"] = None if d["p"] is None else round(d["p"], 6)
+        d["p_holm"] = None if adjusted is None else round(adjusted, 6)
     return out
 
 
 def shown(interval: dict[str, Any], percent: bool = False) -> str:
-    """`42.0% [35.1–49.2]` or `-10.3 [-12.0–-8.6]`: a value and its interval as text."""
+    """`42.0% [35.1–49.2]` or `-10.3 [-12.0–-8.6]`: a value and its interval as text
+    (`[unbounded]` for the mean of one campaign)."""
+    if interval["low"] is None or interval["high"] is None:
+        return f"{interval['value']:{'.1%' if percent else '.2f'}} [unbounded]"
     if percent:
         return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"

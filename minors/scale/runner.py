@@ -72,6 +72,7 @@ class Payload:
 
     @classmethod
     def of(cls, value: Any) -> Payload:
+        """`value` pickled (the highest protocol), with the pickle's digest."""
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         return cls(blob, hashlib.sha256(blob).hexdigest())
 
@@ -268,24 +269,40 @@ class Runner:
     def _distributed(
         self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]
     ) -> list[R]:
-        from distributed import as_completed
+        from concurrent.futures import CancelledError
+
+        from distributed import KilledWorker, as_completed
+        from distributed.comm.core import CommClosedError
 
         client = self._client
-        blob = self._sent.get(shared.digest)
-        if blob is None:
-            blob = self._sent[shared.digest] = client.scatter(
-                shared.blob, broadcast=True, hash=False
+        try:
+            blob = self._sent.get(shared.digest)
+            if blob is None:
+                blob = self._sent[shared.digest] = client.scatter(
+                    shared.blob, broadcast=True, hash=False
+                )
+            futures = client.map(
+                _call,
+                [fn] * len(items),
+                [blob] * len(items),
+                [shared.digest] * len(items),
+                list(items),
+                pure=False,
             )
-        futures = client.map(
-            _call,
-            [fn] * len(items),
-            [blob] * len(items),
-            [shared.digest] * len(items),
-            list(items),
-            pure=False,
-        )
-        for done, _ in enumerate(as_completed(futures), start=1):
-            if self.progress is not None:
-                self.progress(done, len(items))
-        results: list[R] = client.gather(futures)
+            for done, _ in enumerate(as_completed(futures), start=1):
+                if self.progress is not None:
+                    self.progress(done, len(items))
+            results: list[R] = client.gather(futures)
+        except KilledWorker as exc:
+            # the scheduler ran the task again on other workers, and each died with it
+            raise ScaleError(
+                f"the workers of {self.setup.describe()} kept dying on one task: "
+                f"{exc.allowed_failures + 1} workers died running {exc.task!r} (out of "
+                "memory? see the workers' logs; distributed.scheduler.allowed-failures)"
+            ) from None
+        except (CancelledError, CommClosedError) as exc:
+            raise ScaleError(
+                f"the work was lost: the connection to {self.setup.describe()} failed "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
         return results

@@ -154,10 +154,11 @@ class CampaignResult:
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]
-    """Per minor: the moment (index) a major first attacked it (its `attacked_at` set by a
-    declaration or a border war), if one did."""
+    """Per minor: the moment (index) a major first attacked it (its `attacked_at`, set by a
+    declaration or a border war, in play or before the start position), if one did."""
     conquest: tuple[int | None, ...]
-    """Per minor: the moment (index) it was conquered (82.11G), if it was."""
+    """Per minor: the moment (index) it was first conquered (82.11G), if it was: in play,
+    or before the start position as the start's log records it."""
     clauses: tuple[tuple[str, int], ...]
     """How often each clause's rules fired (effects naming it), sorted by clause."""
     commands: int
@@ -166,9 +167,10 @@ class CampaignResult:
     stopped_on: Command | None = None
     """The command it stopped on, if a command stopped it (its replay ends with it)."""
     error: str = ""
-    """Why the campaign stopped before the horizon, if it did: a command the rules refused
-    or a rule that failed (a bug of the rulebook, or of the policy). Such a campaign is
-    left out of the report's figures and listed with its index, to be replayed."""
+    """Why the campaign stopped before the horizon, if it did: a command the rules refused,
+    a rule that failed (a bug of the rulebook) or a policy that raised (its bug). Such a
+    campaign is left out of the report's figures and listed with its index, to be
+    replayed."""
 
 
 def _check(spec: Campaigns) -> None:
@@ -222,11 +224,19 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     major_code = {name: i for i, name in enumerate(majors)}
     status_code = {status: i for i, status in enumerate(STATUSES)}
     position = {name: i for i, name in enumerate(minors)}
+    # a minor's first attack is the moment the rules recorded (attacked_at), before the
+    # start position or in play, whether or not it is still at war
     first_attack: list[int | None] = []
     for name in minors:
-        m = game.minor(name)
-        first_attack.append(m.attacked_at.index if m.attacked_at and m.at_war_with else None)
+        when = game.minor(name).attacked_at
+        first_attack.append(when.index if when is not None else None)
     conquest: list[int | None] = [None] * len(minors)
+    for entry in root.log:  # conquests before the start position, dated by its log
+        for e in entry.effects:
+            if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
+                i = position.get(e.minor)
+                if i is not None and conquest[i] is None:
+                    conquest[i] = entry.moment.index
     fired: Counter[str] = Counter()
     seasons: list[tuple[tuple[int, int], ...]] = []
     brps: list[tuple[int, ...]] = []
@@ -258,8 +268,9 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                     conquest[i] = moment
         board = game.board().minors
         for i in list(unattacked):
-            if board[minors[i]].attacked_at is not None:
-                first_attack[i] = moment
+            when = board[minors[i]].attacked_at
+            if when is not None:
+                first_attack[i] = when.index
                 unattacked.remove(i)
 
     commands = 0
@@ -271,7 +282,11 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
             for _ in range(MOVES_PER_PHASE):
                 if game.clock >= spec.horizon:
                     break
-                cmd = policy(game, rng)
+                try:
+                    cmd = policy(game, rng)
+                except Exception as exc:  # the policy's bug (or a rule's, in legal_actions)
+                    error = f"at {game.clock} the policy raised {type(exc).__name__}: {exc}"
+                    break
                 if cmd is None:
                     break
                 try:
@@ -338,9 +353,10 @@ def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, 
     simulation reported), its final game, and the scenario file that `minors run --until
     HORIZON` replays it from (its commands stamped with their moments). A campaign that
     stopped on a command ends with that command, so that `minors run` (without --until)
-    stops on it."""
+    stops on it. The scenario names its overlays by absolute path: it replays from
+    anywhere."""
     result, game = play_campaign(spec, index)
-    overlays = [str(source) for source in spec.root.ruleset.sources]
+    overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(
         game,
         name=f"campaign {index} (seed {result.seed})",

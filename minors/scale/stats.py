@@ -1,7 +1,8 @@
 """The intervals `minors simulate` reports (docs/scale.md): Wilson score intervals for
 proportions, Student t intervals for means and for the mean of paired differences (the two
-sides of `--versus-*` play the same seeds, so each campaign is its own control). All at 95 %
-unless told otherwise; no SciPy needed."""
+sides of `--versus-*` play the same seeds, so each campaign is its own control), and the
+paired t test's p-values with Holm's adjustment for the many measures compared at once.
+All at 95 % unless told otherwise; no SciPy needed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from statistics import NormalDist
 
 from attrs import frozen
 
-__all__ = ["CONFIDENCE", "Interval", "mean_interval", "t_cdf", "t_quantile", "wilson"]
+__all__ = [
+    "CONFIDENCE",
+    "Interval",
+    "holm",
+    "mean_interval",
+    "paired_p",
+    "t_cdf",
+    "t_quantile",
+    "wilson",
+]
 
 CONFIDENCE = 0.95
 """The confidence level of every interval reported."""
@@ -31,11 +41,12 @@ class Interval:
         """Whether the interval lies wholly on one side of 0 (a difference that shows)."""
         return self.low > 0 or self.high < 0
 
-    def to_json(self) -> dict[str, float | str]:
+    def to_json(self) -> dict[str, float | str | None]:
+        """As `--json` prints it: an unbounded end (a mean of one value) is null."""
         return {
             "value": round(self.value, 6),
-            "low": round(self.low, 6),
-            "high": round(self.high, 6),
+            "low": round(self.low, 6) if math.isfinite(self.low) else None,
+            "high": round(self.high, 6) if math.isfinite(self.high) else None,
             "method": self.method,
         }
 
@@ -122,14 +133,40 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
-    """The mean of `values` with its Student t interval; with fewer than two values, or
-    none that differ, the interval is the mean itself."""
+    """The mean of `values` with its Student t interval (the mean itself when the values
+    are all equal); with fewer than two values there is no estimate of the spread, and the
+    interval is unbounded (-inf, inf), never the mean alone."""
     n = len(values)
-    if n == 0:
-        return Interval(0.0, 0.0, 0.0, "t")
-    mean = math.fsum(values) / n
+    mean = math.fsum(values) / n if n else 0.0
     if n < 2:
-        return Interval(mean, mean, mean, "t")
+        return Interval(mean, -math.inf, math.inf, "t")
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
     return Interval(mean, mean - half, mean + half, "t")
+
+
+def paired_p(values: Sequence[float]) -> float | None:
+    """The two-sided p-value of Student's t test that the mean of `values` (paired
+    differences) is 0: 1 when they are all 0, 0 when they are all one other value; None
+    with fewer than two values (no test)."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = math.fsum(values) / n
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    if variance == 0:
+        return 1.0 if mean == 0 else 0.0
+    t = abs(mean) / math.sqrt(variance / n)
+    return min(1.0, 2 * t_cdf(-t, n - 1))
+
+
+def holm(ps: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjustment of p-values for testing them together (the chance that
+    any true null is rejected stays within the level); None stays None and is not counted."""
+    known = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    out: list[float | None] = [None] * len(ps)
+    running = 0.0
+    for rank, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (len(known) - rank) * p))
+        out[i] = running
+    return out

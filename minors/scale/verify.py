@@ -39,6 +39,7 @@ class Checked:
         return f"{word} {self.path}: {self.detail}"
 
     def to_json(self) -> dict[str, Any]:
+        """As `minors log verify-many --json` lists it."""
         return {
             "path": self.path,
             "outcome": self.outcome,
@@ -61,10 +62,12 @@ def logs_in(paths: Iterable[str | Path]) -> list[str]:
     return found
 
 
-def _verify(rulebook: Rulebook | None, path: str) -> Checked:
-    """A task: one log's verdict through `minors.auditlog.verify`."""
+def _verify(rulebook: Rulebook | None, item: tuple[str, str]) -> Checked:
+    """A task: the verdict of one log (`item`: its path as given, and absolute) through
+    `minors.auditlog.verify`."""
+    path, absolute = item
     try:
-        verdict = auditlog.verify(path, rulebook=rulebook)
+        verdict = auditlog.verify(absolute, rulebook=rulebook)
     except LogUnavailable as exc:
         return Checked(path, "unverifiable", str(exc))
     except (MinorsError, OSError, ValueError) as exc:
@@ -78,8 +81,10 @@ def verify_many(
     paths: Sequence[str], runner: Runner, rulebook: Rulebook | None = None
 ) -> list[Checked]:
     """Each log's verdict, in the order given, verified where `runner` runs work. On a
-    cluster the workers read the logs at these paths (a shared file system)."""
-    return runner.map(_verify, Payload.of(rulebook), list(paths))
+    cluster the workers read the logs at these paths made absolute here (a shared file
+    system: a worker's working folder is not the client's)."""
+    items = [(path, str(Path(path).absolute())) for path in paths]
+    return runner.map(_verify, Payload.of(rulebook), items)
 
 
 def is_small(paths: Sequence[str]) -> bool:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from . import documents
+from . import documents, scale
 from .shapes import Shape
 
 __all__ = ["ALIASES", "OUTPUTS", "SCHEMAS", "Shape", "get", "names", "text", "write"]
@@ -35,6 +35,9 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "log-show": documents.log_show,
     "tables": documents.tables,
     "coverage": documents.coverage,
+    "simulation": scale.simulation,
+    "exploration": scale.exploration,
+    "verdicts": scale.verdicts,
 }
 """Every schema by name, in the order `minors schema` lists them."""
 
@@ -49,6 +52,9 @@ OUTPUTS: dict[str, str] = {
     "log show": "log-show",
     "tables": "tables",
     "rules coverage": "coverage",
+    "simulate": "simulation",
+    "explore": "exploration",
+    "log verify-many": "verdicts",
 }
 """The schema of what `minors COMMAND --json` prints when it does not exit 2 (then: the
 `error` document). `minors nationality --json` has none yet."""

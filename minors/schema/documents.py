@@ -651,10 +651,20 @@ def coverage() -> Shape:
         "type": "object",
         "properties": {
             "tests": _strings("The tests that cite the clause (pytest node ids)."),
-            "code": _strings("The checks and effects registered under it."),
+            "code": _strings(
+                "The checks and effects registered under it, and the code marked with it."
+            ),
+            "data": _strings("The table rows that carry it (a clause data carries)."),
+            "proven": _strings(
+                "The tests that failed with the clause switched off (the disabled-clause run)."
+            ),
+            "run": {
+                "enum": ["caught", "missed", "stale", "not run"],
+                "description": "The disabled-clause run's verdict, as its results hold it.",
+            },
             "kind": {"enum": [k.value for k in ClauseKind]},
         },
-        "required": ["tests", "code", "kind"],
+        "required": ["tests", "code", "data", "proven", "run", "kind"],
         "additionalProperties": False,
     }
     return _document(

@@ -56,7 +56,7 @@ from ..domain.clock import Moment, Phase
 from ..domain.units import UnitKind
 from ..errors import MinorsError
 from ..rules82 import Game
-from ..rules82.commands import KINDS, Command, Move, Placement, UnitSpec, command
+from ..rules82.commands import KINDS, Command, Move, Place, Placement, UnitSpec, command
 from ..rules82.ties import TIED
 from ..ruleset.tables import Ruleset, load_ruleset
 from ..scenario import ScenarioRuleViolation, run_scenario
@@ -276,6 +276,13 @@ def legal_commands(game: Game, kinds: Sequence[str] | None = None) -> st.SearchS
 
 
 ADVANCE = "advance"
+_WEIGHTED = tuple(k for k in sorted(KINDS) for _ in range({"diplomatic_result": 3}.get(k, 1)))
+"""The kinds `play_legal` draws from when any kind will do: the diplomatic results, which
+set and reverse standings (grants, deductions, control and the limits it brings), three
+times as often as each other kind."""
+LOOKAHEAD = 12
+"""How many phases `play_legal` moves the clock on, at most, to find a legal command of its
+kind (a game turn)."""
 
 
 def _within(game: Game, index: int) -> Moment:
@@ -394,7 +401,8 @@ def _enemies(state: GameState, major: str) -> set[str]:
 def fits(game: Game) -> list[str]:
     """82.11: every minor is in one of the nine statuses and its major fits it (none when
     neutral or independent, one otherwise); a minor at peace or conquered is at war with no
-    one; a tied minor shares its major's wars (82.12, 82.13, 82.93); wars are kept sorted."""
+    one; a tied minor's wars are its major's and its own, no more and no fewer (82.12,
+    82.13, 82.93); wars are kept sorted."""
     problems = []
     state = game.raw_state
     for name, m in state.minors.items():
@@ -408,9 +416,17 @@ def fits(game: Game) -> list[str]:
         if (m.status in PEACE or m.status is Status.CONQUERED) and m.at_war_with:
             problems.append(f"{name} is {m.status} yet at war with {list(m.at_war_with)}")
         if m.status in TIED and m.major is not None:
-            missing = _enemies(state, m.major) - set(m.at_war_with) - {m.major}
+            enemies = _enemies(state, m.major)
+            missing = enemies - set(m.at_war_with) - {m.major}
             if missing:
                 problems.append(f"{name} does not share {m.major}'s wars with {sorted(missing)}")
+            # both ways: a war its major has ended (and it never made itself) is over for it
+            extra = set(m.at_war_with) - enemies - set(m.direct_wars)
+            if extra:
+                problems.append(
+                    f"{name} is at war with {sorted(extra)}, which {m.major} is not, "
+                    "and not by a war of its own"
+                )
         if list(m.at_war_with) != sorted(set(m.at_war_with)):
             problems.append(f"{name}'s wars {list(m.at_war_with)} are not sorted and unique")
     return problems
@@ -586,6 +602,7 @@ class MinorsStateMachine(RuleBasedStateMachine):
         super().__init__()
         self.game = self.new_game()
         self.steps = 0
+        self._placed = 0
         self.attempt: Attempt | None = None
         self._snapshot: tuple[GameState, dict[str, Any]] | None = None
         self._earlier: tuple[Game, dict[str, Any]] | None = None
@@ -637,8 +654,99 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def play_legal(self, data: st.DataObject) -> None:
-        """One of the commands `legal_actions` lists now, moves aside, if there are any."""
-        self.play_listed(data, [k for k in sorted(KINDS) if k != "move"])
+        """One to four legal commands, each of a command kind drawn first. Half the time
+        the kind is one with a legal command now (so that what an event makes possible for
+        a moment, a set-up after a declaration, a refusal while an association is pending,
+        is tried); otherwise any kind, and when it has no legal command now the clock moves
+        on phase by phase (at most a game turn) until it has. A kind with few commands (a
+        conquest, a refusal) is drawn as often as one with many (the results of the
+        diplomatic scale). A move is drawn as `play_legal_move` draws it; a placement by an
+        owner first. The API's invariants are checked after each command."""
+        self.steps += 1
+        for turn in range(data.draw(st.integers(1, 4), label="commands")):
+            if turn:
+                self.check_and_apply_agree()
+                self.rejected_command_changes_nothing()
+            self.attempt = None
+            self._play_one(data)
+
+    def _play_one(self, data: st.DataObject) -> None:
+        if data.draw(st.booleans(), label="a kind legal now"):
+            listed = self.game.legal_actions([k for k in sorted(KINDS) if k != "move"])
+            kinds = sorted({cmd.name for cmd in listed} | {"place"})
+            if self.game.raw_state.units:
+                kinds.append("move")
+            self._play_kind(data.draw(st.sampled_from(kinds), label="kind"), data)
+            return
+        kind = data.draw(st.sampled_from(_WEIGHTED), label="kind")
+        for _ in range(LOOKAHEAD):
+            if self._play_kind(kind, data):
+                return
+            self.advance_to(self.game.clock.next())
+            self.steps -= 1  # the advance is part of this step
+        self.attempt = None
+
+    def _play_kind(self, kind: str, data: st.DataObject) -> bool:
+        """Apply a legal command of `kind` drawn now; False when there is none."""
+        if kind == "move":
+            return self._legal_move(data)
+        if kind == "place":
+            return self._legal_place(data)
+        return self._legal_of_kind(kind, data)
+
+    def _legal_of_kind(self, kind: str, data: st.DataObject) -> bool:
+        """A legal command of `kind`; half the time, when there are some, one on a minor
+        with a history (a standing, a pending association or set-up, a deadline): a
+        reversal, a deduction, a refusal need a second event on the same minor."""
+        legal = self.game.legal_actions([kind])
+        if not legal:
+            return False
+        minors_ = self.game.raw_state.minors
+        focus = [
+            c
+            for c in legal
+            if (m := minors_.get(getattr(c, "minor", ""))) is not None
+            and (m.standing or m.pending or m.deadlines or m.deployment)
+        ]
+        if focus and bool(data.draw(st.booleans(), label="on a minor with a history")):
+            legal = focus
+        others = [(c, tuple(self.game.check(c))) for c in legal[:: max(1, len(legal) // 8)]]
+        cmd = data.draw(st.sampled_from(legal), label=f"legal {kind}")
+        self.attempt_command(cmd, listed=True, others=others)
+        return True
+
+    @rule(data=st.data())
+    def play_legal_place(self, data: st.DataObject) -> None:
+        """A legal placement of new units (see `_legal_place`): with moves, the way major
+        powers' units come into minors, where the limits hold."""
+        self.steps += 1
+        self.attempt = None
+        self._legal_place(data)
+
+    def _legal_place(self, data: st.DataObject) -> bool:
+        """New units of an owner drawn first, placed where `check` lets them be
+        (`legal_actions` lists no placements: units' ids, kinds and factors are the
+        engine's). Half the time, when some minor is under a foreign-factor limit, a major
+        power's units go into such a minor, one to three at once (82.32)."""
+        rs = self.game.ruleset
+        countries: tuple[str, ...] = (*rs.minors, *rs.majors)
+        owners: tuple[str, ...] = (*rs.majors, *rs.minors)
+        limited = tuple(name for name in rs.minors if self._limited(name))
+        if limited and bool(data.draw(st.booleans(), label="into a limited minor")):
+            countries, owners = limited, tuple(rs.majors)
+        owner = data.draw(st.sampled_from(owners), label="owner")
+        specs = []
+        for _ in range(data.draw(st.integers(1, 3), label="units")):
+            self._placed += 1
+            kind = data.draw(st.sampled_from((UnitKind.INFANTRY, UnitKind.ARMOR)), label="kind")
+            factors = data.draw(st.integers(1, 6), label="factors")
+            specs.append(UnitSpec(id=f"p{self._placed}", owner=owner, kind=kind, factors=factors))
+        places = [Place(tuple(specs), country) for country in countries]
+        legal = [cmd for cmd in places if not self.game.check(cmd)]
+        if not legal:
+            return False
+        self.attempt_command(data.draw(st.sampled_from(legal), label="legal place"))
+        return True
 
     @rule(data=st.data())
     def play_legal_move(self, data: st.DataObject) -> None:
@@ -647,15 +755,27 @@ class MinorsStateMachine(RuleBasedStateMachine):
         one of the countries `check` lets it move to."""
         self.steps += 1
         self.attempt = None
+        self._legal_move(data)
+
+    def _limited(self, minor: str) -> bool:
+        """Whether a foreign-factor limit holds on `minor` now (82.32, 82.322)."""
+        from ..rules82.limits import group_of, limits_on
+
+        tx = self.game.board()
+        return bool(limits_on(tx, group_of(tx, minor)))
+
+    def _legal_move(self, data: st.DataObject) -> bool:
         units = sorted(self.game.raw_state.units)
         if not units:
-            return
+            return False
         unit = data.draw(st.sampled_from(units), label="unit")
         rs = self.game.ruleset
         moves = [Move((unit,), country) for country in (*rs.minors, *rs.majors)]
         legal = [cmd for cmd in moves if not self.game.check(cmd)]
-        if legal:
-            self.attempt_command(data.draw(st.sampled_from(legal), label="legal move"))
+        if not legal:
+            return False
+        self.attempt_command(data.draw(st.sampled_from(legal), label="legal move"))
+        return True
 
     def play_listed(self, data: st.DataObject, kinds: list[str]) -> None:
         """Apply a command drawn from `legal_actions(kinds)` (a step)."""

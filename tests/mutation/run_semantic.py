@@ -1,0 +1,369 @@
+"""Semantic mutation run over the rule modules of rule 82 and A25 (on demand, not in CI).
+
+    python tests/mutation/run_semantic.py map            # which tests run which function
+    python tests/mutation/run_semantic.py run [--jobs N] [--module M ...] [--budget S]
+                                              [--only ID ...] [--survivors]
+    python tests/mutation/run_semantic.py report         # docs/mutation.md from the results
+    python tests/mutation/run_semantic.py show ID        # a mutant's change, and its tests
+
+`map` runs the suite once under coverage.py with a context per test (`pytest-cov`,
+`--cov-context=test`, two workers) and keeps, for every function of the rule modules, the
+tests that execute it, and every test's duration (build/mutation/). `run` makes every
+mutant of `mutants.MODULES` (`mutants.py` says which) and runs each against the tests of
+its function only, those citing the function's clauses first, then fastest first, until
+one fails, within a budget of baseline test time per mutant (`--budget`, default 20 s: the
+tests that fit, and at least one; `--survivors` runs the last survivors again): one
+pytest process per module collects once and forks a child per mutant (`forkrun.py`),
+`--jobs` children at once. Results go to build/mutation/results.jsonl, one line per
+mutant. `report` writes docs/mutation.md: the kill rate of the mutants not judged
+equivalent, every survivor, and every mutant judged equivalent with its reason
+(`equivalent.toml`, beside this file: id -> reason).
+
+Requires coverage and pytest-cov (`pip install -e '.[mutation]'`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import tomllib
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+BUILD = ROOT / "build" / "mutation"
+sys.path.insert(0, str(HERE))
+
+import mutants as mutation  # noqa: E402
+
+DOC = ROOT / "docs" / "mutation.md"
+SITUATIONS = (
+    "tests/test_scenarios.py::test_situation[",
+    "tests/test_survivor_kinds.py::",
+    "tests/test_fidelity.py::",
+    "tests/test_war_checks.py::",
+)
+EQUIVALENT = HERE / "equivalent.toml"
+
+
+def _env() -> dict[str, str]:
+    env = {**os.environ, "MINORS_PROFILE": os.environ.get("MINORS_PROFILE", "minors-ci")}
+    env.pop("MINORS_DISABLE", None)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), str(HERE), env.get("PYTHONPATH")]))
+    return env
+
+
+def build_map() -> int:
+    """Run the suite under coverage with a context per test; keep the map and durations."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    args = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+        *(f"--cov={m}" for m in ("minors.rules82", "minors.asl")),
+        "--cov-context=test", "--cov-report=", f"--junitxml={BUILD / 'junit.xml'}",
+        str(ROOT / "tests"),
+    ]  # fmt: skip
+    env = {**_env(), "COVERAGE_FILE": str(BUILD / "coverage.db")}
+    started = time.monotonic()
+    sources = {m: (ROOT / (m.replace(".", "/") + ".py")).read_text() for m in mutation.MODULES}
+    done = subprocess.run(args, cwd=ROOT, env=env)
+    print(f"suite under coverage: exit {done.returncode} in {time.monotonic() - started:.0f} s")
+    # the sources as they were measured: the map is kept by function, not by line
+    (BUILD / "sources.json").write_text(json.dumps(sources))
+    return done.returncode
+
+
+def _durations() -> dict[str, float]:
+    """Each test's duration (s) from the map run's JUnit XML, by pytest node id."""
+    found: dict[str, float] = {}
+    for case in ET.parse(BUILD / "junit.xml").getroot().iter("testcase"):
+        classname, name = case.get("classname", ""), case.get("name", "")
+        parts = classname.split(".")
+        # tests.test_x[.Class] -> tests/test_x.py[::Class]
+        index = next((i for i, p in enumerate(parts) if p.startswith("test_")), None)
+        if index is None:
+            continue  # a module that could not be collected (a skip)
+        nodeid = "/".join(parts[: index + 1]) + ".py"
+        for cls in parts[index + 1 :]:
+            nodeid += f"::{cls}"
+        found[f"{nodeid}::{name}"] = float(case.get("time", "0") or 0)
+    return found
+
+
+def _tests_by_scope() -> dict[tuple[str, str], set[str]]:
+    """(module, scope) -> the tests that execute a line of it."""
+    from coverage import CoverageData
+
+    data = CoverageData(basename=str(BUILD / "coverage.db"))
+    data.read()
+    sources = json.loads((BUILD / "sources.json").read_text())
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for module in mutation.MODULES:
+        path = str(ROOT / (module.replace(".", "/") + ".py"))
+        by_line = data.contexts_by_lineno(path)
+        for scope, (first, last) in mutation.scope_lines(module, sources.get(module)).items():
+            for line in range(first, last + 1):
+                for context in by_line.get(line, ()):
+                    if context:
+                        out[(module, scope)].add(context.rsplit("|", 1)[0])
+                        out[(module, "<any>")].add(context.rsplit("|", 1)[0])
+    return out
+
+
+def _clauses_of(module: str) -> dict[str, set[str]]:
+    """Scope -> the clauses its function is registered or marked under."""
+    import importlib
+
+    from minors.cli.coverage import clause_code
+    from minors.rules82 import RULEBOOK
+
+    found: dict[str, set[str]] = defaultdict(set)
+    for entry in RULEBOOK.entries:
+        fn = entry.function
+        if entry.clause and getattr(fn, "__module__", "") == module:
+            found[fn.__qualname__].add(entry.clause)
+    for clause, functions in clause_code().items():
+        for name, _ in functions:
+            if name.startswith(module + "."):
+                found[name.removeprefix(module + ".")].add(clause)
+    importlib.import_module(module)
+    return found
+
+
+def _citing(clauses: set[str]) -> set[str]:
+    """The tests (function-level ids) that cite any of `clauses`."""
+    from minors.cli.coverage import citations
+
+    if not hasattr(_citing, "by_clause"):
+        by_clause: dict[str, set[str]] = defaultdict(set)
+        for c in citations(ROOT / "tests"):
+            by_clause[c.clause].add(c.test)
+        _citing.by_clause = by_clause  # type: ignore[attr-defined]
+    table = _citing.by_clause  # type: ignore[attr-defined]
+    return {t for c in clauses for t in table.get(c, ())}
+
+
+def _not_mapped() -> set[str]:
+    """The tests of the situation files (`SITUATIONS`) written since the map was made: they
+    are tried on every mutant of rule 82's modules."""
+    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS})
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         *map(str, files)],
+        cwd=ROOT, env=_env(), capture_output=True, text=True,
+    )  # fmt: skip
+    known = set(_durations())
+    return {
+        line.strip()
+        for line in done.stdout.splitlines()
+        if "::" in line and line.strip() not in known
+    }
+
+
+def _select(
+    tests: set[str], durations: dict[str, float], budget: float, first: set[str] = frozenset()
+) -> list[str]:
+    """The tests of `tests` whose durations fit in `budget` (at least one): those that cite
+    the function's clauses (`first`: function-level ids, or situation files) first, then
+    the rest, each part fastest first."""
+
+    def cites(test: str) -> bool:
+        if any(test == f or test.startswith(f + "[") for f in first):
+            return True
+        name = test.rsplit("[", 1)[-1].rstrip("]")
+        return f"tests/data/scenarios/{name}.json" in first
+
+    def rank(test: str) -> tuple[int, float, str]:
+        # the function's own clauses first, then the rulebook situations and the findings
+        # of issue 14 (small, each about one rule), then the rest, fastest first
+        situation = test.startswith(SITUATIONS)
+        return (0 if cites(test) else 1 if situation else 2, durations.get(test, 0.5), test)
+
+    ordered = sorted(tests, key=rank)
+    chosen: list[str] = []
+    spent = 0.0
+    for test in ordered:
+        cost = durations.get(test, 0.5)
+        if chosen and spent + cost > budget:
+            break
+        chosen.append(test)
+        spent += cost
+    return chosen
+
+
+def run(
+    modules: list[str], jobs: int, budget: float, only: list[str] | None, survivors: bool = False
+) -> int:
+    """Run the mutants of `modules` (or the mutants `only` names), module by module."""
+    durations = _durations()
+    tests = _tests_by_scope()
+    added = _not_mapped()
+    results = BUILD / "results.jsonl"
+    if results.exists():
+        kept = [json.loads(line) for line in results.read_text().splitlines() if line]
+        if survivors:
+            only = [r["id"] for r in kept if r["status"] in ("survived", "no-test")]
+        drop = (
+            set(only)
+            if only is not None
+            else {m.id for module in modules for m in mutation.mutants(module)}
+        )
+        results.write_text("".join(json.dumps(r) + "\n" for r in kept if r["id"] not in drop))
+    total_started = time.monotonic()
+    for module in modules:
+        found = [m for m in mutation.mutants(module) if only is None or m.id in only]
+        if not found:
+            continue
+        clause_of = _clauses_of(module)
+        entries = []
+        files: set[str] = set()
+        for m in found:
+            # a function added since the map was made: the tests of its module
+            found_tests = tests.get((module, m.scope)) or tests.get((module, "<any>"), set())
+            if module.startswith("minors.rules82"):
+                found_tests = found_tests | added
+            first = _citing(clause_of.get(m.scope, set()))
+            chosen = _select(found_tests, durations, budget, first)
+            files.update(t.split("::")[0] for t in chosen)
+            entries.append(
+                {
+                    "mutant": m.__dict__,
+                    "tests": chosen,
+                    "baseline": sum(durations.get(t, 0) for t in chosen),
+                }
+            )
+        job = BUILD / f"job-{module}.json"
+        job.write_text(json.dumps({"jobs": jobs, "timeout": 30, "mutants": entries}))
+        env = {**_env(), "MINORS_MUTANT_JOB": str(job), "MINORS_MUTANT_OUT": str(results)}
+        args = [
+            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+            "-p", "forkrun", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
+            *sorted(str(ROOT / f) for f in files),
+        ]  # fmt: skip
+        started = time.monotonic()
+        if files:
+            subprocess.run(args, cwd=ROOT, env=env, capture_output=True)
+        else:  # no test runs any of these functions
+            with results.open("a") as stream:
+                for e in entries:
+                    line = {"id": e["mutant"]["id"], "status": "no-test", "test": "", "seconds": 0}
+                    stream.write(json.dumps(line) + "\n")
+        print(f"{module}: {len(found)} mutants in {time.monotonic() - started:.0f} s", flush=True)
+    print(f"all modules: {time.monotonic() - total_started:.0f} s")
+    return 0
+
+
+def _equivalents() -> dict[str, str]:
+    if not EQUIVALENT.exists():
+        return {}
+    return {
+        k: str(v) for k, v in tomllib.loads(EQUIVALENT.read_text()).get("equivalent", {}).items()
+    }
+
+
+def report() -> int:
+    """Write docs/mutation.md from the results and the judged equivalents."""
+    results = {}
+    for line in (BUILD / "results.jsonl").read_text().splitlines():
+        if line:
+            entry = json.loads(line)
+            results[entry["id"]] = entry
+    every = {m.id: m for m in mutation.all_mutants()}
+    equivalent = {k: v for k, v in _equivalents().items() if k in every}
+    judged = [i for i in every if i not in equivalent and i in results]
+    killed = [i for i in judged if results[i]["status"] in ("killed", "timeout")]
+    survived = [i for i in judged if results[i]["status"] not in ("killed", "timeout")]
+    missing = [i for i in every if i not in results and i not in equivalent]
+    rate = 100 * len(killed) / len(judged) if judged else 0.0
+    per_module: dict[str, Counter[str]] = defaultdict(Counter)
+    for i in judged:
+        per_module[every[i].module]["killed" if i in killed else "survived"] += 1
+    wrongly = [i for i in equivalent if results.get(i, {}).get("status") in ("killed", "timeout")]
+    lines = [
+        "# Semantic mutation run",
+        "",
+        "Generated by `python tests/mutation/run_semantic.py report` from the last run of",
+        "`tests/mutation/run_semantic.py` (docs/testing.md says how to run it); do not edit by",
+        "hand. The mutants are the small changes `tests/mutation/mutants.py` makes to the rule",
+        "modules of rule 82 and A25: flipped comparisons, `and`/`or` swapped, dropped conditions",
+        "and `not`s, off-by-ones, `True`/`False` and the sides swapped, `min`/`max` and",
+        "`any`/`all` swapped, `+`/`-` swapped, call statements deleted, `continue`/`break`",
+        "swapped. Each runs against the tests that execute its function, fastest first.",
+        "",
+        f"**{len(killed)} of {len(judged)} mutants killed ({rate:.1f} %)**, not counting the",
+        f"{len(equivalent)} judged equivalent (below, each with its reason); "
+        f"{len(every)} mutants in all.",
+        "",
+        "| module | killed | survived | rate |",
+        "|---|---|---|---|",
+    ]
+    for module in mutation.MODULES:
+        c = per_module[module]
+        n = c["killed"] + c["survived"]
+        lines.append(
+            f"| `{module}` | {c['killed']} | {c['survived']} | "
+            f"{100 * c['killed'] / n if n else 0:.0f} % |"
+        )
+    if missing:
+        lines += ["", f"Not run yet: {len(missing)} mutants."]
+    if wrongly:
+        lines += [
+            "",
+            "Judged equivalent but killed (the judgement is wrong): " + ", ".join(wrongly),
+        ]
+    lines += [
+        "",
+        f"## Survivors ({len(survived)})",
+        "",
+        "| mutant | line | status |",
+        "|---|---|---|",
+    ]
+    for i in sorted(survived, key=lambda i: (every[i].module, every[i].line)):
+        m = every[i]
+        lines.append(f"| `{_cell(i)}` | {m.path}:{m.line} | {results[i]['status']} |")
+    lines += ["", f"## Judged equivalent ({len(equivalent)})", "", "| mutant | why |", "|---|---|"]
+    for i, why in sorted(equivalent.items()):
+        lines.append(f"| `{_cell(i)}` | {why} |")
+    DOC.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"{len(killed)} of {len(judged)} killed ({rate:.1f} %); {len(equivalent)} equivalent")
+    return 0
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'")
+
+
+def show(ident: str) -> int:
+    """Print one mutant and the tests its function selects."""
+    for m in mutation.all_mutants():
+        if m.id == ident or ident in m.id:
+            print(json.dumps(m.__dict__, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=["map", "run", "report", "show"])
+    parser.add_argument("ident", nargs="?")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=20.0)
+    parser.add_argument("--module", nargs="+", default=list(mutation.MODULES))
+    parser.add_argument("--only", nargs="+", help="mutant ids")
+    parser.add_argument("--survivors", action="store_true", help="run the survivors again")
+    options = parser.parse_args(argv)
+    if options.step == "map":
+        return build_map()
+    if options.step == "run":
+        return run(options.module, options.jobs, options.budget, options.only, options.survivors)
+    if options.step == "report":
+        return report()
+    return show(options.ident or "")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
