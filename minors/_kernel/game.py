@@ -103,7 +103,7 @@ def _unpickle(
 
 class Sink(Protocol):
     """Where log entries go as they are made (an audit-log file: `minors.auditlog`, or a
-    verifier's replay). The steps it records are final: `pop` never undoes them."""
+    verifier's replay)."""
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Record `entry`; `state()` gives the state after it (a snapshot, made only if the
@@ -305,8 +305,7 @@ class BaseGame:
     def _step(self, entry: LogEntry | None, era: object) -> None:
         """Write the entry to the sink (if any), then commit the step: a failed write undoes
         it, leaving the game as it was (in political era `era`). Its journal is kept for
-        `pop`, unless a sink recorded it: a recorded step is final, and `pop` stops there
-        (nothing is kept for it: a writer or a verifier goes through thousands)."""
+        `pop`."""
         tx = self._board
         if entry is not None and self._sink is not None:
             try:
@@ -314,9 +313,7 @@ class BaseGame:
             except BaseException:
                 tx.undo(tx.journal, era=era)
                 raise
-            self._history.clear()
-        else:
-            self._history.append((tx.journal, self._log, self._seq, era))
+        self._history.append((tx.journal, self._log, self._seq, era))
         tx.journal = []
         self._seq += 1
         if entry is not None and self._logging:
@@ -524,8 +521,8 @@ class BaseGame:
 
     def pop(self) -> None:
         """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
-        the game was made or cloned, or to the last step a file log recorded (those are
-        final): the state, the position key and the log are exactly as they were.
+        the game was made or cloned: the state, the position key and the log are exactly
+        as they were.
 
         Raises:
             StateError: nothing to undo, or a file log is attached (its entries are final).
