@@ -125,10 +125,14 @@ def _deadlines(minor: Any) -> Any:
 # ---- effects ----------------------------------------------------------------------------------
 
 
+_EFFECT_DATA: Callable[[Effect], dict[str, Any]] = CONVERTER.get_unstructure_hook(Effect)
+"""The tagged union's hook, what `CONVERTER.unstructure(effect, Effect)` calls (found once,
+not at every effect of a log)."""
+
+
 def effect_data(effect: Effect) -> dict[str, Any]:
     """An effect as plain data, its class name as `effect`."""
-    data: dict[str, Any] = CONVERTER.unstructure(effect, Effect)
-    return data
+    return _EFFECT_DATA(effect)
 
 
 def effect_from_data(data: Mapping[str, Any]) -> Effect:
@@ -143,8 +147,15 @@ def effect_from_data(data: Mapping[str, Any]) -> Effect:
 def fields_of(cmd: Command) -> dict[str, Any]:
     """A command as the scenario vocabulary writes it (`command` plus its fields); optional
     fields at their default are left out."""
-    data: dict[str, Any] = CONVERTER.unstructure(cmd)
-    return {"command": str(cmd.name), **data}
+    name, hook = _writer(type(cmd))
+    return {"command": name, **hook(cmd)}
+
+
+@per_kind
+def _writer(kind: type[Any]) -> tuple[str, Callable[[Any], dict[str, Any]]]:
+    """A kind's name as text and the hook `CONVERTER.unstructure` calls for it (found once
+    per kind, not at every command a log holds)."""
+    return str(kind.name), CONVERTER.get_unstructure_hook(kind)
 
 
 def _tag(kind: Any) -> str:
@@ -203,7 +214,7 @@ def build_command(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str
     cls = kinds.get(name) if isinstance(name, str) else None
     if cls is None:
         raise CommandError(f"unknown command {name!r}; commands are {', '.join(sorted(kinds))}")
-    fast = _builder(cls, True)
+    fast = _COMMAND_BUILDER(cls)
     if fast is not None:
         built = fast(fields)
         if built is not None:
@@ -297,13 +308,24 @@ def _field_lines(
         record = _builder(item[0], False) if attrs.has(item[0]) else None
         if record is not None:
             ns[f"_r{i}"] = record
-            out += [f"        v = tuple([_r{i}(x) for x in v])", "        if None in v:"]
+            out += [
+                "        w = []",
+                "        for x in v:",
+                f"            x = _r{i}(x)",
+                "            if x is None:",
+                "                return None",
+                "            w.append(x)",
+                "        v = tuple(w)",
+            ]
         else:
             read = _reader(item[0], "x", f"_t{i}", ns) or ""
             if not read:
                 return None
-            out += [f"        v = tuple([{read} for x in v])", "        if _BAD in v:"]
-        out.append("            return None")
+            out += [
+                f"        v = tuple([{read} for x in v])",
+                "        if _BAD in v:",
+                "            return None",
+            ]
         if required and not optional:  # `_empty`: a required list is not empty
             out += ["    if not v:", "        return None"]
     else:
@@ -355,7 +377,12 @@ def _generate(kind: type[Any], command: bool) -> Callable[[Mapping[str, Any]], A
 
 
 def _member(members: Any, value: Any) -> Any:
-    """The enum member `value` is or names, `_MISSING` if none (a strict scalar's hook)."""
+    """The enum member `value` is or names, `_MISSING` if none (a strict scalar's hook).
+    A value that names a member is found in the table `members(value)` looks in first."""
+    try:
+        return members._value2member_map_[value]
+    except (KeyError, TypeError):
+        pass
     try:
         return members(value)
     except (ValueError, TypeError):
@@ -378,3 +405,7 @@ _BUILDERS = (
 )
 """The builders of records (keys as the attributes) and of command kinds (keys in the
 scenario vocabulary: `in`), once per class."""
+
+_COMMAND_BUILDER = _BUILDERS[True]
+"""`_builder(kind, True)`, called straight: `build_command` runs once per command a log
+holds."""
