@@ -521,8 +521,8 @@ class BaseGame:
 
     def pop(self) -> None:
         """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
-        the game was made or cloned: the state, the position key and the log are exactly
-        as they were.
+        the game was made or cloned (or its stack cleared: `clear_stack`): the state, the
+        position key and the log are exactly as they were.
 
         Raises:
             StateError: nothing to undo, or a file log is attached (its entries are final).
@@ -530,9 +530,17 @@ class BaseGame:
         if self._sink is not None:
             raise StateError("pop: a file log is attached and its entries are final")
         if not self._history:
-            raise StateError("pop: nothing to undo since the game was made or cloned")
+            raise StateError(
+                "pop: nothing to undo since the game was made or cloned (or its stack cleared)"
+            )
         journal, self._log, self._seq, era = self._history.pop()
         self._board.undo(journal, era=era)
+
+    def clear_stack(self) -> None:
+        """Forget the steps `pop` could undo (python-chess's `clear_stack`): the game stays
+        as it is, its log too, and `pop` stops here. A long replay that never takes a step
+        back (an audit log's verifier) keeps no journal of the steps behind it."""
+        self._history.clear()
 
     @property
     def depth(self) -> int:
