@@ -332,7 +332,8 @@ def _field_lines(
         read = _reader(hint, "v", f"_t{i}", ns) or ""
         if not read:
             return None
-        out += ["    else:", f"        v = {read}", "        if v is _BAD:", "            return None"]
+        out += ["    else:", f"        v = {read}", "        if v is _BAD:"]
+        out.append("            return None")
         if hint is str and required and not optional:  # `_empty`: a required text is not blank
             out += ["    if not v.strip():", "        return None"]
     out.append(f"    a{i} = v")

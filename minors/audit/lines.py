@@ -14,7 +14,6 @@ import json
 import os
 import stat
 from collections.abc import Iterator
-from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any
 
@@ -172,9 +171,9 @@ def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
     return lines
 
 
-_SCAN = make_scanner(json.JSONDecoder())
-"""Reads one JSON value at an index of a text (what `json.loads` runs, without its checks
-around it)."""
+_DECODER = json.JSONDecoder()
+"""Reads one JSON value at an index of a text (`raw_decode`: what `json.loads` runs, without
+its checks around it)."""
 
 
 def entry_command(raw: bytes) -> dict[str, Any] | None:
@@ -188,8 +187,8 @@ def entry_command(raw: bytes) -> dict[str, Any] | None:
     if end < 0 or not raw.startswith(b',"command":{', end + 1):
         return None
     try:
-        value, _ = _SCAN(raw[end + 12 :].decode(), 0)
-    except (ValueError, StopIteration, RecursionError):
+        value, _ = _DECODER.raw_decode(raw[end + 12 :].decode())
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

@@ -224,9 +224,7 @@ def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
     return hooks.apply(book) if hooks is not None else book
 
 
-def _setup(
-    path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True
-) -> _Setup:
+def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
     """Check the header and build the game it names under the caller's `rulebook`, at the
     state the log starts from (LogUnavailable when this machine cannot: format, library
     version, tables, rulebook); with `log=False` a game that keeps no log. The rulebook is
@@ -489,6 +487,7 @@ def verify(
     setup: _Setup | None = None
     seals: list[str] = []
     book = _rulebook(rulebook, hooks)
+    progress = _onward(progress)
     try:
         setup = _setup(path, lines, book, log=False)
         try:
@@ -526,6 +525,24 @@ def verify(
     )  # fmt: skip
 
 
+def _onward(
+    progress: Callable[[int, int], None] | None,
+) -> Callable[[int, int], None] | None:
+    """`progress`, called only past the furthest line it was called with (a log that fails
+    the byte-for-byte check is checked again from its first line)."""
+    if progress is None:
+        return None
+    furthest = 0
+
+    def report(done: int, total: int) -> None:
+        nonlocal furthest
+        if done > furthest:
+            furthest = done
+            progress(done, total)
+
+    return report
+
+
 class _Replayed:
     """The verifier's sink: the entry the replay has just made, and its state (made when
     asked for); nothing is kept."""
@@ -537,17 +554,17 @@ class _Replayed:
 
 
 def _replayed(game: Game, kinds: Mapping[str, type[Any]], fields: dict[str, Any]) -> bool:
-    """Apply the command an entry line holds (in the scenario vocabulary); whether it
-    applied (False for anything else: `_replay_entry` says what)."""
-    data = dict(fields)
-    kind = data.pop("command", None)
+    """Apply the command an entry line holds (in the scenario vocabulary: `fields`, read
+    for this call, loses its `command`); whether it applied (False for anything else:
+    `_replay_entry` says what)."""
+    kind = fields.pop("command", None)
     try:
         if kind == "advance":
-            if len(data) != 1:
+            if len(fields) != 1:
                 return False
-            game.advance_to(moment_of(data.get("to"), 0, "to"))
+            game.advance_to(moment_of(fields.get("to"), 0, "to"))
         else:
-            game.apply(build_command(kinds, kind, data))
+            game.apply(build_command(kinds, kind, fields))
     except Exception:  # whatever it is, the line-by-line checks meet it again and say so
         return False
     return True
@@ -569,11 +586,14 @@ def _verify_replayed(
     game, fmt = setup.game, setup.format
     recorder = Recorder(fmt, game.raw_state)
     _expected_header(setup, recorder)
+    total = len(lines)
+    if progress is not None:
+        progress(1, total)
     replayed = _Replayed()
     game.attach(replayed)
     kinds = game.rulebook.kinds
     head_hash = prev = setup.header["hash"]
-    entries, total = 0, len(lines)
+    entries = 0
     due: bytes | None = None
     closed = False
     for number in range(2, total + 1):

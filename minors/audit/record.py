@@ -132,9 +132,7 @@ class Recorder:
             record["state_digest"] = whole
         return [record] if snapshot is None else [record, snapshot]
 
-    def lines(
-        self, entry: LogEntry, state: GameState | None, prev: str
-    ) -> tuple[list[bytes], str]:
+    def lines(self, entry: LogEntry, state: GameState | None, prev: str) -> tuple[list[bytes], str]:
         """The lines of one entry (what `entry` gives, sealed: what the writer writes and
         the verifier compares byte for byte), chained after `prev`, and the hash of the
         last. The entry line is assembled from the canonical JSON of its parts, its effects
