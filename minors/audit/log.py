@@ -486,9 +486,9 @@ def verify(
     head_hash, entries = GENESIS, 0
     setup: _Setup | None = None
     seals: list[str] = []
-    book = _rulebook(rulebook, hooks)
     progress = _onward(progress)
     try:
+        book = _rulebook(rulebook, hooks)
         setup = _setup(path, lines, book, log=False)
         try:
             verdict = _verify_replayed(lines, setup, progress, seals)
