@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -16,7 +17,9 @@ from hypothesis import strategies as st
 
 import minors
 from minors import auditlog
+from minors.audit.lines import entry_line, seal, text
 from minors.cli import main
+from minors.domain.clock import Moment
 from minors.scenario import SAMPLE
 
 SCENARIOS = sorted((Path(__file__).parent / "data" / "scenarios").glob("*.toml"))
@@ -56,12 +59,34 @@ def test_lines_are_canonical_and_chained(sample_log: bytes) -> None:
             == line
         )
         assert record["prev"] == prev
+        unsealed = {k: v for k, v in record.items() if k != "hash"}
+        own = json.dumps(unsealed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        assert hashlib.sha256(own.encode()).hexdigest() == record["hash"]
         prev = record["hash"]
     header = json.loads(lines[0])
     assert header["kind"] == "header"
     assert header["tables"] == minors.load_ruleset().digest
     assert set(header["hooks"]) == {"subversion", "vichy", "vichy_colony", "limit_exempt"}
     assert json.loads(lines[-1])["kind"] == "close"
+
+
+@pytest.mark.parametrize("state", [None, "ab" * 32])
+def test_an_entry_line_is_its_record_sealed(state: str | None) -> None:
+    """The writer's entry line, assembled from its parts, is byte for byte what sealing the
+    entry's record gives (non-ASCII text, a state digest, a long sequence number)."""
+    command = {"command": "note", "text": 'Côte d\'Ivoire — "ü"\n', "units": ["u1"]}
+    effects = [{"effect": "Note", "rule": "82.3", "text": "Österreich ✓"}]
+    encoded = text(effects)
+    record = {
+        "kind": "entry", "seq": 12345678901, "at": "1940-spring/allies/movement",
+        "command": command, "effects": effects,
+        "effects_digest": hashlib.sha256(encoded.encode()).hexdigest(),
+    }  # fmt: skip
+    if state is not None:
+        record["state_digest"] = state
+    moment = Moment.parse("1940-spring/allies/movement")
+    made = entry_line(12345678901, moment, command, encoded, state, "cd" * 32)
+    assert made == seal(record, "cd" * 32)
 
 
 def _line_of(data: bytes, offset: int) -> int:

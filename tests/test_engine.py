@@ -96,6 +96,23 @@ def test_a_clone_pops_back_to_where_it_was_made() -> None:
     assert game.depth == 1  # the original keeps its own history
 
 
+def test_a_cleared_stack_pops_back_to_where_it_was_cleared() -> None:
+    """`clear_stack` keeps the game, its key and its log as they are; `pop` undoes only the
+    steps made after it, then says there is nothing to undo."""
+    game = minors.Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    before = (game.state(), game.key(), list(game.log))
+    game.clear_stack()
+    assert game.depth == 0
+    assert (game.state(), game.key(), list(game.log)) == before
+    game.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
+    assert game.depth == 1
+    game.pop()
+    assert (game.state(), game.key(), list(game.log)) == before
+    with pytest.raises(minors.StateError, match="nothing to undo"):
+        game.pop()
+
+
 def test_push_unchecked_does_what_push_does() -> None:
     game = minors.Game.new()
     game.advance_to("1940-spring/axis/declarations")

@@ -101,6 +101,21 @@ def test_verify_reports_progress_line_by_line(big_log: Path) -> None:
     assert {t for _, t in seen} == {total}
 
 
+def test_verify_progress_never_goes_back_on_a_bad_log(big_log: Path, tmp_path: Path) -> None:
+    """On a log edited near its end, checked twice (byte for byte, then line by line to say
+    why), `progress` still counts each line once, in order, up to the bad line."""
+    lines = big_log.read_bytes().splitlines(keepends=True)
+    bad = len(lines) - 3
+    lines[bad] = lines[bad].replace(b'"kind":"entry"', b'"kind":"entrY"')
+    edited = tmp_path / "edited.log"
+    edited.write_bytes(b"".join(lines))
+    seen: list[int] = []
+    verdict = auditlog.verify(edited, progress=lambda done, total: seen.append(done))
+    assert not verdict.ok
+    assert verdict.line == bad + 1
+    assert seen == list(range(1, bad + 1))
+
+
 def test_mutation_runs_draw_a_bar_on_a_terminal_and_none_into_a_pipe(tmp_path: Path) -> None:
     """The mutation run (tests/mutation/run_disabled.py) shows a bar of its runs on a
     terminal, with the clause lines above it; into a pipe, the lines alone. Its runs are of

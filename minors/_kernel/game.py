@@ -102,7 +102,8 @@ def _unpickle(
 
 
 class Sink(Protocol):
-    """Where log entries go as they are made (an audit-log file: `minors.auditlog`)."""
+    """Where log entries go as they are made (an audit-log file: `minors.auditlog`, or a
+    verifier's replay)."""
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Record `entry`; `state()` gives the state after it (a snapshot, made only if the
@@ -217,9 +218,10 @@ class BaseGame:
         start: str = "1939-fall",
         base_seq: int = 0,
         rulebook: Rulebook | None = None,
+        log: bool = True,
     ) -> Self:
         """A game at the state `state()` returned (the log starts empty; its entries are
-        numbered from `base_seq`)."""
+        numbered from `base_seq`; `log=False` keeps none, as `new`)."""
         rs = _ruleset(ruleset)
         if not isinstance(data, dict):
             raise StateError(f"not a minors state: a mapping, not {type(data).__name__}")
@@ -240,7 +242,7 @@ class BaseGame:
             )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
         book = cls._rulebook(rulebook, hooks)
-        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq)
+        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq, logging=log)
 
     def clone(self) -> Self:
         """An independent copy: the two boards share their containers until either writes
@@ -519,8 +521,8 @@ class BaseGame:
 
     def pop(self) -> None:
         """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
-        the game was made or cloned: the state, the position key and the log are exactly
-        as they were.
+        the game was made or cloned (or its stack cleared: `clear_stack`): the state, the
+        position key and the log are exactly as they were.
 
         Raises:
             StateError: nothing to undo, or a file log is attached (its entries are final).
@@ -528,9 +530,17 @@ class BaseGame:
         if self._sink is not None:
             raise StateError("pop: a file log is attached and its entries are final")
         if not self._history:
-            raise StateError("pop: nothing to undo since the game was made or cloned")
+            raise StateError(
+                "pop: nothing to undo since the game was made or cloned (or its stack cleared)"
+            )
         journal, self._log, self._seq, era = self._history.pop()
         self._board.undo(journal, era=era)
+
+    def clear_stack(self) -> None:
+        """Forget the steps `pop` could undo (python-chess's `clear_stack`): the game stays
+        as it is, its log too, and `pop` stops here. A long replay that never takes a step
+        back (an audit log's verifier) keeps no journal of the steps behind it."""
+        self._history.clear()
 
     @property
     def depth(self) -> int:

@@ -28,12 +28,15 @@ __all__ = [
     "cut",
     "digest",
     "encoded_records",
+    "entry_command",
+    "entry_line",
     "moment_of",
     "parse",
     "parse_entry",
     "read_lines",
     "records",
     "seal",
+    "text",
 ]
 
 GENESIS = "0" * 64
@@ -67,10 +70,14 @@ every call, which costs as much as encoding a log line."""
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
+    """Canonical JSON, as text."""
     if _C_ENCODER is not None:
         return "".join(_C_ENCODER(value, 0))
     return _ENCODER.encode(value)  # pragma: no cover - other Pythons
+
+
+_text = text
 
 
 def canonical(value: Any) -> bytes:
@@ -92,6 +99,30 @@ def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
     tail = canonical({k: v for k, v in body.items() if k > "hash"})[1:]  # "prev" at least
     member = b'"hash":"' + own.encode() + b'",'
     return encoded[: len(encoded) - len(tail)] + member + tail + b"\n", own
+
+
+def entry_line(
+    seq: int, at: Moment, command: dict[str, Any], effects: str, state: str | None, prev: str
+) -> tuple[bytes, str]:
+    """What `seal` makes of an entry's record, chained after `prev`, and its hash: the
+    line assembled from the canonical JSON of its members in their order (`effects` is the
+    canonical JSON of its effects, hashed here for `effects_digest`; `state` the state
+    digest an advance carries)."""
+    # at < command < effects < effects_digest < hash < kind < prev < seq < state_digest
+    effects_digest = hashlib.sha256(effects.encode()).hexdigest()
+    head = (
+        f'{{"at":{_STRING(str(at))},"command":{text(command)},"effects":{effects},'
+        f'"effects_digest":"{effects_digest}"'
+    )
+    tail = f',"kind":"entry","prev":{_STRING(prev)},"seq":{int(seq)!r}'
+    if state is not None:
+        tail += f',"state_digest":{_STRING(state)}'
+    own = hashlib.sha256(f"{head}{tail}}}".encode()).hexdigest()
+    return f'{head},"hash":"{own}"{tail}}}\n'.encode(), own
+
+
+_STRING = json.encoder.encode_basestring
+"""A text as a JSON string, non-ASCII characters as themselves (canonical)."""
 
 
 def cut(text: object, limit: int = 120) -> str:
@@ -138,6 +169,28 @@ def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
                 f"may be ({MAX_LINE:,})"
             )
     return lines
+
+
+_DECODER = json.JSONDecoder()
+"""Reads one JSON value at an index of a text (`raw_decode`: what `json.loads` runs, without
+its checks around it)."""
+
+
+def entry_command(raw: bytes) -> dict[str, Any] | None:
+    """The `command` of an entry line as its writer lays it out (`{"at":"...","command":{`),
+    read from its place without reading the rest of the line (which the verifier compares
+    whole with the line it expects); None if the line is not laid out so, or the command is
+    not a JSON object."""
+    if not raw.startswith(b'{"at":"'):
+        return None
+    end = raw.find(b'"', 7)
+    if end < 0 or not raw.startswith(b',"command":{', end + 1):
+        return None
+    try:
+        value, _ = _DECODER.raw_decode(raw[end + 12 :].decode())
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _too_deep(value: Any) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from .._kernel.convert import build_command, effect_data, effect_from_data
 from .._kernel.effects import Effect
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook, RuleViolation
+from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
 from ..errors import (
     ClockError,
@@ -50,6 +51,7 @@ from .lines import (
     cut,
     digest,
     encoded_records,
+    entry_command,
     moment_of,
     parse,
     read_lines,
@@ -222,11 +224,11 @@ def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
     return hooks.apply(book) if hooks is not None else book
 
 
-def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
+def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
     """Check the header and build the game it names under the caller's `rulebook`, at the
     state the log starts from (LogUnavailable when this machine cannot: format, library
-    version, tables, rulebook). The rulebook is never looked up from the log: a log received
-    by e-mail is untrusted."""
+    version, tables, rulebook); with `log=False` a game that keeps no log. The rulebook is
+    never looked up from the log: a log received by e-mail is untrusted."""
     first = parse(lines[0], 1)
     if first.get("prev") != GENESIS:
         raise LogCheckError(1, "the first line does not start the chain")
@@ -284,7 +286,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
             "available here"
         )
     try:
-        game = Game.new(rs, start=first["start"], rulebook=rulebook)
+        game = Game.new(rs, start=first["start"], rulebook=rulebook, log=log)
     except MinorsError as exc:
         raise LogFormatError(f"{path}: line 1: {cut(exc, 300)}") from None
     origin = "start"
@@ -297,7 +299,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook) -> _Setup:
             try:
                 game = Game.from_state(
                     first["state"], rs, rulebook=rulebook, start=first["start"],
-                    base_seq=first["seq"],
+                    base_seq=first["seq"], log=log,
                 )  # fmt: skip
             except MinorsError as exc:
                 raise LogFormatError(f"{path}: line 1: the header's {cut(exc, 300)}") from None
@@ -484,10 +486,16 @@ def verify(
     head_hash, entries = GENESIS, 0
     setup: _Setup | None = None
     seals: list[str] = []
+    progress = _onward(progress)
     try:
-        setup = _setup(path, lines, _rulebook(rulebook, hooks))
+        book = _rulebook(rulebook, hooks)
+        setup = _setup(path, lines, book, log=False)
         try:
-            verdict = _verify_lines(path, lines, setup, progress, seals)
+            verdict = _verify_replayed(lines, setup, progress, seals)
+            if verdict is None:  # a line is not the writer's: check each to say which and why
+                seals.clear()
+                setup = _setup(path, lines, book)
+                verdict = _verify_lines(path, lines, setup, progress, seals)
         except RecursionError:
             raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
         head_hash, entries = verdict
@@ -515,6 +523,130 @@ def verify(
         True, head_hash, entries, format=setup.format, origin=setup.origin,
         at=str(setup.header.get("at", "")), extends=extended, seals=tuple(seals),
     )  # fmt: skip
+
+
+def _onward(
+    progress: Callable[[int, int], None] | None,
+) -> Callable[[int, int], None] | None:
+    """`progress`, called only past the furthest line it was called with (a log that fails
+    the byte-for-byte check is checked again from its first line)."""
+    if progress is None:
+        return None
+    furthest = 0
+
+    def report(done: int, total: int) -> None:
+        nonlocal furthest
+        if done > furthest:
+            furthest = done
+            progress(done, total)
+
+    return report
+
+
+class _Replayed:
+    """The verifier's sink: the entry the replay has just made, and its state (made when
+    asked for); nothing is kept."""
+
+    __slots__ = ("entry", "state")
+
+    def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
+        self.entry, self.state = entry, state
+
+
+def _replayed(game: Game, kinds: Mapping[str, type[Any]], fields: dict[str, Any]) -> bool:
+    """Apply the command an entry line holds (in the scenario vocabulary: `fields`, read
+    for this call, loses its `command`); whether it applied (False for anything else:
+    `_replay_entry` says what)."""
+    kind = fields.pop("command", None)
+    try:
+        if kind == "advance":
+            if len(fields) != 1:
+                return False
+            game.advance_to(moment_of(fields.get("to"), 0, "to"))
+        else:
+            game.apply(build_command(kinds, kind, fields))
+    except Exception:  # whatever it is, the line-by-line checks meet it again and say so
+        return False
+    return True
+
+
+def _verify_replayed(
+    lines: list[bytes],
+    setup: _Setup,
+    progress: Callable[[int, int], None] | None,
+    seals: list[str],
+) -> tuple[str, int] | None:
+    """Replay the log and check that every line after the header is, byte for byte, the
+    line its writer writes for that replay, chained to the one before: the head and the
+    number of entries. None as soon as a line is not (`_verify_lines` then checks each
+    line to say which and why). Nothing is parsed but each entry's command and the seals:
+    a line that is the writer's holds the command replayed, and the replay's moment,
+    effects, digests and snapshots; its hash and its `prev` are the chain's. (The header
+    is checked by `_setup` and `_expected_header`.)"""
+    game, fmt = setup.game, setup.format
+    recorder = Recorder(fmt, game.raw_state)
+    _expected_header(setup, recorder)
+    total = len(lines)
+    if progress is not None:
+        progress(1, total)
+    replayed = _Replayed()
+    game.attach(replayed)
+    kinds = game.rulebook.kinds
+    head_hash = prev = setup.header["hash"]
+    entries = 0
+    due: bytes | None = None
+    closed = False
+    for number in range(2, total + 1):
+        raw = lines[number - 1]
+        if due is not None:  # the snapshot its entry calls for
+            if raw != due:
+                return None
+            head_hash, due = prev, None
+        elif closed:
+            found = _sealed(raw, number, fmt, prev, head_hash, seals)
+            if found is None:
+                return None
+            prev = found
+        else:
+            fields = entry_command(raw)
+            if fields is None:  # the closing line, or not the writer's
+                line, prev = seal(recorder.close(game.raw_state), prev)
+                if line != raw:
+                    return None
+                head_hash, closed = prev, True
+            else:
+                if not _replayed(game, kinds, fields):
+                    return None
+                game.clear_stack()  # no step is taken back: no journal is kept
+                entry = replayed.entry
+                state = replayed.state() if recorder.wants_state(entry) else None
+                expected, prev = recorder.lines(entry, state, prev)
+                if expected[0] != raw:
+                    return None
+                head_hash = prev
+                entries += 1
+                due = expected[1] if len(expected) > 1 else None
+        if progress is not None:
+            progress(number, total)
+    if due is not None or not closed:
+        return None
+    return head_hash, entries
+
+
+def _sealed(
+    raw: bytes, number: int, fmt: int, prev: str, head_hash: str, seals: list[str]
+) -> str | None:
+    """The hash of a line after the closing one if it is a seal, chained after `prev`,
+    signing the head `head_hash` (its key added to `seals`); None if not."""
+    try:
+        record = parse(raw, number)
+        if record.get("prev") != prev or _form(record, number, fmt) != "seal":
+            return None
+        _check_seal(number, record, head_hash, seals)
+    except (LogCheckError, LogFormatError):
+        return None
+    own: str = record["hash"]
+    return own
 
 
 def _verify_lines(

@@ -16,7 +16,7 @@ from .._kernel.rulebook import Rulebook
 from .._kernel.state import GameState
 from ..domain.clock import Moment
 from ..rules82 import Game
-from .lines import canonical, digest
+from .lines import canonical, digest, entry_line, seal, text
 from .state import Digests, changes
 
 __all__ = ["EVERY", "FORMAT", "FORMATS", "Recorder", "hook_manifest"]
@@ -111,11 +111,11 @@ class Recorder:
     def entry(
         self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
     ) -> list[dict[str, Any]]:
-        """The lines of one entry: the entry, and a snapshot after an advance that enters a
-        new game turn (format 1) or player turn (format 2), or (format 2) after `EVERY`
-        entries without one. `state`, the state after it, is read where `wants_state` says;
-        `encoded`, if given, is the canonical JSON of the effects (a verifier has it in the
-        line it checks)."""
+        """The records of one entry's lines: the entry, and a snapshot after an advance that
+        enters a new game turn (format 1) or player turn (format 2), or (format 2) after
+        `EVERY` entries without one. `state`, the state after it, is read where
+        `wants_state` says; `encoded`, if given, is the canonical JSON of the effects (a
+        verifier has it in the line it checks)."""
         effects = [effect_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -127,16 +127,38 @@ class Recorder:
                 canonical(effects) if encoded is None else encoded
             ).hexdigest(),
         }
+        whole, snapshot = self._count(entry, state)
+        if whole is not None:
+            record["state_digest"] = whole
+        return [record] if snapshot is None else [record, snapshot]
+
+    def lines(self, entry: LogEntry, state: GameState | None, prev: str) -> tuple[list[bytes], str]:
+        """The lines of one entry (what `entry` gives, sealed: what the writer writes and
+        the verifier compares byte for byte), chained after `prev`, and the hash of the
+        last. The entry line is assembled from the canonical JSON of its parts, its effects
+        encoded once."""
+        effects = text([effect_data(e) for e in entry.effects])
+        whole, snapshot = self._count(entry, state)
+        line, own = entry_line(entry.seq, entry.moment, entry.command, effects, whole, prev)
+        if snapshot is None:
+            return [line], own
+        after, own = seal(snapshot, own)
+        return [line, after], own
+
+    def _count(
+        self, entry: LogEntry, state: GameState | None
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """Count one entry; the state digest its line carries (an advance's: it ends
+        phases) and the snapshot that follows it, if any."""
         self.entries += 1
         self.since += 1
         if state is None:
-            return [record]
+            return None, None
         whole = self.state_digest(state)
-        if entry.command.get("command") == "advance":  # it ends phases: the whole state
-            record["state_digest"] = whole
+        carried = whole if entry.command.get("command") == "advance" else None
         span = _span(self.format, state.clock)
         if span <= self.span and not (self.format >= 2 and self.since >= EVERY):
-            return [record]
+            return carried, None
         self.span = max(span, self.span)
         self.since = 0
         snapshot: dict[str, Any] = {"kind": "snapshot", "seq": entry.seq, "at": str(state.clock)}
@@ -146,7 +168,7 @@ class Recorder:
             snapshot["changes"] = changes(self.base, state)
         snapshot["state_digest"] = whole
         self.base = state
-        return [record, snapshot]
+        return carried, snapshot
 
     def close(self, state: GameState) -> dict[str, Any]:
         """The last line: the entry count and the final state's digest."""

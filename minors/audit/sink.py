@@ -185,12 +185,8 @@ class FileSink:
         advance = entry.command.get("command") == "advance"
         recorder = self.recorder
         saved = (recorder.entries, recorder.base, recorder.span, recorder.since)
-        records = recorder.entry(entry, state() if recorder.wants_state(entry) else None)
-        lines: list[bytes] = []
-        prev = self.prev
-        for record in records:
-            line, prev = seal(record, prev)
-            lines.append(line)
+        wanted = state() if recorder.wants_state(entry) else None
+        lines, prev = recorder.lines(entry, wanted, self.prev)
         flush = self.durability == "entry" or (self.durability == "phase" and advance)
         try:
             self._emit(lines, flush=flush)
