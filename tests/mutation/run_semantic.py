@@ -48,7 +48,12 @@ SITUATIONS = (
     "tests/test_survivor_kinds.py::",
     "tests/test_fidelity.py::",
     "tests/test_war_checks.py::",
+    "tests/test_movement_situations.py::",
+    "tests/test_rule82_situations.py::",
+    "tests/test_a25_situations.py::",
 )
+A25_SITUATIONS = ("tests/test_a25_situations.py::",)
+"""The situation files about A25: tried on the mutants of minors.asl, the others on rule 82's."""
 EQUIVALENT = HERE / "equivalent.toml"
 
 
@@ -150,7 +155,7 @@ def _citing(clauses: set[str]) -> set[str]:
 
 def _not_mapped() -> set[str]:
     """The tests of the situation files (`SITUATIONS`) written since the map was made: they
-    are tried on every mutant of rule 82's modules."""
+    are tried on every mutant of rule 82's modules, those of `A25_SITUATIONS` on A25's."""
     files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS})
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
@@ -225,8 +230,8 @@ def run(
         for m in found:
             # a function added since the map was made: the tests of its module
             found_tests = tests.get((module, m.scope)) or tests.get((module, "<any>"), set())
-            if module.startswith("minors.rules82"):
-                found_tests = found_tests | added
+            a25 = not module.startswith("minors.rules82")
+            found_tests = found_tests | {t for t in added if t.startswith(A25_SITUATIONS) == a25}
             first = _citing(clause_of.get(m.scope, set()))
             chosen = _select(found_tests, durations, budget, first)
             files.update(t.split("::")[0] for t in chosen)
