@@ -231,8 +231,11 @@ def run(
             # a function added since the map was made: the tests of its module
             found_tests = tests.get((module, m.scope)) or tests.get((module, "<any>"), set())
             a25 = not module.startswith("minors.rules82")
-            found_tests = found_tests | {t for t in added if t.startswith(A25_SITUATIONS) == a25}
-            first = _citing(clause_of.get(m.scope, set()))
+            new = {t for t in added if t.startswith(A25_SITUATIONS) == a25}
+            found_tests = found_tests | new
+            # the situations written since the map (for the survivors) go first, with the
+            # tests citing the function's clauses
+            first = _citing(clause_of.get(m.scope, set())) | new
             chosen = _select(found_tests, durations, budget, first)
             files.update(t.split("::")[0] for t in chosen)
             entries.append(

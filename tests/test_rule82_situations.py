@@ -1,0 +1,416 @@
+"""Rule 82 situations a rules lawyer would set up, each asserting what a player sees: an
+attacked minor's set-up (82.5, 82.61), the Commonwealth's arrivals, diplomacy's results,
+the limits on foreign forces and the wars a declaration brings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from minors import Game, RuleViolation, command, load_ruleset
+from minors.rules82.deployment import force_specs
+
+TURKEY = [
+    ("turkey-1", "infantry", 2), ("turkey-2", "infantry", 2), ("turkey-3", "infantry", 2),
+    ("turkey-4", "infantry", 2), ("turkey-5", "infantry", 2), ("turkey-6", "infantry", 2),
+    ("turkey-7", "infantry", 2), ("turkey-8", "armor", 2), ("turkey-9", "air", 5),
+    ("turkey-10", "air", 5), ("turkey-ca-11", "naval", 2), ("turkey-yavuz-12", "naval", 2),
+    ("turkey-13", "naval", 1), ("turkey-14", "naval", 1),
+]  # fmt: skip
+"""Turkey's forces by the 82.61 table, the § footnote's named ships (a CA of 2, the Yavuz
+at the column's strength) in place of its CA cell."""
+
+
+def _rules(game: Game, cmd: Any) -> list[str]:
+    return [v.rule for v in game.check(cmd)]
+
+
+def _units(game: Game, owner: str) -> dict[str, tuple[str, int, str | None]]:
+    """An owner's units on the map: id -> (kind, factors, hex)."""
+    return {
+        u.id: (u.kind.value, u.factors, u.hex)
+        for u in game.raw_state.units.values()
+        if u.owner == owner
+    }
+
+
+def _turkey_attacked() -> Game:
+    """Spring 1940: Germany declares war on Turkey; Britain is to set Turkey up (82.52)."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Turkey"))
+    return game
+
+
+@pytest.mark.rule("82.61")
+def test_turkeys_forces_are_its_table_row_with_the_named_ships() -> None:
+    """Turkey's forces are its row of the forces table, its CA cell replaced by the §
+    footnote's ships; a minor with partisans only, or none, sets up nothing."""
+    game = Game.new()
+    assert force_specs(game.board(), "Turkey") == TURKEY
+    assert force_specs(game.board(), "Iraq") == []
+    assert force_specs(game.board(), "Denmark") == []
+
+
+@pytest.mark.rule("82.61")
+def test_a_house_footnote_ship_keeps_its_own_strength(tmp_path: Path) -> None:
+    """With a house § footnote giving Turkey's CA 3 factors, the CA deploys at 3 and the
+    Yavuz, given none, at the column's 2."""
+    path = tmp_path / "house.toml"
+    path.write_text(
+        '[force_footnotes."§"]\n'
+        'ships = [{ kind = "CA", factors = 3 }, { kind = "BC", name = "Yavuz" }]\n',
+        encoding="utf-8",
+    )
+    game = Game.new(load_ruleset([path]))
+    specs = force_specs(game.board(), "Turkey")
+    assert ("turkey-ca-11", "naval", 3) in specs
+    assert ("turkey-yavuz-12", "naval", 2) in specs
+
+
+@pytest.mark.rule("82.52")
+@pytest.mark.rule("82.53")
+@pytest.mark.rule("82.54")
+@pytest.mark.rule("82.55")
+def test_turkeys_default_set_up_is_offered_and_placed_when_the_phase_ends() -> None:
+    """Britain sets up Turkey, attacked by Germany: the default set-up (two ground units
+    a hex, the strongest in Ankara first, the ships in the capital, the air units where
+    there is room) is the one Deploy offered, and it stands when the declarations phase
+    ends, each unit placed under 82.53 and the note naming Britain."""
+    game = _turkey_attacked()
+    offered = game.legal_actions("deploy")
+    assert len(offered) == 1
+    placed = {p.id: p.hex for p in offered[0].placements}
+    assert placed == {
+        "turkey-1": "Ankara", "turkey-2": "Ankara", "turkey-3": "Eskisehir",
+        "turkey-4": "Eskisehir", "turkey-5": "Kirikkale", "turkey-6": "Kirikkale",
+        "turkey-7": "Kirsehir", "turkey-8": "Kirsehir", "turkey-9": "Istanbul",
+        "turkey-10": "Istanbul", "turkey-ca-11": "Ankara", "turkey-yavuz-12": "Ankara",
+        "turkey-13": "Ankara", "turkey-14": "Ankara",
+    }  # fmt: skip
+    assert _units(game, "Turkey") == {}  # not before the phase ends
+    effects = game.advance_to("1940-spring/axis/movement")
+    assert _units(game, "Turkey") == {i: (k, f, placed[i]) for i, k, f in TURKEY}
+    assert [e.unit for e in effects if type(e).__name__ == "UnitPlaced"] == [
+        i for i, _, _ in TURKEY
+    ]
+    assert game.minor("Turkey").deployed
+    assert game.minor("Turkey").deployment is None
+    assert game.legal_actions("deploy") == []
+
+
+@pytest.mark.rule("82.52")
+@pytest.mark.rule("82.54")
+@pytest.mark.rule("82.55")
+@pytest.mark.rule("82.61")
+def test_britains_own_set_up_of_turkey_is_checked_and_kept() -> None:
+    """Britain's own set-up must be Turkey's forces exactly (82.61), under new distinct
+    ids (K3), with a ground unit in Ankara (82.54), in Turkey's free hexes and at most
+    two ground units a hex, ships not counted (82.55); a lawful one is placed as given
+    when the phase ends, and none is taken once the phase is over (K1)."""
+    game = _turkey_attacked()
+    game.apply(
+        command(
+            "place",
+            units=[{"id": "bri-t", "owner": "Britain", "kind": "infantry", "factors": 1}],
+            **{"in": "Turkey", "hex": "Izmir"},
+        )
+    )
+    default = game.legal_actions("deploy")[0]
+    assert "Izmir" not in {p.hex for p in default.placements}  # a British unit holds it
+    base = list(default.placements)
+
+    def refusals(placements: list[Any]) -> list[tuple[str, str]]:
+        cmd = attrs.evolve(default, placements=tuple(placements))
+        return [(v.rule, v.message) for v in game.check(cmd)]
+
+    assert refusals(base) == []
+    assert refusals(base[1:]) == [
+        ("82.61", "Turkey's forces are 2× air 5, 1× armor 2, 7× infantry 2, 2× naval 1, "
+                  "2× naval 2, not 2× air 5, 1× armor 2, 6× infantry 2, 2× naval 1, "
+                  "2× naval 2"),
+    ]  # fmt: skip
+    twice = [base[0], attrs.evolve(base[1], id=base[0].id), *base[2:]]
+    assert [r for r, _ in refusals(twice)] == ["K3"]
+    taken = [attrs.evolve(base[0], id="bri-t"), *base[1:]]
+    assert [r for r, _ in refusals(taken)] == ["K3"]
+    own = [attrs.evolve(base[0], id="turkey-99"), *base[1:]]
+    assert refusals(own) == []  # any new id will do
+    moved = [attrs.evolve(p, hex="Erzurum") if p.hex in ("Ankara", "Eskisehir")
+             and p.kind.value != "naval" else p for p in base]  # fmt: skip
+    assert refusals(moved) == [
+        ("82.54", "a ground unit of Turkey must deploy in its capital Ankara"),
+        ("82.55", "4 units in Erzurum exceed the stacking limit of 2"),
+    ]
+    air = [attrs.evolve(p, hex="Ankara") if p.kind.value == "air" else p for p in base]
+    assert refusals(air) == [("82.55", "4 units in Ankara exceed the stacking limit of 2")]
+    ships = [attrs.evolve(p, hex="Izmir") if p.id == "turkey-13" else p for p in base]
+    assert [r for r, _ in refusals(ships)] == ["82.55"]
+    assert "not a free hex of Turkey" in refusals(ships)[0][1]
+    chosen = [attrs.evolve(p, hex="Erzurum") if p.kind.value == "air" else p for p in base]
+    game.apply(attrs.evolve(default, placements=tuple(chosen)))
+    notes = [e for e in game.log[-1].effects if type(e).__name__ == "Note"]
+    assert [n.text for n in notes] == ["Britain sets up Turkey's forces"]
+    game.advance_to("1940-spring/axis/movement")
+    assert game.unit("turkey-9").hex == "Erzurum"
+    assert game.unit("turkey-1").hex == "Ankara"
+    with pytest.raises(RuleViolation, match="K1"):
+        game.apply(default)
+
+
+@pytest.mark.rule("K3")
+@pytest.mark.rule("82.53")
+def test_a_set_up_skips_an_id_already_given() -> None:
+    """A German unit placed under the id turkey-1 keeps it: Turkey's set-up, made when
+    the declarations phase ends, gives its forces only ids never given (K3)."""
+    game = Game.new()
+    game.advance_to("1939-fall/axis/movement")
+    game.apply(
+        command(
+            "place",
+            units=[{"id": "turkey-1", "owner": "Germany", "kind": "armor", "factors": 4}],
+            **{"in": "Germany"},
+        )
+    )
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Turkey"))
+    game.advance_to("1940-spring/axis/movement")
+    assert game.unit("turkey-1").owner == "Germany"
+    assert "turkey-1" not in _units(game, "Turkey")
+    assert len(_units(game, "Turkey")) == len(TURKEY) - 1
+
+
+@pytest.mark.rule("82.61")
+def test_the_commonwealth_arrivals_come_each_season_under_new_ids() -> None:
+    """Canada's arrivals come at the start of their season (82.61 Commonwealth table):
+    a 3-4 in Fall 1940, a 4-5 (armor) in Spring 1941, in Ottawa, numbered after every unit it
+    ever had, removed ones included."""
+    game = Game.new()
+    assert sorted(_units(game, "Canada")) == ["canada-1", "canada-2"]
+    game.advance_to("1940-spring/allies/movement")
+    game.apply(command("remove", units=["canada-2"]))
+    game.advance_to("1940-summer/axis/diplomacy")
+    assert sorted(_units(game, "Canada")) == ["canada-1"]
+    game.advance_to("1940-fall/axis/diplomacy")
+    assert _units(game, "Canada") == {
+        "canada-1": ("infantry", 3, "Ottawa"),
+        "canada-3": ("infantry", 3, "Ottawa"),
+    }
+    game.advance_to("1941-spring/axis/diplomacy")
+    assert _units(game, "Canada")["canada-4"] == ("armor", 4, "Ottawa")
+    assert len(_units(game, "Canada")) == 3
+
+
+@pytest.mark.rule("82.61")
+@pytest.mark.rule("82.92")
+def test_house_forces_rows_keep_their_cells_and_colonies_set_up_nothing(tmp_path: Path) -> None:
+    """A house mark on Bulgaria's 1-3 cell naming a footnote that lists no ships leaves
+    the cell's units as counted; a Commonwealth country's forces come from its own table,
+    not the forces table; a Pacific colony given a partisans-only row has not set up at
+    the start (82.92), and India, with no forces row, neither."""
+    path = tmp_path / "house.toml"
+    path.write_text(
+        '[forces.Bulgaria]\nmarks = { army_1_3 = "*" }\n\n'
+        '[forces.Burma]\ntheater = "pacific"\npartisans_wa = "1"\n',
+        encoding="utf-8",
+    )
+    game = Game.new(load_ruleset([path]))
+    assert force_specs(game.board(), "Bulgaria") == [
+        ("bulgaria-1", "infantry", 1), ("bulgaria-2", "infantry", 1),
+        ("bulgaria-3", "infantry", 1), ("bulgaria-4", "infantry", 1), ("bulgaria-5", "air", 5),
+    ]  # fmt: skip
+    assert force_specs(game.board(), "Australia") == []
+    assert not game.minor("Burma").deployed
+    assert not game.minor("India").deployed
+    assert game.minor("Thailand").deployed
+
+
+@pytest.mark.rule("K1")
+@pytest.mark.rule("82.61")
+def test_no_set_up_is_taken_when_none_is_due() -> None:
+    """At the start W. Poland's set-up is due when Germany's declarations phase ends, not
+    in the diplomacy phase before it: none is offered and one given is refused (K1);
+    Denmark, with no forces, has none to give (82.61)."""
+    game = Game.new()
+    assert game.legal_actions("deploy") == []
+    placement = {"id": "w-poland-x", "kind": "infantry", "factors": 2, "hex": "Warsaw"}
+    early = command("deploy", minor="W. Poland", placements=[placement])
+    assert "K1" in _rules(game, early)
+    denmark = command(
+        "deploy",
+        minor="Denmark",
+        placements=[{"id": "denmark-x", "kind": "infantry", "factors": 1, "hex": "Copenhagen"}],
+    )
+    assert ("82.61", "Denmark's forces are none, not 1× infantry 1") in [
+        (v.rule, v.message) for v in game.check(denmark)
+    ]
+
+
+def _turkey_held(*held: str) -> Game:
+    """Turkey attacked by Germany, British units holding the hexes `held`."""
+    game = _turkey_attacked()
+    for i, hex_label in enumerate(held):
+        unit = {"id": f"bri-{i}", "owner": "Britain", "kind": "infantry", "factors": 1}
+        game.apply(command("place", units=[unit], **{"in": "Turkey", "hex": hex_label}))
+    return game
+
+
+@pytest.mark.rule("82.54")
+@pytest.mark.rule("K3")
+def test_with_its_capital_held_turkey_sets_up_elsewhere() -> None:
+    """British units hold Ankara and Eskisehir when Germany's attack sets Turkey up: no
+    ground unit is owed to the held capital (82.54), none goes to a held hex, and a
+    removed unit's id is not given again (K3)."""
+    game = _turkey_held("Ankara", "Eskisehir", "Izmir")
+    game.apply(command("remove", units=["bri-2"]))
+    default = game.legal_actions("deploy")[0]
+    assert _rules(game, default) == []
+    assert not {p.hex for p in default.placements} & {"Ankara", "Eskisehir"}
+    reused = (attrs.evolve(default.placements[0], id="bri-2"), *default.placements[1:])
+    assert _rules(game, attrs.evolve(default, placements=reused)) == ["K3"]
+
+
+@pytest.mark.rule("82.55")
+def test_what_finds_no_free_hex_with_room_is_eliminated() -> None:
+    """British units hold four of Turkey's seven hexes: of its ten land and air units six
+    find room, two a hex, and the last four are eliminated when the phase ends (82.55)."""
+    game = _turkey_held("Ankara", "Eskisehir", "Kirikkale", "Kirsehir")
+    effects = game.advance_to("1940-spring/axis/movement")
+    lost = [e.unit for e in effects if type(e).__name__ == "UnitEliminated"]
+    assert lost == ["turkey-7", "turkey-8", "turkey-9", "turkey-10"]
+    assert set(lost) <= set(game.raw_state.eliminated)
+    hexes = sorted(h or "" for k, _, h in _units(game, "Turkey").values() if k != "naval")
+    assert hexes == ["Erzurum", "Erzurum", "Istanbul", "Istanbul", "Izmir", "Izmir"]
+
+
+@pytest.mark.rule("82.55")
+def test_with_82_55_off_the_units_without_room_crowd_the_capital() -> None:
+    """With 82.55 switched off, Turkey's units that find no free hex are not eliminated:
+    they stand in Ankara."""
+    game = Game.new(disabled={"82.55"})
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Turkey"))
+    for i, hex_label in enumerate(["Eskisehir", "Kirikkale", "Kirsehir", "Istanbul"]):
+        unit = {"id": f"bri-{i}", "owner": "Britain", "kind": "infantry", "factors": 1}
+        game.apply(command("place", units=[unit], **{"in": "Turkey", "hex": hex_label}))
+    game.advance_to("1940-spring/axis/movement")
+    assert game.raw_state.eliminated == ()
+    assert len(_units(game, "Turkey")) == len(TURKEY)
+    assert all(h in ("Ankara", "Izmir", "Erzurum") for _, _, h in _units(game, "Turkey").values())
+
+
+@pytest.mark.rule("82.52")
+def test_britain_sets_finland_up_again_where_it_chooses() -> None:
+    """Finland, set up after Russia's border war, is attacked by Germany: Britain sets up
+    its units again (82.52); no default set-up is offered, Finland's own units do not
+    make its hexes unavailable, and the units stand where Britain put them when the
+    phase ends, under the note that says so."""
+    game = Game.new()
+    game.advance_to("1939-fall/allies/declarations")
+    game.apply(command("border_war", attacker="Russia", target="Finland"))
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Finland"))
+    assert game.legal_actions("deploy") == []
+    units = _units(game, "Finland")
+    hexes = ["Helsinki", "Helsinki", "Viipuri", "Viipuri", "Turku", "Oulu"]
+    placements = [
+        {"id": unit, "kind": kind, "factors": factors, "hex": hex_label}
+        for (unit, (kind, factors, _)), hex_label in zip(sorted(units.items()), hexes, strict=True)
+    ]
+    again = command("deploy", minor="Finland", placements=placements)
+    assert _rules(game, again) == []
+    game.apply(again)
+    effects = game.advance_to("1940-spring/axis/movement")
+    assert "Britain sets up Finland's forces again" in [
+        e.text for e in effects if type(e).__name__ == "Note"
+    ]
+    assert sorted(h for _, _, h in _units(game, "Finland").values()) == sorted(hexes)
+
+
+@pytest.mark.rule("82.51")
+def test_an_associated_minor_deploys_at_once_unless_its_forces_stand_on_the_map() -> None:
+    """Germany's 9 associates Bulgaria, which Germany sets up at once (82.51); with a
+    Bulgarian unit already on the map, no further forces appear."""
+    game = Game.new()
+    game.apply(command("diplomatic_result", minor="Bulgaria", major="Germany", result=9))
+    assert sorted(_units(game, "Bulgaria")) == [f"bulgaria-{i}" for i in range(1, 6)]
+    game = Game.new()
+    unit = {"id": "bul-x", "owner": "Bulgaria", "kind": "infantry", "factors": 1}
+    game.apply(command("place", units=[unit], **{"in": "Bulgaria"}))
+    game.apply(command("diplomatic_result", minor="Bulgaria", major="Germany", result=9))
+    assert sorted(_units(game, "Bulgaria")) == ["bul-x"]
+
+
+@pytest.mark.rule("82.61")
+def test_a_conquered_commonwealth_country_raises_no_more_but_the_others_do() -> None:
+    """Canada, conquered by Germany in Summer 1940, gets no Fall 1940 arrival; Australia,
+    listed after it, still gets its own."""
+    game = Game.new()
+    game.advance_to("1940-summer/axis/combat")
+    game.apply(command("conquer", minor="Canada", by="Germany"))
+    before = set(_units(game, "Australia"))
+    game.advance_to("1940-fall/axis/diplomacy")
+    assert _units(game, "Canada") == {}
+    assert len(set(_units(game, "Australia")) - before) == 5
+
+
+STARTS = """
+[starts.early]
+clock = "1939-fall/axis/declarations"
+last_moment = "1949-winter/allies/construction"
+wars = [["Germany", "Britain"], ["Germany", "France"]]
+attacked_at = "1939-fall/axis/declarations"
+
+[starts.late]
+clock = "1939-fall/axis/movement"
+last_moment = "1949-winter/allies/construction"
+wars = [["Germany", "Britain"], ["Germany", "France"]]
+attacked_at = "1939-fall/axis/declarations"
+
+[starts.undated]
+clock = "1939-fall/axis/diplomacy"
+last_moment = "1949-winter/allies/construction"
+wars = [["Germany", "Britain"], ["Germany", "France"]]
+"""
+"""House starts: in Germany's declarations phase, after it, and one giving no date for
+the attacks already made."""
+
+
+@pytest.fixture(scope="module")
+def starts(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path = tmp_path_factory.mktemp("starts") / "starts.toml"
+    path.write_text(STARTS, encoding="utf-8")
+    return load_ruleset([path])
+
+
+@pytest.mark.rule("82.53")
+def test_poland_sets_up_when_its_attacks_declarations_phase_ends(starts: Any) -> None:
+    """A start in the declarations phase of Germany's attack leaves W. Poland's set-up to
+    the phase's end (offered until then); a start after it finds the forces set up."""
+    game = Game.new(starts, start="early")
+    assert _units(game, "W. Poland") == {}
+    assert [d.minor for d in game.legal_actions("deploy")] == ["W. Poland"]
+    game.advance_to("1939-fall/axis/movement")
+    assert len(_units(game, "W. Poland")) == 12
+    game = Game.new(starts, start="late")
+    assert len(_units(game, "W. Poland")) == 12
+    assert game.minor("W. Poland").deployment is None
+
+
+@pytest.mark.rule("82.53")
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="bug: a start with wars on a minor but no attacked_at dates its set-up at the "
+    "start's clock (a diplomacy phase), which no declarations phase end matches: the "
+    "forces never appear (issue 14, item 1's pattern)",
+)
+def test_poland_sets_up_under_a_start_that_gives_no_attack_date(starts: Any) -> None:
+    """A start with Germany at war with W. Poland but no date for the attack still sets
+    Poland up by the end of Germany's first declarations phase (82.53)."""
+    game = Game.new(starts, start="undated")
+    game.advance_to("1939-fall/axis/movement")
+    assert len(_units(game, "W. Poland")) == 12
