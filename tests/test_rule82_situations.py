@@ -330,6 +330,23 @@ def test_britain_sets_finland_up_again_where_it_chooses() -> None:
     assert sorted(h for _, _, h in _units(game, "Finland").values()) == sorted(hexes)
 
 
+@pytest.mark.rule("82.52")
+def test_finland_set_up_again_by_default_stays_where_it_stood() -> None:
+    """Britain gives no set-up of its own for Finland's second set-up (82.52): when the
+    phase ends Finland's units stand where they stood, under the note that says so."""
+    game = Game.new()
+    game.advance_to("1939-fall/allies/declarations")
+    game.apply(command("border_war", attacker="Russia", target="Finland"))
+    game.advance_to("1940-spring/axis/declarations")
+    before = _units(game, "Finland")
+    game.apply(command("declare_war", attacker="Germany", target="Finland"))
+    effects = game.advance_to("1940-spring/axis/movement")
+    assert "Britain sets up Finland's forces again" in [
+        e.text for e in effects if type(e).__name__ == "Note"
+    ]
+    assert _units(game, "Finland") == before
+
+
 @pytest.mark.rule("82.51")
 def test_an_associated_minor_deploys_at_once_unless_its_forces_stand_on_the_map() -> None:
     """Germany's 9 associates Bulgaria, which Germany sets up at once (82.51); with a
@@ -414,3 +431,56 @@ def test_poland_sets_up_under_a_start_that_gives_no_attack_date(starts: Any) -> 
     game = Game.new(starts, start="undated")
     game.advance_to("1939-fall/axis/movement")
     assert len(_units(game, "W. Poland")) == 12
+
+
+HOUSE = """
+[force_units.army_1_3]
+kind = "infantry"
+factors = 3
+
+[minors.Rumania]
+capital = ""
+capital_adjacent = []
+hexes = []
+
+[minors.Canada]
+capital = ""
+capital_adjacent = []
+hexes = []
+
+[minors."Vichy France"]
+start_at_war_with = ["Germany"]
+"""
+"""House tables: 1-3 units of three factors, Rumania and Canada with no capital or hex
+list, and Vichy France (not in play at the start) at war with Germany from it."""
+
+
+@pytest.mark.rule("82.54")
+@pytest.mark.rule("82.55")
+@pytest.mark.rule("82.53")
+def test_house_tables_set_up_the_strongest_first_and_hexless_minors_off_the_map(
+    tmp_path: Path,
+) -> None:
+    """With 82.55 off: Hungary's strongest ground units (its house 1-3s) take Budapest
+    first (82.54); Rumania, with no hex, sets up its forces with no hex, as Canada's
+    start units stand; Vichy France, not in play, sets nothing up though at war."""
+    path = tmp_path / "house.toml"
+    path.write_text(HOUSE, encoding="utf-8")
+    game = Game.new(load_ruleset([path]), disabled={"82.55"})
+    assert game.minor("Vichy France").deployment is None
+    assert _units(game, "Vichy France") == {}
+    assert {u: h for u, (_, _, h) in _units(game, "Canada").items()} == {
+        "canada-1": None, "canada-2": None
+    }  # fmt: skip
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Hungary"))
+    game.apply(command("declare_war", attacker="Germany", target="Rumania"))
+    game.advance_to("1940-spring/axis/movement")
+    hungary = _units(game, "Hungary")
+    assert sorted(u for u, (_, _, h) in hungary.items() if h == "Budapest") == [
+        "hungary-2", "hungary-3"
+    ]  # fmt: skip
+    assert hungary["hungary-2"] == ("infantry", 3, "Budapest")
+    rumania = _units(game, "Rumania")
+    assert rumania
+    assert {h for _, _, h in rumania.values()} == {None}

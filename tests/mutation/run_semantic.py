@@ -156,7 +156,7 @@ def _citing(clauses: set[str]) -> set[str]:
 def _not_mapped() -> set[str]:
     """The tests of the situation files (`SITUATIONS`) written since the map was made: they
     are tried on every mutant of rule 82's modules, those of `A25_SITUATIONS` on A25's."""
-    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS})
+    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS} & set((ROOT / "tests").iterdir()))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
          *map(str, files)],
@@ -171,11 +171,16 @@ def _not_mapped() -> set[str]:
 
 
 def _select(
-    tests: set[str], durations: dict[str, float], budget: float, first: set[str] = frozenset()
+    tests: set[str],
+    durations: dict[str, float],
+    budget: float,
+    first: set[str] = frozenset(),
+    new: set[str] = frozenset(),
 ) -> list[str]:
-    """The tests of `tests` whose durations fit in `budget` (at least one): those that cite
-    the function's clauses (`first`: function-level ids, or situation files) first, then
-    the rest, each part fastest first."""
+    """The tests of `tests` whose durations fit in `budget` (at least one): the situations
+    written since the map (`new`, for the survivors), then those that cite the function's
+    clauses (`first`: function-level ids, or situation files), then the rest, each part
+    fastest first."""
 
     def cites(test: str) -> bool:
         if any(test == f or test.startswith(f + "[") for f in first):
@@ -187,7 +192,8 @@ def _select(
         # the function's own clauses first, then the rulebook situations and the findings
         # of issue 14 (small, each about one rule), then the rest, fastest first
         situation = test.startswith(SITUATIONS)
-        return (0 if cites(test) else 1 if situation else 2, durations.get(test, 0.5), test)
+        order = -1 if test in new else 0 if cites(test) else 1 if situation else 2
+        return (order, durations.get(test, 0.5), test)
 
     ordered = sorted(tests, key=rank)
     chosen: list[str] = []
@@ -233,10 +239,8 @@ def run(
             a25 = not module.startswith("minors.rules82")
             new = {t for t in added if t.startswith(A25_SITUATIONS) == a25}
             found_tests = found_tests | new
-            # the situations written since the map (for the survivors) go first, with the
-            # tests citing the function's clauses
-            first = _citing(clause_of.get(m.scope, set())) | new
-            chosen = _select(found_tests, durations, budget, first)
+            first = _citing(clause_of.get(m.scope, set()))
+            chosen = _select(found_tests, durations, budget, first, new)
             files.update(t.split("::")[0] for t in chosen)
             entries.append(
                 {
