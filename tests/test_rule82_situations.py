@@ -484,3 +484,185 @@ def test_house_tables_set_up_the_strongest_first_and_hexless_minors_off_the_map(
     rumania = _units(game, "Rumania")
     assert rumania
     assert {h for _, _, h in rumania.values()} == {None}
+
+
+def _notes(effects: Any) -> list[tuple[str, str]]:
+    return [(e.rule, e.text) for e in effects if type(e).__name__ == "Note"]
+
+
+def _result(game: Game, minor: str, major: str, result: int) -> Any:
+    return game.apply(command("diplomatic_result", minor=minor, major=major, result=result))
+
+
+@pytest.mark.rule("82.21")
+@pytest.mark.rule("82.31")
+def test_results_off_the_scale_or_for_the_other_side_count_as_the_scale_says() -> None:
+    """A result beyond the scale counts as its end; a result favouring the other side
+    counts as the band that keeps that side's standing (6 for the Axis, 1 for the
+    Allies); 5-6 keep only an Axis standing and 3-4 any standing; a Pacific minor's 8
+    and 9 give control (association is Europe's only: the standing stays)."""
+    game = Game.new()
+    game.advance_to("1939-fall/allies/diplomacy")
+    assert _notes(_result(game, "Spain", "Britain", 14)) == [
+        ("82.21", "result 14 for Spain counts as 10: the scale runs -3..10"),
+        ("82.21", "Britain's result 14 favours the other side: it counts as 6"),
+    ]
+    assert game.minor("Spain").standing is None
+    assert _notes(_result(game, "Greece", "Britain", -5)) == [
+        ("82.21", "result -5 for Greece counts as -3: the scale runs -3..10"),
+    ]
+    assert game.minor("Greece").standing.major == "Britain"
+    assert _notes(_result(game, "Turkey", "Britain", 0)) == []  # 0 and below: Allied
+    assert game.minor("Turkey").status.value == "brps_attributed"
+    game.advance_to("1939-winter/axis/diplomacy")
+    assert _notes(_result(game, "Sweden", "Germany", 0)) == [
+        ("82.21", "Germany's result 0 favours the other side: it counts as 1"),
+    ]
+    _result(game, "Norway", "Germany", 5)  # keeps a pro-Axis standing: there is none
+    assert game.minor("Norway").standing is None
+    _result(game, "Turkey", "Germany", 3)  # 3-4 keep what stands: Britain's
+    assert game.minor("Turkey").standing.major == "Britain"
+    _result(game, "Turkey", "Germany", 5)  # 5-6 keep only a pro-Axis standing
+    assert game.minor("Turkey").standing is None
+    assert game.minor("Turkey").status.value == "neutral"
+    _result(game, "Thailand", "Japan", 9)
+    assert game.minor("Thailand").status.value == "hexes_controlled"
+    assert game.minor("Thailand").standing.level.name == "ASSOCIATION"
+
+
+@pytest.mark.rule("K4")
+@pytest.mark.rule("K7")
+def test_a_result_adds_up_and_acts_only_on_a_minor_at_peace_in_play() -> None:
+    """A roll with modifiers must make the result given (K4); diplomacy acts on a minor
+    in play and at peace only (K7), each refusal saying why."""
+    game = Game.new()
+
+    def refusals(**fields: Any) -> list[tuple[str, str]]:
+        cmd = command("diplomatic_result", major="Germany", **fields)
+        return [(v.rule, v.message) for v in game.check(cmd)]
+
+    assert refusals(minor="Norway", result=3, roll=5, modifiers=[-2]) == []
+    assert refusals(minor="Norway", result=7, roll=5, modifiers=[-2]) == [
+        ("K4", "roll 5 with modifiers [-2] makes 3, not the result 7")
+    ]
+    assert refusals(minor="Vichy France", result=7) == [("K7", "Vichy France is not in play")]
+    assert refusals(minor="Egypt", result=7) == [
+        ("K7", "Egypt is colony: diplomacy acts only on a minor at peace (neutral, BRPs "
+               "attributed, hexes controlled)")
+    ]  # fmt: skip
+    results = game.legal_actions("diplomatic_result")
+    assert {c.minor for c in results} >= {"Norway", "Turkey"}
+    assert not {c.minor for c in results} & {"Egypt", "W. Poland", "Vichy France"}
+    low, high = game.ruleset.scale
+    norway = sorted(c.result for c in results if (c.minor, c.major) == ("Norway", "Germany"))
+    assert norway == list(range(low, high + 1))
+    assert {c.major for c in results} == {"Germany", "Italy", "Japan"}
+
+
+@pytest.mark.rule("82.63")
+def test_the_ukraines_forces_follow_its_occupiers_result() -> None:
+    """Germany conquers the Ukraine: its results there count (82.63), Italy's too, not
+    Russia's; a 5 raises no forces, a later 8 gives Germany control and sets the Ukraine's
+    forces up (the share of the † table)."""
+    game = Game.new()
+    game.advance_to("1941-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Russia"))
+    game.advance_to("1941-spring/axis/combat")
+    game.apply(command("conquer", minor="Ukraine", by="Germany"))
+    game.advance_to("1941-summer/axis/diplomacy")
+    italy = command("diplomatic_result", minor="Ukraine", major="Italy", result=8)
+    assert _rules(game, italy) == []
+    assert "Ukraine" in {c.minor for c in game.legal_actions("diplomatic_result")}
+    assert _notes(_result(game, "Ukraine", "Germany", 5)) == [
+        ("82.63", "Germany's result 5 raises no forces in Ukraine")
+    ]
+    assert _units(game, "Ukraine") == {}
+    game.advance_to("1941-summer/allies/diplomacy")
+    russia = command("diplomatic_result", minor="Ukraine", major="Russia", result=0)
+    assert _rules(game, russia) == ["K7"]
+    game.advance_to("1941-fall/axis/diplomacy")
+    effects = _result(game, "Ukraine", "Germany", 8)
+    assert game.minor("Ukraine").standing.major == "Germany"
+    assert [e.unit for e in effects if type(e).__name__ == "UnitPlaced"] == [
+        f"ukraine-{i}" for i in range(1, 6)
+    ]
+    assert _units(game, "Ukraine")["ukraine-1"] == ("infantry", 2, "Kiev")
+
+
+def _turkey_reversed() -> Game:
+    """Germany's 8 controls Turkey (its BRPs and control granted); German, Italian and
+    Turkish units stand there; Britain's -1 reverses the control in its diplomacy phase."""
+    game = Game.new()
+    _result(game, "Turkey", "Germany", 8)
+    game.advance_to("1939-fall/axis/movement")
+    units = [
+        {"id": "ger-t", "owner": "Germany", "kind": "infantry", "factors": 1},
+        {"id": "ita-t", "owner": "Italy", "kind": "infantry", "factors": 1},
+    ]
+    game.apply(command("place", units=units, **{"in": "Turkey"}))
+    turk = {"id": "tur-t", "owner": "Turkey", "kind": "infantry", "factors": 1}
+    game.apply(command("place", units=[turk], **{"in": "Turkey"}))
+    game.advance_to("1939-fall/allies/diplomacy")
+    return game
+
+
+def _ledger(effects: Any) -> list[tuple[str, int, str, str, int | None]]:
+    return [
+        (e.entry.major, e.entry.amount, e.entry.rule, e.entry.level.name, e.entry.undoes)
+        for e in effects
+        if type(e).__name__ == "BrpChange"
+    ]
+
+
+@pytest.mark.rule("82.22")
+@pytest.mark.rule("82.33")
+def test_a_reversal_moves_the_brps_and_evicts_the_side_that_lost_control() -> None:
+    """Britain's -1 takes Turkey's control from Germany: Germany's two grants are deducted
+    (each naming the grant it undoes), Britain's granted (82.22); the Axis must be gone by
+    its next redeployment phase (82.33), when the German and Italian units still there
+    are eliminated, the Turkish and British ones staying, and the deadline is spent."""
+    game = Game.new()
+    assert _ledger(_result(game, "Turkey", "Germany", 8)) == [
+        ("Germany", 3, "82.21A", "BRPS", None),
+        ("Germany", 2, "82.21B", "CONTROL", None),
+    ]
+    game = _turkey_reversed()
+    effects = _result(game, "Turkey", "Britain", -1)
+    assert _ledger(effects) == [
+        ("Germany", -3, "82.22", "BRPS", 1),
+        ("Germany", -2, "82.22", "CONTROL", 2),
+        ("Britain", 3, "82.21A", "BRPS", None),
+        ("Britain", 2, "82.21B", "CONTROL", None),
+    ]
+    assert [type(e).__name__ for e in effects].count("DeadlineSet") == 1
+    (deadline,) = game.minor("Turkey").deadlines
+    assert (deadline.side.value, str(deadline.at)) == ("axis", "1939-winter/axis/redeployment")
+    game.advance_to("1939-fall/allies/movement")
+    bri = {"id": "bri-t", "owner": "Britain", "kind": "infantry", "factors": 1}
+    game.apply(command("place", units=[bri], **{"in": "Turkey"}))
+    game.advance_to("1939-winter/axis/redeployment")
+    assert {"ger-t", "ita-t"} <= set(game.to_json()["units"])  # not before the phase ends
+    effects = game.advance_to("1939-winter/axis/construction")
+    assert sorted(e.unit for e in effects if type(e).__name__ == "UnitEliminated") == [
+        "ger-t", "ita-t"
+    ]  # fmt: skip
+    here = sorted(u for u, v in game.to_json()["units"].items() if v["in"] == "Turkey")
+    assert here == ["bri-t", "tur-t"]
+    assert game.minor("Turkey").deadlines == ()
+
+
+@pytest.mark.rule("82.33")
+def test_a_deadline_ends_when_its_side_takes_control_back_and_not_otherwise() -> None:
+    """After Britain's reversal, Germany's 4 changes nothing and the Axis deadline runs on;
+    Germany's 8 takes control back: the Axis deadline ends, said in a note (the Allies'
+    begins), and the German unit stays past it."""
+    game = _turkey_reversed()
+    _result(game, "Turkey", "Britain", -1)
+    game.advance_to("1939-winter/axis/diplomacy")
+    assert _ledger(_result(game, "Turkey", "Germany", 4)) == []
+    assert len(game.minor("Turkey").deadlines) == 1
+    effects = _result(game, "Turkey", "Germany", 8)
+    assert ("82.33", "axis's 82.33 deadline in Turkey ends: controls it again") in _notes(effects)
+    assert [d.side.value for d in game.minor("Turkey").deadlines] == ["allies"]  # Britain's
+    game.advance_to("1939-winter/axis/construction")
+    assert "ger-t" in game.to_json()["units"]
