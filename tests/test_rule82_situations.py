@@ -11,7 +11,9 @@ import attrs
 import pytest
 
 from minors import Game, RuleViolation, command, load_ruleset
+from minors.domain import DiplomaticLevel, Side, Status, Theater
 from minors.rules82.deployment import force_specs
+from minors.rules82.diplomacy import Standing, status_of
 
 TURKEY = [
     ("turkey-1", "infantry", 2), ("turkey-2", "infantry", 2), ("turkey-3", "infantry", 2),
@@ -551,7 +553,8 @@ def test_a_result_adds_up_and_acts_only_on_a_minor_at_peace_in_play() -> None:
                "attributed, hexes controlled)")
     ]  # fmt: skip
     results = game.legal_actions("diplomatic_result")
-    assert {c.minor for c in results} >= {"Norway", "Turkey"}
+    assert game._legal({"diplomatic_result"}, gate=False) == results
+    assert {c.minor for c in results} >= {"Norway", "Turkey", "Arabia"}
     assert not {c.minor for c in results} & {"Egypt", "W. Poland", "Vichy France"}
     low, high = game.ruleset.scale
     norway = sorted(c.result for c in results if (c.minor, c.major) == ("Norway", "Germany"))
@@ -666,3 +669,57 @@ def test_a_deadline_ends_when_its_side_takes_control_back_and_not_otherwise() ->
     assert [d.side.value for d in game.minor("Turkey").deadlines] == ["allies"]  # Britain's
     game.advance_to("1939-winter/axis/construction")
     assert "ger-t" in game.to_json()["units"]
+
+
+@pytest.mark.rule("82.22")
+@pytest.mark.rule("82.33")
+@pytest.mark.rule("82.351")
+def test_a_lower_result_of_the_same_side_keeps_what_it_still_gives() -> None:
+    """Luxembourg's control gives no BRPs beyond its one (no grant of nothing is made);
+    Germany's 7 after its 8 on Turkey deducts only the control grant; Japan's 8 after its
+    9 on Thailand (association held back as control) reverses nothing (82.33); Britain's
+    2 cancels Germany's control of Greece: the Axis gets a deadline."""
+    game = Game.new()
+    assert _ledger(_result(game, "Luxembourg", "Germany", 8)) == [
+        ("Germany", 1, "82.21A", "BRPS", None)
+    ]
+    _result(game, "Turkey", "Germany", 8)
+    _result(game, "Thailand", "Japan", 9)
+    _result(game, "Greece", "Germany", 8)
+    game.advance_to("1939-fall/allies/diplomacy")
+    _result(game, "Greece", "Britain", 2)
+    assert game.minor("Greece").standing is None
+    assert [d.side.value for d in game.minor("Greece").deadlines] == ["axis"]
+    game.advance_to("1939-winter/axis/diplomacy")
+    assert _ledger(_result(game, "Turkey", "Germany", 7)) == [
+        ("Germany", -1, "82.22", "CONTROL", 3)
+    ]  # the grant (seq 3) deducted at its winter value
+    _result(game, "Thailand", "Japan", 8)
+    assert game.minor("Thailand").standing.level.name == "CONTROL"
+    assert game.minor("Thailand").deadlines == ()
+
+
+@pytest.mark.rule("K2")
+def test_a_surrendered_power_rolls_no_more() -> None:
+    """After France's surrender the Allied diplomacy phase offers results by Britain,
+    Russia and the U.S. only (K2), the ungated list agreeing."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    game.advance_to("1940-spring/allies/diplomacy")
+    results = game.legal_actions("diplomatic_result")
+    assert sorted({c.major for c in results}) == ["Britain", "Russia", "U.S."]
+    assert game._legal({"diplomatic_result"}, gate=False) == results
+
+
+@pytest.mark.rule("82.11")
+def test_the_status_a_standing_gives() -> None:
+    """No standing leaves a minor neutral; control gives hexes controlled; association
+    gives association in Europe and control in the Pacific (82.11, 82.351)."""
+    rs = load_ruleset()
+    assert status_of(rs, None, Theater.EUROPE) is Status.NEUTRAL
+    control = Standing(Side.AXIS, DiplomaticLevel.CONTROL)
+    assert status_of(rs, control, Theater.EUROPE) is Status.HEXES_CONTROLLED
+    association = Standing(Side.AXIS, DiplomaticLevel.ASSOCIATION)
+    assert status_of(rs, association, Theater.EUROPE) is Status.ASSOCIATED
+    assert status_of(rs, association, Theater.PACIFIC) is Status.HEXES_CONTROLLED
