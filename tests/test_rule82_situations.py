@@ -723,3 +723,83 @@ def test_the_status_a_standing_gives() -> None:
     association = Standing(Side.AXIS, DiplomaticLevel.ASSOCIATION)
     assert status_of(rs, association, Theater.EUROPE) is Status.ASSOCIATED
     assert status_of(rs, association, Theater.PACIFIC) is Status.HEXES_CONTROLLED
+
+
+def _unit(i: str, owner: str, kind: str, factors: int) -> dict[str, Any]:
+    return {"id": i, "owner": owner, "kind": kind, "factors": factors}
+
+
+def _eliminated(effects: Any) -> list[tuple[str, str]]:
+    return [(e.unit, e.rule) for e in effects if type(e).__name__ == "UnitEliminated"]
+
+
+@pytest.mark.rule("82.322")
+@pytest.mark.rule("82.32B")
+@pytest.mark.rule("82.321A")
+@pytest.mark.rule("82.321B")
+def test_finlands_own_limit_on_the_axis_with_chosen_losses_and_tracers() -> None:
+    """Finland, associated with Germany, still takes at most five Axis factors and one
+    armor unit (82.322); a fort does not count. Germany chooses its armor unit ger-a1 to
+    go first (82.321B): at the end of the movement phase it is eliminated, the other
+    armor unit and four factors staying; ger-x, tracing supply through Finland from
+    Germany (82.32B), finds no room left and traces none (82.321A). A unit inside cannot
+    trace through Finland, nor a Finnish unit be chosen as a loss (K3); neither command
+    belongs in the diplomacy phase (K1). At the end of combat one armor unit is within the
+    limit: nothing more is eliminated."""
+    game = Game.new()
+    _result(game, "Finland", "Germany", 9)
+    trace = command("trace_supply", units=["ger-x"], through="Finland")
+    assert _rules(game, trace) == ["K1", "K3"]
+    game.advance_to("1939-fall/axis/movement")
+    inside = [
+        _unit("ger-a1", "Germany", "armor", 1), _unit("ger-a2", "Germany", "armor", 1),
+        _unit("ger-i1", "Germany", "infantry", 2), _unit("ger-f", "Germany", "fort", 3),
+        _unit("ita-i1", "Italy", "infantry", 1),
+    ]  # fmt: skip
+    game.apply(command("place", units=inside, **{"in": "Finland"}))
+    game.apply(
+        command("place", units=[_unit("ger-x", "Germany", "infantry", 3)], **{"in": "Germany"})
+    )
+    assert [c.units for c in game.legal_actions("choose_losses")] == [
+        ("ger-a1",), ("ger-a2",), ("ger-f",), ("ger-i1",), ("ita-i1",)
+    ]  # fmt: skip
+    traces = game.legal_actions("trace_supply")
+    assert trace in traces
+    assert not [c for c in traces if c.units[0] in ("ger-i1", "finland-1")]
+    assert _rules(game, command("trace_supply", units=["ger-i1"], through="Finland")) == ["K3"]
+    assert _rules(game, command("trace_supply", units=["nobody"], through="Finland")) == ["K3"]
+    assert _rules(game, command("choose_losses", minor="Finland", units=["finland-1"])) == ["K3"]
+    assert _rules(game, command("choose_losses", minor="Finland", units=["ger-x"])) == ["K3"]
+    game.apply(trace)
+    assert _notes(game.apply(command("choose_losses", minor="Finland", units=["ger-a1"]))) == [
+        ("82.321B", "if Finland's limit is exceeded, ger-a1 go first")
+    ]
+    assert game.state()["traces"] == {"Finland": ["ger-x"]}
+    effects = game.advance_to("1939-fall/axis/combat")
+    assert _eliminated(effects) == [("ger-a1", "82.322")]
+    assert _notes(effects) == [
+        ("82.321A", "ger-x trace no supply through Finland: the units inside come first")
+    ]
+    assert (game.state()["traces"], game.state()["losses"]) == ({}, {})
+    assert _eliminated(game.advance_to("1939-fall/axis/redeployment")) == []
+
+
+@pytest.mark.rule("82.32")
+@pytest.mark.rule("82.32C")
+def test_ten_foreign_factors_in_belgium_and_luxembourg_counted_together() -> None:
+    """Germany's 8 controls Belgium, which counts with Luxembourg (82.32C): of twelve
+    German factors there the one chosen through Luxembourg goes first, leaving nine; a
+    tenth factor later is within the limit (82.32)."""
+    game = Game.new()
+    _result(game, "Belgium", "Germany", 8)
+    game.advance_to("1939-fall/axis/movement")
+    units = [_unit(f"ger-{i}", "Germany", "infantry", 3) for i in range(1, 5)]
+    game.apply(command("place", units=units, **{"in": "Belgium"}))
+    chosen = command("choose_losses", minor="Luxembourg", units=["ger-2"])
+    assert _rules(game, chosen) == []
+    game.apply(chosen)
+    assert _eliminated(game.advance_to("1939-fall/axis/combat")) == [("ger-2", "82.32")]
+    game.apply(command("place", units=[_unit("ger-5", "Germany", "naval", 1)], **{"in": "Belgium"}))
+    assert _eliminated(game.advance_to("1939-fall/axis/redeployment")) == []
+    game.apply(command("place", units=[_unit("ger-6", "Germany", "air", 1)], **{"in": "Belgium"}))
+    assert _eliminated(game.advance_to("1939-fall/axis/construction")) == [("ger-6", "82.32")]
