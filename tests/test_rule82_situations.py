@@ -803,3 +803,45 @@ def test_ten_foreign_factors_in_belgium_and_luxembourg_counted_together() -> Non
     assert _eliminated(game.advance_to("1939-fall/axis/redeployment")) == []
     game.apply(command("place", units=[_unit("ger-6", "Germany", "air", 1)], **{"in": "Belgium"}))
     assert _eliminated(game.advance_to("1939-fall/axis/construction")) == [("ger-6", "82.32")]
+
+
+def _wars_listed_exactly_as_checked(game: Game) -> None:
+    """Every declaration of war and border war by any major on any country is listed by
+    legal_actions if and only if check finds nothing wrong with it (gated or not)."""
+    for kind in ("declare_war", "border_war"):
+        legal = game.legal_actions(kind)
+        assert game._legal({kind}, gate=False) == legal
+        listed = set(legal)
+        for attacker in game.ruleset.majors:
+            for target in (*game.ruleset.majors, *game.ruleset.minors):
+                if kind == "border_war" and target in game.ruleset.majors:
+                    continue
+                cmd = command(kind, attacker=attacker, target=target)
+                assert (cmd in listed) == (game.check(cmd) == []), (str(game.clock), cmd)
+
+
+@pytest.mark.rule("K2")
+@pytest.mark.rule("82.34")
+@pytest.mark.rule("82.41")
+@pytest.mark.rule("82.42")
+def test_legal_declarations_are_exactly_those_check_accepts() -> None:
+    """Germany controls Rumania (garrisoned) and Turkey (not), Bulgaria is its associate:
+    in the Allied and Axis declarations phases of 1939, and in Spring 1940 before and
+    after France's surrender, legal_actions lists exactly the declarations and border
+    wars check accepts."""
+    game = Game.new()
+    _result(game, "Rumania", "Germany", 8)
+    _result(game, "Turkey", "Germany", 8)
+    _result(game, "Bulgaria", "Germany", 9)
+    game.advance_to("1939-fall/axis/movement")
+    game.apply(
+        command("place", units=[_unit("ger-r", "Germany", "infantry", 1)], **{"in": "Rumania"})
+    )
+    for moment in ("1939-fall/allies/declarations", "1939-winter/axis/declarations"):
+        game.advance_to(moment)
+        _wars_listed_exactly_as_checked(game)
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    _wars_listed_exactly_as_checked(game)
+    game.advance_to("1940-spring/allies/declarations")
+    _wars_listed_exactly_as_checked(game)
