@@ -805,30 +805,52 @@ def test_ten_foreign_factors_in_belgium_and_luxembourg_counted_together() -> Non
     assert _eliminated(game.advance_to("1939-fall/axis/construction")) == [("ger-6", "82.32")]
 
 
-def _wars_listed_exactly_as_checked(game: Game) -> None:
-    """Every declaration of war and border war by any major on any country is listed by
-    legal_actions if and only if check finds nothing wrong with it (gated or not)."""
-    for kind in ("declare_war", "border_war"):
+def _commands(game: Game, kind: str) -> list[Any]:
+    """Every command of `kind` naming any major and any minor (or country) it may name."""
+    majors, minors = list(game.ruleset.majors), list(game.ruleset.minors)
+    if kind == "declare_war":
+        return [command(kind, attacker=a, target=t) for a in majors for t in majors + minors]
+    if kind == "border_war":
+        return [command(kind, attacker=a, target=t) for a in majors for t in minors]
+    if kind in ("surrender", "reenter_war"):
+        return [command(kind, major=m) for m in majors]
+    if kind == "conquer":
+        return [command(kind, minor=t, by=m) for m in majors for t in minors]
+    return [command(kind, major=m, minor=t) for m in majors for t in minors]
+
+
+WAR_KINDS = (
+    "declare_war", "border_war", "subvert", "refuse_association", "surrender",
+    "reenter_war", "conquer",
+)  # fmt: skip
+
+
+def _wars_listed_exactly_as_checked(game: Game) -> dict[str, int]:
+    """Every command of the kinds of war.py and conquest.py naming any powers is listed by
+    legal_actions if and only if check finds nothing wrong with it (gated or not); the
+    number listed of each kind."""
+    found = {}
+    for kind in WAR_KINDS:
         legal = game.legal_actions(kind)
         assert game._legal({kind}, gate=False) == legal
         listed = set(legal)
-        for attacker in game.ruleset.majors:
-            for target in (*game.ruleset.majors, *game.ruleset.minors):
-                if kind == "border_war" and target in game.ruleset.majors:
-                    continue
-                cmd = command(kind, attacker=attacker, target=target)
-                assert (cmd in listed) == (game.check(cmd) == []), (str(game.clock), cmd)
+        for cmd in _commands(game, kind):
+            assert (cmd in listed) == (game.check(cmd) == []), (str(game.clock), cmd)
+        found[kind] = len(legal)
+    return found
 
 
 @pytest.mark.rule("K2")
 @pytest.mark.rule("82.34")
 @pytest.mark.rule("82.41")
 @pytest.mark.rule("82.42")
-def test_legal_declarations_are_exactly_those_check_accepts() -> None:
-    """Germany controls Rumania (garrisoned) and Turkey (not), Bulgaria is its associate:
-    in the Allied and Axis declarations phases of 1939, and in Spring 1940 before and
-    after France's surrender, legal_actions lists exactly the declarations and border
-    wars check accepts."""
+@pytest.mark.rule("82.81D")
+def test_legal_war_commands_are_exactly_those_check_accepts() -> None:
+    """Germany controls Rumania (garrisoned) and Turkey (not), Bulgaria is its associate;
+    in Spring 1940 Germany attacks Norway and France surrenders: from Fall 1939 to Summer
+    1940, in the declarations, combat and diplomacy phases of both sides, legal_actions
+    lists exactly the declarations, border wars, subversions, refusals, surrenders,
+    re-entries and conquests check accepts, each kind offered somewhere."""
     game = Game.new()
     _result(game, "Rumania", "Germany", 8)
     _result(game, "Turkey", "Germany", 8)
@@ -837,11 +859,48 @@ def test_legal_declarations_are_exactly_those_check_accepts() -> None:
     game.apply(
         command("place", units=[_unit("ger-r", "Germany", "infantry", 1)], **{"in": "Rumania"})
     )
-    for moment in ("1939-fall/allies/declarations", "1939-winter/axis/declarations"):
+    offered: dict[str, int] = dict.fromkeys(WAR_KINDS, 0)
+    moments = (
+        "1939-fall/allies/declarations", "1939-fall/allies/combat",
+        "1939-winter/axis/declarations", "1940-spring/axis/declarations",
+        "1940-spring/axis/combat", "1940-spring/allies/diplomacy",
+        "1940-spring/allies/declarations",
+    )  # fmt: skip
+    for moment in moments:
         game.advance_to(moment)
-        _wars_listed_exactly_as_checked(game)
+        if moment == "1940-spring/axis/declarations":
+            game.apply(command("declare_war", attacker="Germany", target="Norway"))
+            game.apply(command("surrender", major="France"))
+        for kind, n in _wars_listed_exactly_as_checked(game).items():
+            offered[kind] += n
+    assert all(offered.values()), offered
+
+
+@pytest.mark.rule("82.81D")
+@pytest.mark.rule("K2")
+def test_britain_refuses_norway_and_france_leaves_the_war_and_comes_back() -> None:
+    """Germany attacks Norway: Britain refuses its association in time (82.81D), and
+    Norway fights on alone; France surrenders, its wars ending, and later re-enters the
+    war with Germany and Italy (K2)."""
+    game = Game.new()
     game.advance_to("1940-spring/axis/declarations")
-    game.apply(command("surrender", major="France"))
-    _wars_listed_exactly_as_checked(game)
+    game.apply(command("declare_war", attacker="Germany", target="Norway"))
+    refuse = command("refuse_association", major="Britain", minor="Norway")
+    assert _rules(game, command("refuse_association", major="France", minor="Norway")) != []
+    assert _notes(game.apply(refuse)) == [
+        ("82.81D", "Britain refuses Norway's association: it stays independent")
+    ]
+    assert game.minor("Norway").pending is None
+    assert game.minor("Norway").refused_by == ("Britain",)
+    assert _rules(game, refuse) != []  # nothing left to refuse
+    effects = game.apply(command("surrender", major="France"))
+    ended = sorted((e.a, e.b) for e in effects if type(e).__name__ == "WarEnded")
+    assert ("France", "Germany") in ended
+    assert not game.at_war("France", "Germany")
+    game.advance_to("1940-spring/allies/diplomacy")
+    assert game.minor("Norway").status is Status.INDEPENDENT
     game.advance_to("1940-spring/allies/declarations")
-    _wars_listed_exactly_as_checked(game)
+    game.apply(command("reenter_war", major="France"))
+    assert game.at_war("France", "Germany")
+    assert game.minor("Algeria").at_war_with == ("Germany",)
+    assert _rules(game, command("reenter_war", major="France")) != []
