@@ -904,3 +904,136 @@ def test_britain_refuses_norway_and_france_leaves_the_war_and_comes_back() -> No
     assert game.at_war("France", "Germany")
     assert game.minor("Algeria").at_war_with == ("Germany",)
     assert _rules(game, command("reenter_war", major="France")) != []
+
+
+@pytest.mark.rule("82.35")
+@pytest.mark.rule("82.352")
+@pytest.mark.rule("82.56")
+@pytest.mark.rule("82.81")
+def test_germany_attacks_the_turkey_it_controls() -> None:
+    """Germany, controlling Turkey with ground units in Ankara, declares war on it: the
+    declaration costs BRPs (K6), Germany's hold ends (82.35), the German and Italian
+    ground units in the capital move to the hex named next to it (82.352, 82.56), a ship
+    and a unit elsewhere staying, a hex not next to Ankara being refused; Turkey is to
+    associate with Britain if it survives (82.81)."""
+    game = Game.new()
+    _result(game, "Turkey", "Germany", 8)
+    game.advance_to("1939-fall/axis/movement")
+    ankara = [_unit("ger-1", "Germany", "infantry", 1), _unit("ger-n", "Germany", "naval", 1)]
+    game.apply(command("place", units=ankara, **{"in": "Turkey", "hex": "Ankara"}))
+    game.apply(
+        command(
+            "place",
+            units=[_unit("ita-1", "Italy", "infantry", 1)],
+            **{"in": "Turkey", "hex": "Ankara"},
+        )
+    )
+    game.apply(
+        command(
+            "place",
+            units=[_unit("ger-2", "Germany", "infantry", 1)],
+            **{"in": "Turkey", "hex": "Izmir"},
+        )
+    )
+    game.advance_to("1939-winter/axis/declarations")
+    wrong = command("declare_war", attacker="Germany", target="Turkey", displace="Izmir")
+    assert [(v.rule, v.message) for v in game.check(wrong)] == [
+        (
+            "82.56",
+            "'Izmir' is not next to Turkey's capital (adjacent: Eskisehir, Kirikkale, Kirsehir)",
+        )
+    ]
+    effects = game.apply(
+        command("declare_war", attacker="Germany", target="Turkey", displace="Kirikkale")
+    )
+    assert [type(e).__name__ for e in effects if type(e).__name__ == "BrpChange"] == ["BrpChange"]
+    assert _notes(effects) == [
+        ("82.35", "Germany's hold on Turkey ends"),
+        (
+            "82.81",
+            "Turkey will associate with Britain at 1939-winter/allies/diplomacy if it survives",
+        ),
+    ]
+    assert [e.unit for e in effects if type(e).__name__ == "UnitMoved"] == ["ger-1", "ita-1"]
+    hexes = {u: v.get("hex") for u, v in game.to_json()["units"].items() if v["in"] == "Turkey"}
+    assert hexes == {
+        "ger-1": "Kirikkale",
+        "ita-1": "Kirikkale",
+        "ger-n": "Ankara",
+        "ger-2": "Izmir",
+    }
+    assert game.minor("Turkey").standing is None
+
+
+@pytest.mark.rule("82.91F")
+@pytest.mark.rule("K7")
+@pytest.mark.rule("82.41")
+def test_frances_fall_brings_vichy_and_the_free_french() -> None:
+    """Before France falls Vichy France is not in play (K7) and none but the table's
+    border wars are waged (82.41); after France's surrender Vichy France is in play and
+    neutral, France's islands under British control turn Free French (associated with
+    Britain, 82.91F), and Algeria, France's own, stays a French colony."""
+    game = Game.new()
+    game.advance_to("1939-fall/axis/declarations")
+    vichy = command("declare_war", attacker="Germany", target="Vichy France")
+    assert [(v.rule, v.message) for v in game.check(vichy)] == [
+        ("K7", "Vichy France is not in play")
+    ]
+    wars = "only Russia against Finland; Russia against Rumania; declare war instead"
+    border = command("border_war", attacker="Germany", target="Italy")
+    assert [(v.rule, v.message) for v in game.check(border)] == [
+        ("82.41", f"Germany has no border war with Italy: {wars}")
+    ]
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    assert game.minor("Vichy France").active
+    assert game.minor("Vichy France").status is Status.NEUTRAL
+    assert (game.minor("New Caledonia").status, game.minor("New Caledonia").major) == (
+        Status.ASSOCIATED, "Britain"
+    )  # fmt: skip
+    assert (game.minor("Algeria").status, game.minor("Algeria").major) == (Status.COLONY, "France")
+    assert _rules(game, vichy) == []
+
+
+@pytest.mark.rule("K2")
+@pytest.mark.rule("82.81D")
+def test_each_refused_war_command_says_why() -> None:
+    """A declaration by or on a surrendered power, on a power of one's own faction or one
+    already at war, on a minor already at war (K2), and a refusal of an association that
+    has taken effect, that is not pending, or that is another power's (82.81D): each is
+    refused with the message and data that say why."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Norway"))
+
+    def why(kind: str, **fields: str) -> list[tuple[str, str, dict[str, Any]]]:
+        return [(v.rule, v.message, dict(v.data)) for v in game.check(command(kind, **fields))]
+
+    assert why("refuse_association", major="France", minor="Norway") == [
+        ("82.81D", "Norway would associate with Britain, not France", {"partner": "Britain"})
+    ]
+    assert why("refuse_association", major="Britain", minor="Sweden") == [
+        ("82.81D", "no association of Sweden is pending: it has not been attacked, or its "
+                   "fate is settled", {"minor": "Sweden"})
+    ]  # fmt: skip
+    assert why("declare_war", attacker="Germany", target="W. Poland") == [
+        ("K2", "Germany is already at war with W. Poland", {"minor": "W. Poland"})
+    ]
+    assert why("declare_war", attacker="Germany", target="Italy") == [
+        ("K2", "Germany cannot declare war on its own faction's Italy", {"target": "Italy"})
+    ]
+    assert why("declare_war", attacker="Germany", target="Britain") == [
+        ("K2", "Germany is already at war with Britain", {"target": "Britain"})
+    ]
+    game.apply(command("surrender", major="France"))
+    assert why("declare_war", attacker="Italy", target="France") == [
+        ("K2", "France has surrendered", {"target": "France"})
+    ]
+    game.advance_to("1940-spring/allies/declarations")
+    assert why("declare_war", attacker="France", target="Sweden") == [
+        ("K2", "France has surrendered", {"major": "France"})
+    ]
+    assert why("refuse_association", major="Britain", minor="Norway") == [
+        ("82.81D", "Norway's association with Britain has already taken effect: it can no "
+                   "longer be refused", {"minor": "Norway"})
+    ]  # fmt: skip
