@@ -744,8 +744,9 @@ def test_finlands_own_limit_on_the_axis_with_chosen_losses_and_tracers() -> None
     armor unit and four factors staying; ger-x, tracing supply through Finland from
     Germany (82.32B), finds no room left and traces none (82.321A). A unit inside cannot
     trace through Finland, nor a Finnish unit be chosen as a loss (K3); neither command
-    belongs in the diplomacy phase (K1). At the end of combat one armor unit is within the
-    limit: nothing more is eliminated."""
+    belongs in the diplomacy phase (K1). A third armor unit placed in combat, beside the
+    Finnish units and with nobody tracing, is eliminated at its end; one armor unit left is
+    within the limit."""
     game = Game.new()
     _result(game, "Finland", "Germany", 9)
     trace = command("trace_supply", units=["ger-x"], through="Finland")
@@ -781,7 +782,11 @@ def test_finlands_own_limit_on_the_axis_with_chosen_losses_and_tracers() -> None
         ("82.321A", "ger-x trace no supply through Finland: the units inside come first")
     ]
     assert (game.state()["traces"], game.state()["losses"]) == ({}, {})
-    assert _eliminated(game.advance_to("1939-fall/axis/redeployment")) == []
+    game.apply(
+        command("place", units=[_unit("ger-a3", "Germany", "armor", 1)], **{"in": "Finland"})
+    )
+    assert _eliminated(game.advance_to("1939-fall/axis/redeployment")) == [("ger-a3", "82.322")]
+    assert _eliminated(game.advance_to("1939-fall/axis/construction")) == []
 
 
 @pytest.mark.rule("82.32")
