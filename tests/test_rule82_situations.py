@@ -1042,3 +1042,27 @@ def test_each_refused_war_command_says_why() -> None:
         ("82.81D", "Norway's association with Britain has already taken effect: it can no "
                    "longer be refused", {"minor": "Norway"})
     ]  # fmt: skip
+
+
+@pytest.mark.rule("82.32C")
+@pytest.mark.rule("82.322")
+def test_a_house_limit_of_luxembourg_binds_belgium_with_it(tmp_path: Path) -> None:
+    """A house limit of Luxembourg's own (two Axis factors, whatever its status) binds
+    Belgium too, the two counting as one (82.32C): of Germany's nine factors in the
+    Belgium it controls, all but two are eliminated."""
+    path = tmp_path / "house.toml"
+    path.write_text(
+        '[limits.Luxembourg]\nminor = "Luxembourg"\nfactors = 2\nside = "axis"\n'
+        'always = true\nclause = "82.322"\n'
+        'counted_kinds = ["infantry", "armor", "air", "naval"]\n',
+        encoding="utf-8",
+    )
+    game = Game.new(load_ruleset([path]))
+    _result(game, "Belgium", "Germany", 8)
+    game.advance_to("1939-fall/axis/movement")
+    units = [_unit(f"ger-{i}", "Germany", "infantry", 1) for i in range(1, 10)]
+    game.apply(command("place", units=units, **{"in": "Belgium"}))
+    game.advance_to("1939-fall/axis/combat")
+    assert sorted(u for u, v in game.to_json()["units"].items() if v["in"] == "Belgium") == [
+        "ger-1", "ger-2"
+    ]  # fmt: skip
