@@ -1066,3 +1066,24 @@ def test_a_house_limit_of_luxembourg_binds_belgium_with_it(tmp_path: Path) -> No
     assert sorted(u for u, v in game.to_json()["units"].items() if v["in"] == "Belgium") == [
         "ger-1", "ger-2"
     ]  # fmt: skip
+
+
+@pytest.mark.rule("82.34")
+def test_a_garrisoned_minor_associates_with_its_strongest_garrison() -> None:
+    """Britain controls Turkey; French units of two factors and a British one of three
+    garrison it: attacked by Germany, Turkey associates with Britain, the garrison power
+    at war with Germany with the most factors there (82.34)."""
+    game = Game.new()
+    game.advance_to("1939-fall/allies/diplomacy")
+    _result(game, "Turkey", "Britain", -1)
+    game.advance_to("1939-fall/allies/movement")
+    french = [_unit("fra-1", "France", "infantry", 1), _unit("fra-2", "France", "infantry", 1)]
+    game.apply(command("place", units=french, **{"in": "Turkey"}))
+    game.apply(
+        command("place", units=[_unit("bri-1", "Britain", "infantry", 3)], **{"in": "Turkey"})
+    )
+    game.advance_to("1939-winter/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Turkey"))
+    assert (game.minor("Turkey").status, game.minor("Turkey").major) == (
+        Status.ASSOCIATED, "Britain"
+    )  # fmt: skip
