@@ -915,10 +915,12 @@ def test_britain_refuses_norway_and_france_leaves_the_war_and_comes_back() -> No
 @pytest.mark.rule("82.352")
 @pytest.mark.rule("82.56")
 @pytest.mark.rule("82.81")
-def test_germany_attacks_the_turkey_it_controls() -> None:
+@pytest.mark.parametrize(("displace", "to"), [("Kirikkale", "Kirikkale"), (None, "Eskisehir")])
+def test_germany_attacks_the_turkey_it_controls(displace: str | None, to: str) -> None:
     """Germany, controlling Turkey with ground units in Ankara, declares war on it: the
     declaration costs BRPs (K6), Germany's hold ends (82.35), the German and Italian
-    ground units in the capital move to the hex named next to it (82.352, 82.56), a ship
+    ground units in the capital move to the hex named next to it, or the first listed
+    when none is named (82.352, 82.56), a ship
     and a unit elsewhere staying, a hex not next to Ankara being refused; Turkey is to
     associate with Britain if it survives (82.81)."""
     game = Game.new()
@@ -948,9 +950,8 @@ def test_germany_attacks_the_turkey_it_controls() -> None:
             "'Izmir' is not next to Turkey's capital (adjacent: Eskisehir, Kirikkale, Kirsehir)",
         )
     ]
-    effects = game.apply(
-        command("declare_war", attacker="Germany", target="Turkey", displace="Kirikkale")
-    )
+    fields = {"displace": displace} if displace else {}
+    effects = game.apply(command("declare_war", attacker="Germany", target="Turkey", **fields))
     assert [type(e).__name__ for e in effects if type(e).__name__ == "BrpChange"] == ["BrpChange"]
     assert _notes(effects) == [
         ("82.35", "Germany's hold on Turkey ends"),
