@@ -366,7 +366,8 @@ def test_an_associated_minor_deploys_at_once_unless_its_forces_stand_on_the_map(
 @pytest.mark.rule("82.61")
 def test_a_conquered_commonwealth_country_raises_no_more_but_the_others_do() -> None:
     """Canada, conquered by Germany in Summer 1940, gets no Fall 1940 arrival; Australia,
-    listed after it, still gets its own."""
+    listed after it, still gets its own; a conquered minor outside the † table takes no
+    diplomatic result, even its conqueror's (K7, 82.63)."""
     game = Game.new()
     game.advance_to("1940-summer/axis/combat")
     game.apply(command("conquer", minor="Canada", by="Germany"))
@@ -374,6 +375,9 @@ def test_a_conquered_commonwealth_country_raises_no_more_but_the_others_do() -> 
     game.advance_to("1940-fall/axis/diplomacy")
     assert _units(game, "Canada") == {}
     assert len(set(_units(game, "Australia")) - before) == 5
+    assert _rules(
+        game, command("diplomatic_result", minor="Canada", major="Germany", result=8)
+    ) == ["K7"]
 
 
 STARTS = """
@@ -544,6 +548,10 @@ def test_a_result_adds_up_and_acts_only_on_a_minor_at_peace_in_play() -> None:
         return [(v.rule, v.message) for v in game.check(cmd)]
 
     assert refusals(minor="Norway", result=3, roll=5, modifiers=[-2]) == []
+    assert refusals(minor="Ukraine", result=3, roll=5, modifiers=[-2]) == [
+        ("K7", "Ukraine is colony: diplomacy acts only on a minor at peace (neutral, BRPs "
+               "attributed, hexes controlled)")
+    ]  # fmt: skip
     assert refusals(minor="Norway", result=7, roll=5, modifiers=[-2]) == [
         ("K4", "roll 5 with modifiers [-2] makes 3, not the result 7")
     ]
@@ -590,6 +598,11 @@ def test_the_ukraines_forces_follow_its_occupiers_result() -> None:
         f"ukraine-{i}" for i in range(1, 6)
     ]
     assert _units(game, "Ukraine")["ukraine-1"] == ("infantry", 2, "Kiev")
+    game.advance_to("1941-winter/axis/diplomacy")
+    assert _notes(_result(game, "Ukraine", "Germany", 9)) == [
+        ("82.63", "Germany's result 9 raises no forces in Ukraine")
+    ]  # its forces stand on the map already
+    assert len(_units(game, "Ukraine")) == 5
 
 
 def _turkey_reversed() -> Game:
@@ -702,7 +715,8 @@ def test_a_lower_result_of_the_same_side_keeps_what_it_still_gives() -> None:
 @pytest.mark.rule("K2")
 def test_a_surrendered_power_rolls_no_more() -> None:
     """After France's surrender the Allied diplomacy phase offers results by Britain,
-    Russia and the U.S. only (K2), the ungated list agreeing."""
+    Russia and the U.S. only (K2), the ungated list agreeing; with K2 and K7 switched
+    off, France's results and those on minors not at peace are offered too."""
     game = Game.new()
     game.advance_to("1940-spring/axis/declarations")
     game.apply(command("surrender", major="France"))
@@ -710,6 +724,27 @@ def test_a_surrendered_power_rolls_no_more() -> None:
     results = game.legal_actions("diplomatic_result")
     assert sorted({c.major for c in results}) == ["Britain", "Russia", "U.S."]
     assert game._legal({"diplomatic_result"}, gate=False) == results
+    assert (
+        _rules(
+            game,
+            command(
+                "diplomatic_result",
+                minor="Spain",
+                major="Britain",
+                result=3,
+                roll=5,
+                modifiers=[-2],
+            ),
+        )
+        == []
+    )
+    game = Game.new(disabled={"K2", "K7"})
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    game.advance_to("1940-spring/allies/diplomacy")
+    results = game.legal_actions("diplomatic_result")
+    assert "France" in {c.major for c in results}  # with K2 off it rolls on
+    assert "Egypt" in {c.minor for c in results}  # with K7 off any minor takes rolls
 
 
 @pytest.mark.rule("82.11")
@@ -1044,8 +1079,9 @@ def test_each_refused_war_command_says_why() -> None:
 @pytest.mark.rule("82.322")
 def test_a_house_limit_of_luxembourg_binds_belgium_with_it(tmp_path: Path) -> None:
     """A house limit of Luxembourg's own (two Axis factors, whatever its status) binds
-    Belgium too, the two counting as one (82.32C): of Germany's nine factors in the
-    Belgium it controls, all but two are eliminated."""
+    Belgium too, the two counting as one (82.32C): of Germany's nine infantry factors in
+    the Belgium it controls, all but two are eliminated; its fort, a kind that limit does
+    not count, stays."""
     path = tmp_path / "house.toml"
     path.write_text(
         '[limits.Luxembourg]\nminor = "Luxembourg"\nfactors = 2\nside = "axis"\n'
@@ -1057,10 +1093,11 @@ def test_a_house_limit_of_luxembourg_binds_belgium_with_it(tmp_path: Path) -> No
     _result(game, "Belgium", "Germany", 8)
     game.advance_to("1939-fall/axis/movement")
     units = [_unit(f"ger-{i}", "Germany", "infantry", 1) for i in range(1, 10)]
+    units.append(_unit("ger-fort", "Germany", "fort", 4))  # a kind the limit does not count
     game.apply(command("place", units=units, **{"in": "Belgium"}))
     game.advance_to("1939-fall/axis/combat")
     assert sorted(u for u, v in game.to_json()["units"].items() if v["in"] == "Belgium") == [
-        "ger-1", "ger-2"
+        "ger-1", "ger-2", "ger-fort"
     ]  # fmt: skip
 
 
