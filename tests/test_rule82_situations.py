@@ -724,20 +724,8 @@ def test_a_surrendered_power_rolls_no_more() -> None:
     results = game.legal_actions("diplomatic_result")
     assert sorted({c.major for c in results}) == ["Britain", "Russia", "U.S."]
     assert game._legal({"diplomatic_result"}, gate=False) == results
-    assert (
-        _rules(
-            game,
-            command(
-                "diplomatic_result",
-                minor="Spain",
-                major="Britain",
-                result=3,
-                roll=5,
-                modifiers=[-2],
-            ),
-        )
-        == []
-    )
+    late = {"minor": "Spain", "major": "Germany", "result": 3, "roll": 5, "modifiers": [-2]}
+    assert _rules(game, command("diplomatic_result", **late)) == ["K1"]  # the roll adds up
     game = Game.new(disabled={"K2", "K7"})
     game.advance_to("1940-spring/axis/declarations")
     game.apply(command("surrender", major="France"))
