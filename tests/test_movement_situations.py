@@ -336,4 +336,6 @@ def test_a_minor_starting_with_its_hexes_controlled_is_open_to_the_controller(
         encoding="utf-8",
     )
     game = Game.new(load_ruleset([path]))
+    game.advance_to("1939-fall/axis/movement")
+    assert game.legal_actions("choose_losses") == []  # nobody stands there yet
     assert sorted(entrants(game.board(), "Sweden")) == ["Germany", "Italy", "Japan"]

@@ -1108,3 +1108,16 @@ def test_a_garrisoned_minor_associates_with_its_strongest_garrison() -> None:
     assert (game.minor("Turkey").status, game.minor("Turkey").major) == (
         Status.ASSOCIATED, "Britain"
     )  # fmt: skip
+
+
+@pytest.mark.rule("82.32")
+def test_an_associate_has_no_ten_factor_limit() -> None:
+    """Bulgaria, associated with Germany by its 9, takes any number of German factors:
+    the ten-factor limit of 82.32 binds a minor whose hexes a power controls, not its
+    associate."""
+    game = Game.new()
+    _result(game, "Bulgaria", "Germany", 9)
+    game.advance_to("1939-fall/axis/movement")
+    units = [_unit(f"ger-{i}", "Germany", "infantry", 3) for i in range(1, 5)]
+    game.apply(command("place", units=units, **{"in": "Bulgaria"}))
+    assert _eliminated(game.advance_to("1939-fall/axis/combat")) == []
