@@ -1023,9 +1023,10 @@ def test_frances_fall_brings_vichy_and_the_free_french() -> None:
 @pytest.mark.rule("82.81D")
 def test_each_refused_war_command_says_why() -> None:
     """A declaration by or on a surrendered power, on a power of one's own faction or one
-    already at war, on a minor already at war (K2), and a refusal of an association that
-    has taken effect, that is not pending, or that is another power's (82.81D): each is
-    refused with the message and data that say why."""
+    already at war, on a minor already at war (K2), a hex for displaced units not next to
+    the capital (82.56), and a refusal of an association that has taken effect, that is
+    not pending, or that is another power's (82.81D): each is refused with the message and
+    data that say why."""
     game = Game.new()
     game.advance_to("1940-spring/axis/declarations")
     game.apply(command("declare_war", attacker="Germany", target="Norway"))
@@ -1049,6 +1050,15 @@ def test_each_refused_war_command_says_why() -> None:
     assert why("declare_war", attacker="Germany", target="Britain") == [
         ("K2", "Germany is already at war with Britain", {"target": "Britain"})
     ]
+    assert why("declare_war", attacker="Germany", target="Russia", displace="Minsk") == [
+        ("82.56", "'Minsk' is not next to Russia's capital (adjacent: none)", {"displace": "Minsk"})
+    ]
+    game.advance_to("1940-spring/allies/declarations")
+    late = why("declare_war", attacker="Germany", target="Turkey", displace="Kirikkale")
+    assert [r for r, _, _ in late] == ["K1"]  # a hex next to Ankara: only the phase is wrong
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("declare_war", attacker="Germany", target="Norway"))
     game.apply(command("surrender", major="France"))
     assert why("declare_war", attacker="Italy", target="France") == [
         ("K2", "France has surrendered", {"target": "France"})
