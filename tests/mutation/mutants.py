@@ -273,10 +273,12 @@ def _unwrapped(obj: Any, name: str) -> Any:
         obj = obj.fget
     seen = 0
     while seen < 10:
-        code = getattr(obj, "__code__", None)
-        if code is not None and code.co_name == name:
-            return obj
+        # an effect's dispatcher is generated under the effect's own name: look behind it
+        # first (the kernel's tables call the function it wraps, not the dispatcher)
         spec = getattr(obj, "__minors_effect__", None)
+        code = getattr(obj, "__code__", None)
+        if spec is None and code is not None and code.co_name == name:
+            return obj
         nxt = spec.function if spec is not None else getattr(obj, "__wrapped__", None)
         if nxt is None:
             break

@@ -14,8 +14,8 @@ its function only, those citing the function's clauses first, then fastest first
 one fails, within a budget of baseline test time per mutant (`--budget`, default 20 s: the
 tests that fit, and at least one; `--survivors` runs the last survivors again): one
 pytest process per module collects once and forks a child per mutant (`forkrun.py`),
-`--jobs` children at once. Results go to build/mutation/results.jsonl, one line per
-mutant. `report` writes docs/mutation.md: the kill rate of the mutants not judged
+`--jobs` children at once. Results go to tests/mutation/semantic.jsonl (checked in), one
+line per mutant. `report` writes docs/mutation.md: the kill rate of the mutants not judged
 equivalent, every survivor, and every mutant judged equivalent with its reason
 (`equivalent.toml`, beside this file: id -> reason).
 
@@ -38,6 +38,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 BUILD = ROOT / "build" / "mutation"
+RESULTS = HERE / "semantic.jsonl"
+"""The results of the last run, one line per mutant, checked in beside this file: the
+evidence docs/mutation.md is generated from."""
 sys.path.insert(0, str(HERE))
 
 import mutants as mutation  # noqa: E402
@@ -48,7 +51,12 @@ SITUATIONS = (
     "tests/test_survivor_kinds.py::",
     "tests/test_fidelity.py::",
     "tests/test_war_checks.py::",
+    "tests/test_movement_situations.py::",
+    "tests/test_rule82_situations.py::",
+    "tests/test_a25_situations.py::",
 )
+A25_SITUATIONS = ("tests/test_a25_situations.py::",)
+"""The situation files about A25: tried on the mutants of minors.asl, the others on rule 82's."""
 EQUIVALENT = HERE / "equivalent.toml"
 
 
@@ -78,10 +86,10 @@ def build_map() -> int:
     return done.returncode
 
 
-def _durations() -> dict[str, float]:
+def _durations(junit: Path = BUILD / "junit.xml") -> dict[str, float]:
     """Each test's duration (s) from the map run's JUnit XML, by pytest node id."""
     found: dict[str, float] = {}
-    for case in ET.parse(BUILD / "junit.xml").getroot().iter("testcase"):
+    for case in ET.parse(junit).getroot().iter("testcase"):
         classname, name = case.get("classname", ""), case.get("name", "")
         parts = classname.split(".")
         # tests.test_x[.Class] -> tests/test_x.py[::Class]
@@ -150,8 +158,8 @@ def _citing(clauses: set[str]) -> set[str]:
 
 def _not_mapped() -> set[str]:
     """The tests of the situation files (`SITUATIONS`) written since the map was made: they
-    are tried on every mutant of rule 82's modules."""
-    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS})
+    are tried on every mutant of rule 82's modules, those of `A25_SITUATIONS` on A25's."""
+    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS} & set((ROOT / "tests").iterdir()))
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
          *map(str, files)],
@@ -166,11 +174,16 @@ def _not_mapped() -> set[str]:
 
 
 def _select(
-    tests: set[str], durations: dict[str, float], budget: float, first: set[str] = frozenset()
+    tests: set[str],
+    durations: dict[str, float],
+    budget: float,
+    first: set[str] = frozenset(),
+    new: set[str] = frozenset(),
 ) -> list[str]:
-    """The tests of `tests` whose durations fit in `budget` (at least one): those that cite
-    the function's clauses (`first`: function-level ids, or situation files) first, then
-    the rest, each part fastest first."""
+    """The tests of `tests` whose durations fit in `budget` (at least one): the situations
+    written since the map (`new`, for the survivors), then those that cite the function's
+    clauses (`first`: function-level ids, or situation files), then the rest, each part
+    fastest first."""
 
     def cites(test: str) -> bool:
         if any(test == f or test.startswith(f + "[") for f in first):
@@ -182,7 +195,8 @@ def _select(
         # the function's own clauses first, then the rulebook situations and the findings
         # of issue 14 (small, each about one rule), then the rest, fastest first
         situation = test.startswith(SITUATIONS)
-        return (0 if cites(test) else 1 if situation else 2, durations.get(test, 0.5), test)
+        order = -1 if test in new else 0 if cites(test) else 1 if situation else 2
+        return (order, durations.get(test, 0.5), test)
 
     ordered = sorted(tests, key=rank)
     chosen: list[str] = []
@@ -203,11 +217,23 @@ def run(
     durations = _durations()
     tests = _tests_by_scope()
     added = _not_mapped()
-    results = BUILD / "results.jsonl"
+    if added:  # time the situations written since the map, so that the budget counts them
+        timed = BUILD / "added.xml"
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+             f"--junitxml={timed}", *sorted(added)],
+            cwd=ROOT, env=_env(), capture_output=True,
+        )  # fmt: skip
+        if timed.exists():
+            durations.update(_durations(timed))
+    results = RESULTS
     if results.exists():
         kept = [json.loads(line) for line in results.read_text().splitlines() if line]
-        if survivors:
-            only = [r["id"] for r in kept if r["status"] in ("survived", "no-test")]
+        if survivors:  # the survivors of the modules named, not every module's
+            named = {m.id for module in modules for m in mutation.mutants(module)}
+            only = [
+                r["id"] for r in kept if r["status"] in ("survived", "no-test") and r["id"] in named
+            ]
         drop = (
             set(only)
             if only is not None
@@ -225,10 +251,11 @@ def run(
         for m in found:
             # a function added since the map was made: the tests of its module
             found_tests = tests.get((module, m.scope)) or tests.get((module, "<any>"), set())
-            if module.startswith("minors.rules82"):
-                found_tests = found_tests | added
+            a25 = not module.startswith("minors.rules82")
+            new = {t for t in added if t.startswith(A25_SITUATIONS) == a25}
+            found_tests = found_tests | new
             first = _citing(clause_of.get(m.scope, set()))
-            chosen = _select(found_tests, durations, budget, first)
+            chosen = _select(found_tests, durations, budget, first, new)
             files.update(t.split("::")[0] for t in chosen)
             entries.append(
                 {
@@ -269,7 +296,7 @@ def _equivalents() -> dict[str, str]:
 def report() -> int:
     """Write docs/mutation.md from the results and the judged equivalents."""
     results = {}
-    for line in (BUILD / "results.jsonl").read_text().splitlines():
+    for line in RESULTS.read_text().splitlines():
         if line:
             entry = json.loads(line)
             results[entry["id"]] = entry
