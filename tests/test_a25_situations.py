@@ -6,8 +6,21 @@ from __future__ import annotations
 
 import pytest
 
+from minors import Ruleset, load_ruleset
+from minors.asl.nationality import profile, resolve
 from minors.asl.traits import QueryContext, QueryUnit, Trait, TraitCondition
-from minors.domain.a25 import Basis, ScenarioKind, Ssr, TraitKind, UnitClass, UnitType, YearMonth
+from minors.domain.a25 import (
+    Basis,
+    ScenarioKind,
+    Ssr,
+    ToHit,
+    TraitKind,
+    UnitClass,
+    UnitType,
+    Weapon,
+    YearMonth,
+)
+from minors.errors import ProfileError
 
 
 @pytest.mark.rule("A25.1")
@@ -73,3 +86,149 @@ def test_a_query_names_its_unit_and_why_the_opponent_is_outside_a25() -> None:
 
     assert context().to_json()["vs_outside_a25"] is None
     assert context("no A25 section").to_json()["vs_outside_a25"] == "no A25 section"
+
+
+# ---- a nearer nationality's row and the row it inherits (A25.1's tree) ------------------
+
+_ROW = (
+    '[nationality_traits.{key}]\nnationalities = ["{nat}"]\nkind = "{kind}"\n'
+    'value = {value}\nclause = "A25.1"\n{extra}\n'
+)
+
+
+def _house(*rows: tuple[str, str, str], kind: str = "stealthy", value: str = "true") -> Ruleset:
+    """The built-in tables with house rows `(key, nationality, extra fields)` added."""
+    text = "".join(
+        _ROW.format(key=key, nat=nat, kind=kind, value=value, extra=extra)
+        for key, nat, extra in rows
+    )
+    return load_ruleset([("house.toml", text.encode())])
+
+
+@pytest.mark.rule("A25.1")
+@pytest.mark.parametrize(
+    ("parent", "child", "query", "listed"),
+    [
+        ('situation = "in a building"', "", {}, {"child"}),
+        ("", 'units = ["squad"]', {}, {"parent", "child"}),
+        ("", 'units = ["squad"]', {"unit": "squad"}, {"child"}),
+        ('units = ["squad"]', 'units = ["squad"]', {}, {"child"}),
+        ('units = ["crew"]', 'units = ["squad"]', {}, {"parent", "child"}),
+        ('except_units = ["crew"]', 'except_units = ["crew"]', {}, {"child"}),
+        ('except_units = ["leader"]', 'except_units = ["crew"]', {}, {"parent", "child"}),
+        ("", 'except_units = ["crew"]', {}, {"parent", "child"}),
+        (
+            'except_classes = ["green"]\nexcept_units = ["crew"]',
+            'except_units = ["crew"]',
+            {"unit_class": "elite"},
+            {"parent", "child"},
+        ),
+        ("", 'vs = ["Russian"]', {}, {"parent", "child"}),
+        ('vs = ["Russian"]', 'vs = ["Russian"]', {}, {"child"}),
+        ('vs = ["British"]', 'vs = ["Russian"]', {}, {"parent", "child"}),
+        ("", 'not_vs = ["Russian"]', {}, {"parent", "child"}),
+        ('not_vs = ["Russian"]', 'not_vs = ["Russian"]', {}, {"child"}),
+        ('vs = ["British"]', 'not_vs = ["Russian"]', {}, {"child"}),
+        ('vs = ["Russian"]', 'not_vs = ["Russian"]', {}, {"parent", "child"}),
+    ],
+)
+def test_a_nearer_row_replaces_an_inherited_one_only_where_it_holds_wherever_that_does(
+    parent: str, child: str, query: dict[str, str], listed: set[str]
+) -> None:
+    """An SS row replaces the German row of the same trait only if, for what the query leaves
+    open (unit, exception, opponent, situation), it holds wherever the German row does."""
+    rs = _house(("parent", "German", parent), ("child", "SS", child))
+    found = profile("SS", "1943-06", ruleset=rs, **query).of(TraitKind.STEALTHY)  # type: ignore[arg-type]
+    assert {t.source for t in found} == listed
+
+
+@pytest.mark.rule("A25.22")
+def test_tables_read_afresh_know_commissars_aliases_and_the_ss_classes() -> None:
+    """Tables loaded with an overlay are indexed anew: Russians have Commissars and Germans
+    none (A25.22), `Soviet` names the Russians, and SS units are Elite only (A25.11)."""
+    rs = _house(("child", "SS", ""))
+    assert profile("Russian", "1943-06", unit="commissar", ruleset=rs).context.unit is not None
+    with pytest.raises(ProfileError, match="no Commissars"):
+        profile("German", "1943-06", unit="commissar", ruleset=rs)
+    assert resolve("Soviet", ruleset=rs) == "Russian"
+    assert profile("SS", "1943-06", unit_class="elite", ruleset=rs).context.classes == (
+        UnitClass.ELITE,
+    )
+    with pytest.raises(ProfileError, match=r"their classes are elite \(A25\.11\)"):
+        profile("SS", "1943-06", unit_class="green", ruleset=rs)
+
+
+@pytest.mark.rule("A25.11")
+@pytest.mark.parametrize(("classes_clause", "cited"), [("A25.1", "A25.1"), ("", "A25.11")])
+def test_a_refused_class_cites_the_clause_that_lists_the_classes(
+    classes_clause: str, cited: str
+) -> None:
+    """A class the nationality never has is refused citing the clause that lists its
+    classes, or the nationality's own clause when the tables name none."""
+    overlay = f'[nationalities.SS]\nclasses_clause = "{classes_clause}"\n'
+    rs = load_ruleset([("house.toml", overlay.encode())])
+    with pytest.raises(ProfileError) as info:
+        profile("SS", "1943-06", unit_class="green", ruleset=rs)
+    assert str(info.value).endswith(f"elite ({cited})")
+
+
+@pytest.mark.rule("A25.7")
+@pytest.mark.parametrize(
+    ("nationality", "query", "kind", "conditions"),
+    [
+        (
+            "Finnish",
+            {"unit": "squad"},
+            TraitKind.SELF_RALLY,
+            [
+                (UnitClass.ELITE, ()),
+                (UnitClass.FIRST_LINE, ()),
+                (UnitClass.SECOND_LINE, ()),
+                (UnitClass.GREEN, ()),
+            ],
+        ),
+        (
+            "Romanian",
+            {},
+            TraitKind.ATMM,
+            [(UnitClass.ELITE, ("crew",)), (UnitClass.FIRST_LINE, ("crew",))],
+        ),
+    ],
+)
+def test_a_trait_narrowed_to_a_class_keeps_only_the_exception_that_class_has(
+    nationality: str,
+    query: dict[str, str],
+    kind: TraitKind,
+    conditions: list[tuple[UnitClass, tuple[str, ...]]],
+) -> None:
+    """Finnish squads self-rally unless Conscript (A25.7): per class, the trait leaves out
+    nothing more; Romanian Elite and 1st Line MMC have ATMM except crews (A25.87), whichever
+    class is asked."""
+    found = profile(nationality, "1944-09", **query).of(kind)  # type: ignore[arg-type]
+    rows = {"25.7-self-rally", "25.87-atmm"}
+    assert [(t.condition.classes, t.condition.except_units) for t in found if t.source in rows] == [
+        ((c,), units) for c, units in conditions
+    ]
+
+
+@pytest.mark.rule("A25.6")
+def test_marked_guns_take_the_ordnance_colour_when_no_row_gives_theirs() -> None:
+    """Italian ordnance hits on the red To Hit table (A25.6), and so do their
+    marked-gun weapons, which no row of their own colours."""
+    colours = profile("Italian", "1941-06").projection.to_hit_by_weapon
+    assert colours[Weapon.MARKED_G] is colours[Weapon.MARKED_T] is ToHit.RED
+
+
+@pytest.mark.rule("A25.6")
+def test_a_colour_that_differs_by_class_is_left_to_the_class() -> None:
+    """A house rule giving Eritrean Elite AFV fire the black table: asked without a class,
+    the merged answer for AFVs is open (None), each class keeps its own."""
+    rs = _house(
+        ("elite-afv", "Eritrean", 'aspect = "afv"\nclasses = ["elite"]'),
+        kind="to_hit",
+        value='"black"',
+    )
+    found = profile("Eritrean", "1941-03", ruleset=rs)
+    assert found.projection.to_hit_by_weapon[Weapon.AFV] is None
+    assert found.by_class[UnitClass.ELITE].to_hit_by_weapon[Weapon.AFV] is ToHit.BLACK
+    assert found.by_class[UnitClass.GREEN].to_hit_by_weapon[Weapon.AFV] is ToHit.RED
