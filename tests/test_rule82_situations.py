@@ -1169,6 +1169,7 @@ def test_an_association_is_refused_only_by_its_partner_and_only_before_it_takes_
     assert refusal(game, "France", "Turkey") == ["Turkey would associate with Britain, not France"]
     game.advance_to("1940-summer/axis/declarations")
     assert game.raw_state.minors["Turkey"].status is Status.ASSOCIATED
+    assert game.raw_state.minors["Turkey"].pending is None
     too_late = "has already taken effect: it can no longer be refused"
     none_pending = (
         "no association of {} is pending: it has not been attacked, or its fate is settled"
@@ -1246,3 +1247,28 @@ def test_russia_subverts_only_a_minor_at_peace() -> None:
     assert subversion("Turkey") == ["Turkey is associated: only a minor at peace can be subverted"]
     with pytest.raises(RuleViolation):
         game.apply(command("subvert", major="Russia", minor="Turkey"))
+
+
+@pytest.mark.rule("82.91D")
+@pytest.mark.parametrize(
+    ("attacker", "target", "phase", "associated"),
+    [("Japan", "Britain", "axis", True), ("Britain", "Japan", "allies", False)],
+)
+def test_the_dutch_east_indies_wait_for_japans_declaration_not_britains(
+    attacker: str, target: str, phase: str, associated: bool
+) -> None:
+    """Japan declaring war on Britain in Fall 1941 brings the Dutch East Indies to Britain
+    at the start of the second turn after (82.91D); Britain declaring war on Japan does not."""
+    game = Game.new()
+    game.advance_to(f"1941-fall/{phase}/declarations")
+    game.apply(command("declare_war", attacker=attacker, target=target))
+    pending = game.raw_state.minors["Dutch East Indies"].pending
+    due = str(pending.due) if pending is not None else None
+    assert due == ("1942-spring/axis/diplomacy" if associated else None)
+    game.advance_to("1942-summer/axis/declarations")
+    dei = game.raw_state.minors["Dutch East Indies"]
+    assert dei.pending is None
+    assert (dei.status is Status.ASSOCIATED, dei.major) == (
+        associated,
+        "Britain" if associated else None,
+    )
