@@ -1131,3 +1131,144 @@ def test_an_associate_has_no_ten_factor_limit() -> None:
     units = [_unit(f"ger-{i}", "Germany", "infantry", 3) for i in range(1, 5)]
     game.apply(command("place", units=units, **{"in": "Bulgaria"}))
     assert _eliminated(game.advance_to("1939-fall/axis/combat")) == []
+
+
+@pytest.mark.rule("82.12")
+@pytest.mark.parametrize(
+    ("target", "clause"),
+    [("Egypt", "82.12"), ("Canada", "82.13"), ("W. Poland", "82.42")],
+)
+def test_italy_at_peace_with_britain_cannot_declare_war_on_what_britain_holds(
+    target: str, clause: str
+) -> None:
+    """Spring 1940, Italy not yet at war: Britain's colony (82.12), a Commonwealth country
+    (82.13) and Britain's ally W. Poland (82.42) share Britain's wars, so a declaration on
+    them alone is refused, naming that clause; on Britain itself it is not."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    cmd = command("declare_war", attacker="Italy", target=target)
+    assert _rules(game, cmd) == [clause]
+    assert cmd not in game.legal_actions("declare_war")
+    with pytest.raises(RuleViolation):
+        game.apply(cmd)
+    assert "Italy" not in game.raw_state.minors[target].at_war_with
+
+
+@pytest.mark.rule("82.81D")
+def test_an_association_is_refused_only_by_its_partner_and_only_before_it_takes_effect() -> None:
+    """Germany attacks Turkey in Spring 1940: until Turkey associates with Britain only
+    Britain may refuse; once it has, Britain is told it is too late and France that none is
+    pending, as Britain is for its colony Egypt, which was never attacked."""
+
+    def refusal(game: Game, major: str, minor: str) -> list[str]:
+        cmd = command("refuse_association", major=major, minor=minor)
+        return [v.message for v in game.check(cmd)]
+
+    game = _turkey_attacked()
+    assert refusal(game, "Britain", "Turkey") == []
+    assert refusal(game, "France", "Turkey") == ["Turkey would associate with Britain, not France"]
+    game.advance_to("1940-summer/axis/declarations")
+    assert game.raw_state.minors["Turkey"].status is Status.ASSOCIATED
+    assert game.raw_state.minors["Turkey"].pending is None
+    too_late = "has already taken effect: it can no longer be refused"
+    none_pending = (
+        "no association of {} is pending: it has not been attacked, or its fate is settled"
+    )
+    assert refusal(game, "Britain", "Turkey") == [f"Turkey's association with Britain {too_late}"]
+    assert refusal(game, "France", "Turkey") == [none_pending.format("Turkey")]
+    assert refusal(game, "Britain", "Egypt") == [none_pending.format("Egypt")]
+
+
+@pytest.mark.rule("K7")
+def test_vichy_france_appears_once_and_a_later_fall_leaves_it_as_it_is() -> None:
+    """Vichy France comes into play, neutral, when France falls; once Germany has attacked
+    it, Italy's later surrender does not make it neutral again."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    game.apply(command("declare_war", attacker="Germany", target="Vichy France"))
+    game.apply(command("surrender", major="Italy"))
+    vichy = game.minor("Vichy France")
+    assert (vichy.active, vichy.status) == (True, Status.INDEPENDENT)
+    assert "Germany" in game.raw_state.minors["Vichy France"].at_war_with
+
+
+@pytest.mark.rule("K2")
+@pytest.mark.parametrize(
+    ("germany_surrenders", "wars"), [(False, [("France", "Germany")]), (True, [])]
+)
+def test_a_power_reentering_the_war_is_at_war_only_with_enemies_still_fighting(
+    germany_surrenders: bool, wars: list[tuple[str, str]]
+) -> None:
+    """France surrenders in Spring 1940 and re-enters: it is at war with Germany again,
+    unless Germany has surrendered meanwhile."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    if germany_surrenders:
+        game.apply(command("surrender", major="Germany"))
+    game.apply(command("reenter_war", major="France"))
+    assert sorted(p for p in game.raw_state.wars if "France" in p) == wars
+
+
+@pytest.mark.rule("82.81C")
+def test_an_association_already_scheduled_waits_for_its_moment_when_its_partner_reenters() -> None:
+    """France and Britain out of the war, Germany attacks Turkey: its association with
+    Britain is due in the Allied diplomacy phase; Britain re-entering first does not bring it
+    forward."""
+    game = Game.new()
+    game.advance_to("1940-spring/axis/declarations")
+    game.apply(command("surrender", major="France"))
+    game.apply(command("surrender", major="Britain"))
+    game.apply(command("declare_war", attacker="Germany", target="Turkey"))
+    game.apply(command("reenter_war", major="Britain"))
+    turkey = game.raw_state.minors["Turkey"]
+    assert turkey.status is Status.INDEPENDENT
+    assert turkey.pending is not None
+    assert (turkey.pending.partner, str(turkey.pending.due)) == (
+        "Britain",
+        "1940-spring/allies/diplomacy",
+    )
+
+
+@pytest.mark.rule("82.36")
+def test_russia_subverts_only_a_minor_at_peace() -> None:
+    """In the Allied diplomacy phase of Spring 1940 Russia may subvert neutral Iraq, not
+    Britain's colony Egypt nor Turkey, just associated with Britain after Germany's attack."""
+    game = _turkey_attacked()
+    game.advance_to("1940-spring/allies/diplomacy")
+
+    def subversion(minor: str) -> list[str]:
+        cmd = command("subvert", major="Russia", minor=minor)
+        return [v.message for v in game.check(cmd)]
+
+    assert subversion("Iraq") == []
+    assert subversion("Egypt") == ["Egypt is colony: only a minor at peace can be subverted"]
+    assert subversion("Turkey") == ["Turkey is associated: only a minor at peace can be subverted"]
+    with pytest.raises(RuleViolation):
+        game.apply(command("subvert", major="Russia", minor="Turkey"))
+
+
+@pytest.mark.rule("82.91D")
+@pytest.mark.parametrize(
+    ("attacker", "target", "phase", "associated"),
+    [("Japan", "Britain", "axis", True), ("Britain", "Japan", "allies", False)],
+)
+def test_the_dutch_east_indies_wait_for_japans_declaration_not_britains(
+    attacker: str, target: str, phase: str, associated: bool
+) -> None:
+    """Japan declaring war on Britain in Fall 1941 brings the Dutch East Indies to Britain
+    at the start of the second turn after (82.91D); Britain declaring war on Japan does not."""
+    game = Game.new()
+    game.advance_to(f"1941-fall/{phase}/declarations")
+    game.apply(command("declare_war", attacker=attacker, target=target))
+    pending = game.raw_state.minors["Dutch East Indies"].pending
+    due = str(pending.due) if pending is not None else None
+    assert due == ("1942-spring/axis/diplomacy" if associated else None)
+    game.advance_to("1942-summer/axis/declarations")
+    dei = game.raw_state.minors["Dutch East Indies"]
+    assert dei.pending is None
+    assert (dei.status is Status.ASSOCIATED, dei.major) == (
+        associated,
+        "Britain" if associated else None,
+    )
