@@ -8,14 +8,14 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from ..errors import MinorsError, ScaleInputError
-from .output import echo_json, exit_2, show
+from ..errors import ScaleInputError
+from .common import errors_exit_2
+from .output import echo_json, show
 from .progress import progress
 
 __all__ = ["explore", "simulate", "verify_many"]
@@ -36,19 +36,6 @@ def _scale() -> Any:
         click.echo(f"minors: error: this command {NEEDS} ({exc.name} is missing)", err=True)
         sys.exit(2)
     return scale
-
-
-def _errors(func: F) -> F:
-    """A library error in one line and exit 2 (with `--json`, the error document too)."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except MinorsError as exc:
-            exit_2(exc, bool(kwargs.get("as_json")))
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _run_options(func: F) -> F:
@@ -111,7 +98,7 @@ def _rulebook(spec: str | None) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--html", "html_path", metavar="OUT.html", help="Also draw the report as a page.")
 @_run_options
-@_errors
+@errors_exit_2
 def simulate(
     scenario: str | None,
     count: int,
@@ -311,7 +298,7 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @_run_options
-@_errors
+@errors_exit_2
 def explore(
     scenario: str | None,
     depth: int | None,
@@ -379,7 +366,7 @@ def explore(
 @click.option("--rulebook", "rulebook_spec", metavar="RULEBOOK", help="As `log verify` takes it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
 @_run_options
-@_errors
+@errors_exit_2
 def verify_many(
     paths: tuple[str, ...],
     rulebook_spec: str | None,
