@@ -131,8 +131,21 @@ not at every effect of a log)."""
 
 
 def effect_data(effect: Effect) -> dict[str, Any]:
-    """An effect as plain data, its class name as `effect`."""
-    return _EFFECT_DATA(effect)
+    """An effect as plain data, its class name as `effect` (what the tagged union's hook
+    writes, through the record's own hook: a log writes one per effect)."""
+    kind = type(effect)
+    found = _EFFECT_WRITERS.get(kind)
+    if found is None:
+        if kind not in _EFFECT_KINDS:
+            return _EFFECT_DATA(effect)  # not a member of the union: cattrs says why
+        found = _EFFECT_WRITERS[kind] = (CONVERTER.get_unstructure_hook(kind), kind.__name__)
+    data = found[0](effect)
+    data["effect"] = found[1]
+    return data
+
+
+_EFFECT_KINDS = frozenset(typing.get_args(Effect))
+_EFFECT_WRITERS: dict[type[Any], tuple[Callable[[Any], dict[str, Any]], str]] = {}
 
 
 def effect_from_data(data: Mapping[str, Any]) -> Effect:

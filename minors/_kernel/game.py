@@ -501,7 +501,7 @@ class BaseGame:
         tx.effects = []  # `done` is the step's: no rule writes to it again
         effects = Effects.of(done)
         if self._logging or self._sink is not None:
-            entry = LogEntry(self.next_seq, tx.clock, fields_of(cmd), effects.records())
+            entry = LogEntry(self._seq + 1, tx.clock, fields_of(cmd), effects.records())
             self._step(entry, era)
         else:
             self._history.append((tx.journal, self._log, self._seq, era))

@@ -14,6 +14,7 @@ from ..domain.clock import Moment
 from .chain import Chain
 from .convert import effect_data
 from .effects import Effect
+from .state import fast_init
 
 __all__ = ["Log", "LogEntry"]
 
@@ -36,6 +37,9 @@ class LogEntry:
             "command": self.command,
             "effects": [effect_data(e) for e in self.effects],
         }
+
+
+fast_init(LogEntry)  # one per applied command: attrs' frozen __init__ costs twice as much
 
 
 class Log(Chain[LogEntry]):

@@ -67,6 +67,13 @@ def _moment(value: Any, _: Any) -> Moment:
         raise FieldError("", str(exc), "write YEAR-SEASON/SIDE/PHASE") from None
 
 
+def _plain(member: StrEnum) -> str:
+    """A StrEnum member's plain value (its slot: `.value` is a property, on every unit a
+    log writes)."""
+    value: str = member._value_
+    return value
+
+
 def _is_tuple(kind: Any) -> bool:
     return typing.get_origin(kind) is tuple
 
@@ -78,7 +85,7 @@ def converter() -> cattrs.Converter:
         # a class hook also receives the StrEnum and IntEnum subclasses: _strict serves both
         conv.register_structure_hook(kind, _strict(kind))
     # a StrEnum member is a str, which cattrs passes through: write its plain value
-    conv.register_unstructure_hook(StrEnum, lambda member: member.value)
+    conv.register_unstructure_hook(StrEnum, _plain)
     conv.register_structure_hook(DiplomaticLevel, level)
     conv.register_unstructure_hook(DiplomaticLevel, lambda value: value.name.lower())
     conv.register_structure_hook(Moment, _moment)
