@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,51 @@ def test_an_entry_line_is_its_record_sealed(state: str | None) -> None:
     moment = Moment.parse("1940-spring/allies/movement")
     made = entry_line(12345678901, moment, command, encoded, state, "cd" * 32)
     assert made == seal(record, "cd" * 32)
+
+
+def test_effects_are_written_as_their_data_is_encoded() -> None:
+    """The generated effect writers give, byte for byte, the canonical JSON of
+    `effect_data` (the form format 2 hashes): every effect of a sample campaign and of
+    random play, and records of every effect class with non-ASCII and escaped text."""
+    from minors._kernel import effects as kinds
+    from minors._kernel.convert import effect_data
+    from minors.audit.record import effects_text
+
+    odd = 'Côte d\'Ivoire — "ü"\n\t\\ \x01'
+    records: list[Any] = [
+        kinds.Note(odd, "82.3"),
+        kinds.WarBegan("Germany", odd, "K2"),
+        kinds.WarEnded(odd, "Poland", "82.43", cause=odd),
+        kinds.UnitPlaced("u1", odd, "K3"),
+        kinds.UnitMoved(odd, "Sweden", "K3"),
+        kinds.UnitRemoved("u1", "K3"),
+        kinds.UnitEliminated("u1", "82.42", odd),
+        kinds.DeadlineSet(odd, "axis", "1940-spring/axis/movement", "82.33"),
+        kinds.PhaseEnded("a", "b", "K1"),
+    ]
+    games = [minors.run_scenario(SAMPLE)]
+    for seed in range(3):  # random play: declarations, results, moves, conquests ...
+        rng, game = random.Random(seed), minors.Game.new()
+        while game.clock < Moment.parse("1941-spring/axis/diplomacy"):
+            for _ in range(rng.randrange(3)):
+                actions = game.legal_actions()
+                if actions:
+                    game.apply(rng.choice(actions))
+            game.advance_to(game.clock.next())
+        games.append(game)
+    for game in games:
+        for entry in game.log:
+            records.extend(entry.effects)
+    assert {type(r) for r in records} >= {
+        kinds.Note,
+        kinds.WarBegan,
+        kinds.StatusChanged,
+        kinds.BrpChange,
+        kinds.PhaseEnded,
+    }
+    for record in records:
+        assert effects_text([record]) == text([effect_data(record)])
+    assert effects_text(records) == text([effect_data(r) for r in records])
 
 
 def _line_of(data: bytes, offset: int) -> int:
