@@ -3,17 +3,21 @@ mutant fork, put the mutant in force in the child (`mutants.apply`) and run the 
 selected for it, fastest first, stopping at the first failure.
 
 Loaded by run_semantic.py (`-p forkrun`) with `MINORS_MUTANT_JOB` naming a JSON file:
-`{"jobs": N, "timeout": S, "mutants": [{"mutant": {...}, "tests": [nodeid, ...]}]}`; one
-result line per mutant is appended to `MINORS_MUTANT_OUT`: `{"id", "status", "test",
-"seconds"}` with status `killed`, `survived`, `timeout` or `error` (the mutant could not be
-put in force). The parent never runs a test: every child starts from the collected,
-untouched session.
+`{"jobs": N, "timeout": S, "mutants": [{"mutant": {...}, "tests": [nodeid, ...], "budget": S}]}`;
+one result line per mutant is appended to `MINORS_MUTANT_OUT`: `{"id", "status", "test",
+"seconds", "ran", "budget"}` with status `killed`, `survived`, `timeout` or `error` (the
+mutant could not be put in force), `ran` the number of its tests run (the killing one
+included) and `budget` the baseline budget its tests were chosen with. The parent never
+runs a test: every child starts from the collected, untouched session. The children's
+verdicts pass through files in `MINORS_MUTANT_REPORTS` (a folder, removed at the end).
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -39,12 +43,13 @@ def _child(mutant: mutation.Mutant, items: list[pytest.Item], report: Path) -> N
         try:
             reports = runtestprotocol(item, nextitem=nextitem, log=False)
         except BaseException as exc:  # the mutant broke the harness itself: killed
-            report.write_text(json.dumps({"status": "killed", "test": f"{item.nodeid} ({exc!r})"}))
+            verdict = {"status": "killed", "test": f"{item.nodeid} ({exc!r})", "ran": i + 1}
+            report.write_text(json.dumps(verdict))
             os._exit(0)
         if any(r.failed for r in reports):
-            report.write_text(json.dumps({"status": "killed", "test": item.nodeid}))
+            report.write_text(json.dumps({"status": "killed", "test": item.nodeid, "ran": i + 1}))
             os._exit(0)
-    report.write_text(json.dumps({"status": "survived", "test": ""}))
+    report.write_text(json.dumps({"status": "survived", "test": "", "ran": len(items)}))
     os._exit(0)
 
 
@@ -56,7 +61,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
     by_id = {item.nodeid: item for item in session.items}
     queue: list[dict[str, Any]] = list(job["mutants"])
     running: dict[int, tuple[dict[str, Any], float, Path]] = {}
-    folder = out.parent / f"reports-{os.getpid()}"
+    reports = Path(os.environ.get("MINORS_MUTANT_REPORTS") or out.parent)
+    folder = reports / f"reports-{os.getpid()}"
     folder.mkdir(parents=True, exist_ok=True)
     jobs, timeout = int(job["jobs"]), float(job["timeout"])
     serial = 0
@@ -67,9 +73,14 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
             **verdict,
             "seconds": round(time.monotonic() - started, 2),
         }
+        if "budget" in entry:
+            line["budget"] = entry["budget"]
         with out.open("a", encoding="utf-8") as stream:
             stream.write(json.dumps(line) + "\n")
 
+    # the collected session is shared by every child: keep the collector from touching (and
+    # so copying) its pages in each of them; nothing the tests or the mutants read changes
+    gc.freeze()
     while queue or running:
         while queue and len(running) < jobs:
             entry = queue.pop(0)
@@ -84,7 +95,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
                 _child(mutation.Mutant(**entry["mutant"]), items, report)
             budget = timeout + 2 * float(entry.get("baseline", 0))
             running[pid] = (entry, time.monotonic(), report, budget)  # type: ignore[assignment]
-        time.sleep(0.02)
+        time.sleep(0.005)
         for pid, (entry, started, report, budget) in list(running.items()):  # type: ignore[misc]
             done, _ = os.waitpid(pid, os.WNOHANG)
             if done == 0:
@@ -100,4 +111,5 @@ def pytest_runtestloop(session: pytest.Session) -> bool:
             except (OSError, ValueError):
                 verdict = {"status": "killed", "test": "(the child died)"}
             finish(entry, started, verdict)
+    shutil.rmtree(folder, ignore_errors=True)
     return True

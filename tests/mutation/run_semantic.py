@@ -3,21 +3,28 @@
     python tests/mutation/run_semantic.py map            # which tests run which function
     python tests/mutation/run_semantic.py run [--jobs N] [--module M ...] [--budget S]
                                               [--only ID ...] [--survivors]
+                                              [--equivalent-budget S] [--out FILE]
+                                              [--no-reorder]
     python tests/mutation/run_semantic.py report         # docs/mutation.md from the results
     python tests/mutation/run_semantic.py show ID        # a mutant's change, and its tests
 
 `map` runs the suite once under coverage.py with a context per test (`pytest-cov`,
 `--cov-context=test`, two workers) and keeps, for every function of the rule modules, the
-tests that execute it, and every test's duration (build/mutation/). `run` makes every
-mutant of `mutants.MODULES` (`mutants.py` says which) and runs each against the tests of
-its function only, those citing the function's clauses first, then fastest first, until
-one fails, within a budget of baseline test time per mutant (`--budget`, default 20 s: the
-tests that fit, and at least one; `--survivors` runs the last survivors again): one
-pytest process per module collects once and forks a child per mutant (`forkrun.py`),
-`--jobs` children at once. Results go to tests/mutation/semantic.jsonl (checked in), one
-line per mutant. `report` writes docs/mutation.md: the kill rate of the mutants not judged
-equivalent, every survivor, and every mutant judged equivalent with its reason
-(`equivalent.toml`, beside this file: id -> reason).
+tests that execute it, and every test's duration (build/mutation/, with its own time in
+map.json). `run` makes every mutant of `mutants.MODULES` (`mutants.py` says which) and runs
+each against the tests of its function only, those citing the function's clauses first,
+then fastest first, until one fails, within a budget of baseline test time per mutant
+(`--budget`, default 20 s: the tests that fit, and at least one; `--survivors` runs the
+last survivors again). The mutants judged equivalent get `--equivalent-budget` (default
+2 s) and run last. The set chosen, each mutant's tests run with the earlier killers first:
+the test that killed it in the last results, then those that killed most of its
+function's other mutants (`--no-reorder`: as chosen). One pytest process per module
+collects once and forks a child per mutant (`forkrun.py`), `--jobs` children at once.
+Results go to tests/mutation/semantic.jsonl (checked in; `--out` for a trial), one line per
+mutant, and the run's wall and CPU time and settings to semantic-run.json beside it.
+`report` writes docs/mutation.md: the kill rate of the mutants not judged equivalent, every
+survivor, every mutant judged equivalent with its reason (`equivalent.toml`, beside this
+file: id -> reason), and the run's time.
 
 Requires coverage and pytest-cov (`pip install -e '.[mutation]'`).
 """
@@ -27,13 +34,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
 import tomllib
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -77,10 +87,13 @@ def build_map() -> int:
         str(ROOT / "tests"),
     ]  # fmt: skip
     env = {**_env(), "COVERAGE_FILE": str(BUILD / "coverage.db")}
-    started = time.monotonic()
+    started, cpu = time.monotonic(), _cpu()
     sources = {m: (ROOT / (m.replace(".", "/") + ".py")).read_text() for m in mutation.MODULES}
     done = subprocess.run(args, cwd=ROOT, env=env)
-    print(f"suite under coverage: exit {done.returncode} in {time.monotonic() - started:.0f} s")
+    wall, cpu = time.monotonic() - started, _cpu() - cpu
+    print(f"suite under coverage: exit {done.returncode} in {wall:.0f} s (CPU {cpu:.0f} s)")
+    timing = {"date": _now(), "wall": round(wall, 1), "cpu": round(cpu, 1), "load": _load()}
+    (BUILD / "map.json").write_text(json.dumps(timing) + "\n")
     # the sources as they were measured: the map is kept by function, not by line
     (BUILD / "sources.json").write_text(json.dumps(sources))
     return done.returncode
@@ -210,10 +223,78 @@ def _select(
     return chosen
 
 
+def _cpu() -> float:
+    """CPU seconds (user and system) of this process and of its children waited for so far:
+    the pytest processes and the children they forked, each mutant's included."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _record_path(results: Path) -> Path:
+    """Where a run keeps its own time and settings: beside its results (semantic-run.json)."""
+    return results.with_name(results.stem + "-run.json")
+
+
+def _read_record(results: Path) -> dict[str, Any]:
+    path = _record_path(results)
+    if not path.exists():
+        return {"modules": {}}
+    record: dict[str, Any] = json.loads(path.read_text())
+    return record
+
+
+def _killers(
+    kept: list[dict[str, Any]], mutants: list[mutation.Mutant]
+) -> tuple[dict[str, str], dict[str, Counter[str]]]:
+    """From earlier results: the test that killed each of `mutants`, and for each function
+    (scope) the tests that killed its mutants, each with the number it killed."""
+    scope_of = {m.id: m.scope for m in mutants}
+    own: dict[str, str] = {}
+    by_scope: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in kept:
+        test = str(r.get("test", "")).split(" (", 1)[0]
+        if r.get("status") != "killed" or "::" not in test or r["id"] not in scope_of:
+            continue
+        own[r["id"]] = test
+        by_scope[scope_of[r["id"]]][test] += 1
+    return own, by_scope
+
+
+def _order(chosen: list[str], own: str | None, siblings: Counter[str]) -> list[str]:
+    """The tests `chosen` in the order to run them: the one that killed this mutant last
+    time, then those that killed most of its function's other mutants, then as chosen. The
+    set is the one the budget chose: the order only makes a kill come sooner."""
+    place = {t: i for i, t in enumerate(chosen)}
+    return sorted(chosen, key=lambda t: (t != own, -siblings.get(t, 0), place[t]))
+
+
 def run(
-    modules: list[str], jobs: int, budget: float, only: list[str] | None, survivors: bool = False
+    modules: list[str],
+    jobs: int,
+    budget: float,
+    only: list[str] | None,
+    survivors: bool = False,
+    equivalent_budget: float | None = None,
+    results: Path = RESULTS,
+    reorder: bool = True,
 ) -> int:
-    """Run the mutants of `modules` (or the mutants `only` names), module by module."""
+    """Run the mutants of `modules` (or the mutants `only` names), module by module.
+
+    The mutants judged equivalent (`equivalent.toml`) run last in their module, their tests
+    chosen within `equivalent_budget` (`budget` when None); the others, earlier survivors
+    first (the longest runs, so that no child is left running alone at a module's end).
+    Each mutant's tests are run in the order `_order` gives. The run's own wall and CPU time
+    and its settings go to `_record_path(results)`, per module and in all."""
+    started_at, cpu_at, load_at = time.monotonic(), _cpu(), _load()
+    equivalent_budget = budget if equivalent_budget is None else equivalent_budget
+    equivalents = set(_equivalents())
     durations = _durations()
     tests = _tests_by_scope()
     added = _not_mapped()
@@ -226,7 +307,7 @@ def run(
         )  # fmt: skip
         if timed.exists():
             durations.update(_durations(timed))
-    results = RESULTS
+    kept: list[dict[str, Any]] = []
     if results.exists():
         kept = [json.loads(line) for line in results.read_text().splitlines() if line]
         if survivors:  # the survivors of the modules named, not every module's
@@ -240,13 +321,24 @@ def run(
             else {m.id for module in modules for m in mutation.mutants(module)}
         )
         results.write_text("".join(json.dumps(r) + "\n" for r in kept if r["id"] not in drop))
+    earlier = {r["id"]: r for r in kept}
+    record = _read_record(results)
+    settings = {
+        "jobs": jobs,
+        "budget": budget,
+        "equivalent_budget": equivalent_budget,
+        "partial": only is not None,
+    }
+    prepared = {"wall": time.monotonic() - started_at, "cpu": _cpu() - cpu_at}
     total_started = time.monotonic()
     for module in modules:
         found = [m for m in mutation.mutants(module) if only is None or m.id in only]
         if not found:
             continue
+        module_started, module_cpu = time.monotonic(), _cpu()
         clause_of = _clauses_of(module)
-        entries = []
+        own, siblings = _killers(kept, mutation.mutants(module)) if reorder else ({}, {})
+        entries: list[dict[str, Any]] = []
         files: set[str] = set()
         for m in found:
             # a function added since the map was made: the tests of its module
@@ -255,24 +347,40 @@ def run(
             new = {t for t in added if t.startswith(A25_SITUATIONS) == a25}
             found_tests = found_tests | new
             first = _citing(clause_of.get(m.scope, set()))
-            chosen = _select(found_tests, durations, budget, first, new)
+            allowed = equivalent_budget if m.id in equivalents else budget
+            chosen = _select(found_tests, durations, allowed, first, new)
+            if reorder:
+                chosen = _order(chosen, own.get(m.id), siblings.get(m.scope, Counter()))
             files.update(t.split("::")[0] for t in chosen)
             entries.append(
                 {
                     "mutant": m.__dict__,
                     "tests": chosen,
                     "baseline": sum(durations.get(t, 0) for t in chosen),
+                    "budget": allowed,
                 }
             )
+
+        def queue_rank(entry: dict[str, Any]) -> int:
+            ident = entry["mutant"]["id"]
+            if ident in equivalents:
+                return 2
+            return 1 if earlier.get(ident, {}).get("status") == "killed" else 0
+
+        entries.sort(key=queue_rank)  # stable: source order within each part
         job = BUILD / f"job-{module}.json"
         job.write_text(json.dumps({"jobs": jobs, "timeout": 30, "mutants": entries}))
-        env = {**_env(), "MINORS_MUTANT_JOB": str(job), "MINORS_MUTANT_OUT": str(results)}
+        env = {
+            **_env(),
+            "MINORS_MUTANT_JOB": str(job),
+            "MINORS_MUTANT_OUT": str(results),
+            "MINORS_MUTANT_REPORTS": str(BUILD),
+        }
         args = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
             "-p", "forkrun", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
             *sorted(str(ROOT / f) for f in files),
         ]  # fmt: skip
-        started = time.monotonic()
         if files:
             subprocess.run(args, cwd=ROOT, env=env, capture_output=True)
         else:  # no test runs any of these functions
@@ -280,9 +388,50 @@ def run(
                 for e in entries:
                     line = {"id": e["mutant"]["id"], "status": "no-test", "test": "", "seconds": 0}
                     stream.write(json.dumps(line) + "\n")
-        print(f"{module}: {len(found)} mutants in {time.monotonic() - started:.0f} s", flush=True)
-    print(f"all modules: {time.monotonic() - total_started:.0f} s")
+        wall, cpu = time.monotonic() - module_started, _cpu() - module_cpu
+        record["modules"][module] = {
+            "date": _now(),
+            **settings,
+            "mutants": len(found),
+            "wall": round(wall, 1),
+            "cpu": round(cpu, 1),
+        }
+        _record_path(results).write_text(json.dumps(record, indent=1) + "\n")
+        print(
+            f"{module}: {len(found)} mutants in {wall:.0f} s (CPU {cpu:.0f} s)",
+            flush=True,
+        )
+    wall, cpu = time.monotonic() - started_at, _cpu() - cpu_at
+    if only is None and set(modules) >= set(mutation.MODULES):
+        # a run of every module: the figures docs/mutation.md gives for the run
+        record["run"] = {
+            "date": _now(),
+            **settings,
+            "cpus": os.cpu_count(),
+            "load": [load_at, _load()],
+            "mutants": sum(record["modules"][m]["mutants"] for m in mutation.MODULES),
+            "prepare": {k: round(v, 1) for k, v in prepared.items()},
+            "wall": round(wall, 1),
+            "cpu": round(cpu, 1),
+            "map": _map_record(),
+        }
+        _record_path(results).write_text(json.dumps(record, indent=1) + "\n")
+    print(
+        f"all modules: {time.monotonic() - total_started:.0f} s; with the preparation "
+        f"{wall:.0f} s wall, {cpu:.0f} s CPU (load {load_at} -> {_load()})"
+    )
     return 0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _map_record() -> dict[str, Any]:
+    """The time and date of the map the run used (`build_map` keeps them)."""
+    path = BUILD / "map.json"
+    found: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    return found
 
 
 def _equivalents() -> dict[str, str]:
@@ -293,10 +442,10 @@ def _equivalents() -> dict[str, str]:
     }
 
 
-def report() -> int:
-    """Write docs/mutation.md from the results and the judged equivalents."""
+def report(path: Path = RESULTS) -> int:
+    """Write docs/mutation.md from the results, the judged equivalents and the run's record."""
     results = {}
-    for line in RESULTS.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if line:
             entry = json.loads(line)
             results[entry["id"]] = entry
@@ -320,7 +469,8 @@ def report() -> int:
         "modules of rule 82 and A25: flipped comparisons, `and`/`or` swapped, dropped conditions",
         "and `not`s, off-by-ones, `True`/`False` and the sides swapped, `min`/`max` and",
         "`any`/`all` swapped, `+`/`-` swapped, call statements deleted, `continue`/`break`",
-        "swapped. Each runs against the tests that execute its function, fastest first.",
+        "swapped. Each runs against the tests that execute its function, fastest first, those",
+        "that killed its function's other mutants before ahead of them.",
         "",
         f"**{len(killed)} of {len(judged)} mutants killed ({rate:.1f} %)**, not counting the",
         f"{len(equivalent)} judged equivalent (below, each with its reason); "
@@ -353,12 +503,85 @@ def report() -> int:
     for i in sorted(survived, key=lambda i: (every[i].module, every[i].line)):
         m = every[i]
         lines.append(f"| `{_cell(i)}` | {m.path}:{m.line} | {results[i]['status']} |")
-    lines += ["", f"## Judged equivalent ({len(equivalent)})", "", "| mutant | why |", "|---|---|"]
+    budgets = sorted({results[i].get("budget") for i in equivalent if i in results} - {None})
+    lines += ["", f"## Judged equivalent ({len(equivalent)})", ""]
+    if budgets:
+        lines += [
+            "They run last in their module, their tests chosen within "
+            + " or ".join(f"{b:g} s" for b in budgets)
+            + " of baseline time (`--equivalent-budget`), not the full budget: they are not",
+            "counted in the rate, and a kill within that budget still shows a judgement wrong.",
+            "",
+        ]
+    lines += ["| mutant | why |", "|---|---|"]
     for i, why in sorted(equivalent.items()):
         lines.append(f"| `{_cell(i)}` | {why} |")
+    lines += _timing(_read_record(path))
     DOC.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{len(killed)} of {len(judged)} killed ({rate:.1f} %); {len(equivalent)} equivalent")
     return 0
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f} min"
+
+
+def _timing(record: dict[str, Any]) -> list[str]:
+    """The section of docs/mutation.md on the run's own time and settings (`run` records
+    them): the last run of every module, and each module's last run since."""
+    lines = ["", "## The run's time", ""]
+    modules = record.get("modules", {})
+    last = record.get("run")
+    if not modules:
+        lines += [
+            "Not recorded: these results predate the run's record of its own time",
+            "(tests/mutation/semantic-run.json, written by `run`).",
+        ]
+        return lines
+    if last:
+        mapped = last.get("map") or {}
+        whole = last["wall"] + mapped.get("wall", 0)
+        cpu = last["cpu"] + mapped.get("cpu", 0)
+        lines += [
+            f"The last run of every module ({last['date']}, {last['mutants']} mutants, "
+            f"`--jobs {last['jobs']}`, `--budget {last['budget']:g}`, "
+            f"`--equivalent-budget {last['equivalent_budget']:g}`, on {last['cpus']} cores, "
+            f"load {last['load'][0]:g} at the start and {last['load'][1]:g} at the end): "
+            f"**{_minutes(whole)} wall, {_minutes(cpu)} CPU**, of which the map "
+            + (
+                f"{_minutes(mapped['wall'])} wall ({_minutes(mapped['cpu'])} CPU, {mapped['date']})"
+                if mapped
+                else "(not recorded)"
+            )
+            + f" and the run {_minutes(last['wall'])} wall ({_minutes(last['cpu'])} CPU).",
+        ]
+        since = [m for m in mutation.MODULES if modules.get(m, {}).get("date", "") > last["date"]]
+        if since:
+            lines += [
+                "",
+                "Run again since, alone (their results replace that run's): "
+                + ", ".join(f"`{m}`" for m in since)
+                + ".",
+            ]
+    else:
+        lines += ["No run of every module recorded yet: each module's last run below."]
+    lines += [
+        "",
+        "| module | mutants | wall | CPU | jobs | budget | when |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for m in mutation.MODULES:
+        e = modules.get(m)
+        if e is None:
+            lines.append(f"| `{m}` | | | | | | not run |")
+            continue
+        budget = f"{e['budget']:g} s / {e['equivalent_budget']:g} s"
+        what = e["date"] + (" (some mutants)" if e.get("partial") else "")
+        lines.append(
+            f"| `{m}` | {e['mutants']} | {e['wall']:.0f} s | {e['cpu']:.0f} s | {e['jobs']} | "
+            f"{budget} | {what} |"
+        )
+    return lines
 
 
 def _cell(text: str) -> str:
@@ -382,13 +605,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--module", nargs="+", default=list(mutation.MODULES))
     parser.add_argument("--only", nargs="+", help="mutant ids")
     parser.add_argument("--survivors", action="store_true", help="run the survivors again")
+    parser.add_argument(
+        "--equivalent-budget",
+        type=float,
+        default=2.0,
+        help="the budget of the mutants judged equivalent (seconds; they run last)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=RESULTS,
+        help="the results file (a trial run: not the checked-in one)",
+    )
+    parser.add_argument(
+        "--no-reorder",
+        action="store_true",
+        help="run each mutant's tests in the order chosen, not earlier killers first",
+    )
     options = parser.parse_args(argv)
     if options.step == "map":
         return build_map()
     if options.step == "run":
-        return run(options.module, options.jobs, options.budget, options.only, options.survivors)
+        return run(
+            options.module,
+            options.jobs,
+            options.budget,
+            options.only,
+            options.survivors,
+            equivalent_budget=options.equivalent_budget,
+            results=options.out,
+            reorder=not options.no_reorder,
+        )
     if options.step == "report":
-        return report()
+        return report(options.out)
     return show(options.ident or "")
 
 
