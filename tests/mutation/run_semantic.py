@@ -16,9 +16,10 @@ each against the tests of its function only, those citing the function's clauses
 then fastest first, until one fails, within a budget of baseline test time per mutant
 (`--budget`, default 20 s: the tests that fit, and at least one; `--survivors` runs the
 last survivors again). The mutants judged equivalent get `--equivalent-budget` (default
-2 s) and run last. The set chosen, each mutant's tests run with the earlier killers first:
-the test that killed it in the last results, then those that killed most of its
-function's other mutants (`--no-reorder`: as chosen). One pytest process per module
+2 s) and run last. The test that killed a mutant in the last results is always among its
+tests (chosen first, inside the budget), and its tests run with the earlier killers first:
+that test, then those that killed most of its function's other mutants (`--no-reorder`:
+neither). One pytest process per module
 collects once and forks a child per mutant (`forkrun.py`), `--jobs` children at once.
 Results go to tests/mutation/semantic.jsonl (checked in; `--out` for a trial), one line per
 mutant, and the run's wall and CPU time and settings to semantic-run.json beside it.
@@ -348,7 +349,12 @@ def run(
             found_tests = found_tests | new
             first = _citing(clause_of.get(m.scope, set()))
             allowed = equivalent_budget if m.id in equivalents else budget
-            chosen = _select(found_tests, durations, allowed, first, new)
+            # the test that killed it in the last results is chosen first, inside the
+            # budget: a situation written for it would otherwise rank behind the tests
+            # citing its clauses once the map knows it, and may not fit
+            killer = own.get(m.id)
+            prior = new | ({killer} if killer in found_tests else set())
+            chosen = _select(found_tests, durations, allowed, first, prior)
             if reorder:
                 chosen = _order(chosen, own.get(m.id), siblings.get(m.scope, Counter()))
             files.update(t.split("::")[0] for t in chosen)
