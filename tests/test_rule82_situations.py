@@ -10,10 +10,13 @@ from typing import Any
 import attrs
 import pytest
 
+import minors
+
 from minors import Game, RuleViolation, command, load_ruleset
 from minors.domain import DiplomaticLevel, Side, Status, Theater
 from minors.domain.clock import Moment
-from minors.rules82.deployment import force_specs
+from minors.rules82 import RULEBOOK
+from minors.rules82.deployment import force_specs, short_of_room
 from minors.rules82.diplomacy import Standing, status_of
 
 TURKEY = [
@@ -1298,3 +1301,43 @@ def test_the_dutch_east_indies_wait_for_japans_declaration_not_britains(
         associated,
         "Britain" if associated else None,
     )
+
+
+def _belgium_without_room(rulebook: Any = None) -> Game:
+    """Belgium attacked by Germany with every hex but Brussels garrisoned by Britain (the
+    situation d_stacking_eliminates), in the declarations phase of the attack."""
+    scenario = Path(__file__).parent / "data" / "scenarios" / "d_stacking_eliminates.toml"
+    game = minors.run_scenario(scenario, "1939-winter/axis/declarations", rulebook=rulebook)
+    game.apply(command("declare_war", attacker="Germany", target="Belgium"))
+    return game
+
+
+def _belgian(*units: tuple[str, str, int]) -> Any:
+    placements = [
+        {"id": i, "kind": kind, "factors": factors, "hex": "Brussels"} for i, kind, factors in units
+    ]
+    return command("deploy", minor="Belgium", placements=placements)
+
+
+@pytest.mark.rule("82.55")
+@pytest.mark.rule("82.61")
+def test_a_set_up_leaves_out_only_what_has_no_room() -> None:
+    """82.55 over 82.61 (a reading): with room for two units, a set-up naming two of
+    Belgium's five is legal and the rest are eliminated; one naming a single unit leaves
+    out a unit that had room (82.61). A variant that reads 82.61 first refuses any set-up
+    short of the whole force; the default set-up then eliminates what has no room."""
+    game = _belgium_without_room()
+    assert len(game.legal_actions("deploy")) == 1  # the default set-up is listed, and legal
+    assert _rules(game, _belgian(("bel-a", "infantry", 2))) == ["82.61"]
+    keep = _belgian(("bel-a", "infantry", 2), ("bel-b", "air", 5))
+    assert _rules(game, keep) == []
+    game.apply(keep)
+    game.advance_to("1939-winter/axis/movement")
+    assert sorted(_units(game, "Belgium")) == ["bel-a", "bel-b"]
+    assert game.state()["eliminated"] == ["belgium-2", "belgium-3", "belgium-4"]
+    strict = RULEBOOK.extend("strict-82-61", replace={short_of_room: lambda *args: False})
+    game = _belgium_without_room(strict)
+    assert game.legal_actions("deploy") == []
+    assert _rules(game, keep) == ["82.61"]
+    game.advance_to("1939-winter/axis/movement")
+    assert sorted(_units(game, "Belgium")) == ["belgium-1", "belgium-2"]
