@@ -11,7 +11,6 @@ import attrs
 import pytest
 
 import minors
-
 from minors import Game, RuleViolation, command, load_ruleset
 from minors.domain import DiplomaticLevel, Side, Status, Theater
 from minors.domain.clock import Moment

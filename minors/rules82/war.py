@@ -502,7 +502,12 @@ def attacks_before_the_start(tx: Tx) -> None:
         changes["barred"] = tuple(sorted(barred))
         european = tx.rs.minors[name].theater is Theater.EUROPE
         pending = None
-        if state.pending is None and european and state.active and state.status is Status.INDEPENDENT:
+        if (
+            state.pending is None
+            and european
+            and state.active
+            and state.status is Status.INDEPENDENT
+        ):
             pending = changes["pending"] = on_attack(tx, name, state.attacked_by, at)
         tx.update(name, **changes)  # the row changes in place: `state` reads the new values
         if pending is not None and pending.due is not None:
