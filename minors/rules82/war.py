@@ -521,12 +521,12 @@ def attacks_before_the_start(tx: Tx) -> None:
 
 
 @effect("82.12")
-def start_attack_date(tx: Tx, attacker: str) -> Moment:
+def start_attack_date(tx: Tx, attacker: str) -> Moment | None:
     """82.12, 82.53 (a reading, docs/rules.md; a variant may replace it): a war the start
     gives a minor without a date (`attacked_at`) was declared in the attacker's
     declarations phase of the start's game turn, as the built-in start dates September
     1939's: a start before that phase sets the forces up when it ends, one after it finds
-    them set up."""
+    them set up. None (no date) while 82.12 is switched off."""
     clock = tx.clock
     return Moment.of(clock.year, clock.season, tx.side(attacker), Phase.DECLARATIONS)
 
