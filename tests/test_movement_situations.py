@@ -319,12 +319,6 @@ def test_house_tables_keep_the_entry_phase_zone_and_hex_rules(house: Any) -> Non
 
 
 @pytest.mark.rule("82.32D")
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="bug: a minor whose registry row starts it hexes_controlled has no standing, "
-    "so 82.32D opens it to nobody (82.32D reads the standing, not the start major)",
-)
 def test_a_minor_starting_with_its_hexes_controlled_is_open_to_the_controller(
     tmp_path: Any,
 ) -> None:
@@ -339,3 +333,31 @@ def test_a_minor_starting_with_its_hexes_controlled_is_open_to_the_controller(
     game.advance_to("1939-fall/axis/movement")
     assert game.legal_actions("choose_losses") == []  # nobody stands there yet
     assert sorted(entrants(game.board(), "Sweden")) == ["Germany", "Italy", "Japan"]
+
+
+@pytest.mark.rule("82.31")
+@pytest.mark.rule("82.22")
+@pytest.mark.rule("82.321B")
+def test_a_minor_starting_with_its_hexes_controlled_is_as_after_a_result_of_8(
+    tmp_path: Any,
+) -> None:
+    """Sweden starting hexes-controlled by Germany holds what Germany's 8 in the start's
+    player turn gives in play: the same standing, the same grants (82.31, 82.22), and the
+    ten-factor limit (82.321B) on the German units that enter."""
+    path = tmp_path / "sweden.toml"
+    path.write_text(
+        '[minors.Sweden]\nstart_status = "hexes_controlled"\nstart_major = "Germany"\n',
+        encoding="utf-8",
+    )
+    started = Game.new(load_ruleset([path]))
+    played = Game.new()
+    played.apply(command("diplomatic_result", minor="Sweden", major="Germany", result=8))
+    assert started.minor("Sweden").standing == played.minor("Sweden").standing
+    assert started.minor("Sweden").standing is not None
+    assert started.brps("Germany") == played.brps("Germany") > 0
+    started.advance_to("1939-fall/axis/movement")
+    units = [(f"ger-{i}", "Germany") for i in range(11)]
+    started.apply(_place(started, "Germany", *units))
+    started.apply(Move(tuple(i for i, _ in units), "Sweden"))
+    started.advance_to("1939-fall/axis/combat")
+    assert started.state()["eliminated"] == ["ger-9"]

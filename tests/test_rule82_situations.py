@@ -10,9 +10,12 @@ from typing import Any
 import attrs
 import pytest
 
+import minors
 from minors import Game, RuleViolation, command, load_ruleset
 from minors.domain import DiplomaticLevel, Side, Status, Theater
-from minors.rules82.deployment import force_specs
+from minors.domain.clock import Moment
+from minors.rules82 import RULEBOOK
+from minors.rules82.deployment import force_specs, short_of_room
 from minors.rules82.diplomacy import Standing, status_of
 
 TURKEY = [
@@ -397,9 +400,15 @@ attacked_at = "1939-fall/axis/declarations"
 clock = "1939-fall/axis/diplomacy"
 last_moment = "1949-winter/allies/construction"
 wars = [["Germany", "Britain"], ["Germany", "France"]]
+
+[starts.undated_late]
+clock = "1939-fall/allies/movement"
+last_moment = "1949-winter/allies/construction"
+wars = [["Germany", "Britain"], ["Germany", "France"]]
 """
-"""House starts: in Germany's declarations phase, after it, and one giving no date for
-the attacks already made."""
+"""House starts: in Germany's declarations phase, after it, and two giving no date for
+the attacks already made (before and after the defender's diplomacy phase); none of them
+schedules W. Poland's alignment."""
 
 
 @pytest.fixture(scope="module")
@@ -424,19 +433,38 @@ def test_poland_sets_up_when_its_attacks_declarations_phase_ends(starts: Any) ->
 
 
 @pytest.mark.rule("82.53")
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="bug: a start with wars on a minor but no attacked_at dates its set-up at the "
-    "start's clock (a diplomacy phase), which no declarations phase end matches: the "
-    "forces never appear (issue 14, item 1's pattern)",
-)
 def test_poland_sets_up_under_a_start_that_gives_no_attack_date(starts: Any) -> None:
     """A start with Germany at war with W. Poland but no date for the attack still sets
     Poland up by the end of Germany's first declarations phase (82.53)."""
     game = Game.new(starts, start="undated")
+    assert game.minor("W. Poland").attacked_at == Moment.parse("1939-fall/axis/declarations")
     game.advance_to("1939-fall/axis/movement")
     assert len(_units(game, "W. Poland")) == 12
+
+
+@pytest.mark.rule("82.12")
+@pytest.mark.rule("82.351")
+@pytest.mark.rule("82.81")
+def test_a_minor_at_war_at_the_start_holds_what_the_attack_gives_in_play(starts: Any) -> None:
+    """Whatever the start's date for it, W. Poland attacked by Germany before the start
+    bars Germany and its major-power allies (82.351) and, the start scheduling nothing,
+    associates with Britain at the defender's next diplomacy phase (82.81): still to come
+    from a start before it, at once from a start after it, its forces set up (82.53)."""
+    for name in ("early", "late", "undated", "undated_late"):
+        game = Game.new(starts, start=name)
+        assert game.minor("W. Poland").barred == ("Germany", "Italy", "Japan"), name
+    game = Game.new(starts, start="undated")
+    pending = game.minor("W. Poland").pending
+    assert pending is not None
+    assert (pending.partner, pending.rule) == ("Britain", "82.81")
+    assert pending.due == Moment.parse("1939-fall/allies/diplomacy")
+    game.advance_to("1939-fall/allies/movement")
+    played = Game.new(starts, start="undated_late")
+    for poland in (game.minor("W. Poland"), played.minor("W. Poland")):
+        assert (poland.status, poland.major, poland.pending) == (Status.ASSOCIATED, "Britain", None)
+    assert len(_units(played, "W. Poland")) == 12
+    assert Game.new().minor("W. Poland").barred == ("Germany", "Italy", "Japan")  # 82.12
+    assert Game.new().minor("Communist China").pending is None  # 82.93: the start's own
 
 
 HOUSE = """
@@ -1272,3 +1300,43 @@ def test_the_dutch_east_indies_wait_for_japans_declaration_not_britains(
         associated,
         "Britain" if associated else None,
     )
+
+
+def _belgium_without_room(rulebook: Any = None) -> Game:
+    """Belgium attacked by Germany with every hex but Brussels garrisoned by Britain (the
+    situation d_stacking_eliminates), in the declarations phase of the attack."""
+    scenario = Path(__file__).parent / "data" / "scenarios" / "d_stacking_eliminates.toml"
+    game = minors.run_scenario(scenario, "1939-winter/axis/declarations", rulebook=rulebook)
+    game.apply(command("declare_war", attacker="Germany", target="Belgium"))
+    return game
+
+
+def _belgian(*units: tuple[str, str, int]) -> Any:
+    placements = [
+        {"id": i, "kind": kind, "factors": factors, "hex": "Brussels"} for i, kind, factors in units
+    ]
+    return command("deploy", minor="Belgium", placements=placements)
+
+
+@pytest.mark.rule("82.55")
+@pytest.mark.rule("82.61")
+def test_a_set_up_leaves_out_only_what_has_no_room() -> None:
+    """82.55 over 82.61 (a reading): with room for two units, a set-up naming two of
+    Belgium's five is legal and the rest are eliminated; one naming a single unit leaves
+    out a unit that had room (82.61). A variant that reads 82.61 first refuses any set-up
+    short of the whole force; the default set-up then eliminates what has no room."""
+    game = _belgium_without_room()
+    assert len(game.legal_actions("deploy")) == 1  # the default set-up is listed, and legal
+    assert _rules(game, _belgian(("bel-a", "infantry", 2))) == ["82.61"]
+    keep = _belgian(("bel-a", "infantry", 2), ("bel-b", "air", 5))
+    assert _rules(game, keep) == []
+    game.apply(keep)
+    game.advance_to("1939-winter/axis/movement")
+    assert sorted(_units(game, "Belgium")) == ["bel-a", "bel-b"]
+    assert game.state()["eliminated"] == ["belgium-2", "belgium-3", "belgium-4"]
+    strict = RULEBOOK.extend("strict-82-61", replace={short_of_room: lambda *args: False})
+    game = _belgium_without_room(strict)
+    assert game.legal_actions("deploy") == []
+    assert _rules(game, keep) == ["82.61"]
+    game.advance_to("1939-winter/axis/movement")
+    assert sorted(_units(game, "Belgium")) == ["belgium-1", "belgium-2"]

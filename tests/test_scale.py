@@ -52,7 +52,7 @@ from minors.scale.runner import Payload, unpack
 from minors.scale.simulate import INACTIVE, CampaignResult
 from minors.scale.stats import holm, mean_interval, paired_p, t_quantile, wilson
 from minors.schema import scale as scale_schemas
-from minors.testing import ties_with_enemies
+from minors.testing import fits
 
 if os.environ.get("CI") != "true":  # CI installs the scale extra and never skips
     pytest.importorskip("distributed", reason="needs the scale extra: pip install -e '.[scale]'")
@@ -60,7 +60,7 @@ import distributed  # after the skip: needs the scale extra
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
-BROKEN = DATA / "broken_alignment.toml"
+BROKEN = DATA / "broken_vichy.toml"
 CONTROL = DATA / "scale_control.toml"
 EIGHT = ROOT / "minors" / "examples" / "limit_of_eight.toml"
 PLANTED = [
@@ -70,14 +70,16 @@ PLANTED = [
     "--ruleset",
     str(BROKEN),
     "--kinds",
-    "refuse_association,declare_war",
+    "refuse_association,surrender",
     "--depth",
     "4",
     "--max-states",
     "200",
 ]
-"""The planted bug: Britain refuses W. Poland's alliance, then (a phase boundary later)
-Italy declares war on France, and the broken row associates Poland with Germany."""
+"""The planted bug: France surrenders, and Vichy France, which the broken row put at war
+with Britain from the start, comes into play neutral yet at war."""
+VICHY_AT_WAR = "Vichy France is neutral yet at war with ['Britain']"
+"""What the planted bug breaks (82.11)."""
 
 
 # ---- intervals ---------------------------------------------------------------------------
@@ -470,29 +472,23 @@ def test_a_policy_that_is_not_module_function_is_exit_2() -> None:
 # ---- explore -------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("82.11E")
+@pytest.mark.rule("82.11")
 def test_explore_finds_the_planted_bug_and_its_scenario_replays(tmp_path: Path) -> None:
-    """The broken overlay's counterexample: two commands in two phases (a refusal, then
-    Italy's declaration), found with the search capped and reported so; `minors run` of the
-    scenario it prints reaches a position that breaks the same invariant."""
+    """The broken overlay's counterexample: France's surrender, found with the search capped
+    and reported so; `minors run` of the scenario it prints reaches a position that breaks
+    the same invariant."""
     result = CliRunner().invoke(main, [*PLANTED, "--json", "--write", str(tmp_path)])
     assert result.exit_code == 1, result.output
     document = json.loads(result.stdout)
     assert (document["positions"], document["capped"]) == (200, True)
     (found,) = document["violations"]
-    assert found["invariant"] == "no_tie_with_an_enemy"
+    assert found["invariant"] == "statuses_fit"
     commands = [s for s in found["steps"] if s != "pass"]
-    assert commands == [
-        "RefuseAssociation(major='Britain', minor='W. Poland')",
-        "DeclareWar(attacker='Italy', target='France', displace=None)",
-    ]
-    assert found["steps"].index(commands[1]) - found["steps"].index(commands[0]) > 1
-    scenario = tmp_path / "no_tie_with_an_enemy.toml"
+    assert commands == ["Surrender(major='France')"]
+    scenario = tmp_path / "statuses_fit.toml"
     assert scenario.read_text(encoding="utf-8") == found["scenario"]
     game = minors.run_scenario(scenario, found["until"])
-    assert ties_with_enemies(game) == [
-        "W. Poland is associated with Germany, which is at war with it"
-    ]
+    assert fits(game) == [VICHY_AT_WAR]
 
 
 def test_the_planted_bug_is_the_overlays() -> None:
@@ -608,7 +604,7 @@ def test_explore_is_the_same_on_any_number_of_partitions(
     positions, states and counterexample, whose scenario names the overlay the position
     was played under (from anywhere)."""
     root = root_game(None, "1939-fall/allies/construction", [str(BROKEN)], None)
-    search = Search.of(root, kinds=["refuse_association", "declare_war"], depth=4)
+    search = Search.of(root, kinds=["refuse_association", "surrender"], depth=4)
     with Runner(workers=1) as one:
         alone = explore(search, one, max_states=150)
     monkeypatch.setattr(runner_module, "local_workers", lambda: 3)
@@ -620,9 +616,7 @@ def test_explore_is_the_same_on_any_number_of_partitions(
     scenario = tmp_path / "found.toml"
     scenario.write_text(found.scenario, encoding="utf-8")
     replayed = minors.run_scenario(scenario, found.until)
-    assert ties_with_enemies(replayed) == [
-        "W. Poland is associated with Germany, which is at war with it"
-    ]
+    assert fits(replayed) == [VICHY_AT_WAR]
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,7 @@ __all__ = [
     "deploy_share",
     "force_specs",
     "schedule",
+    "short_of_room",
 ]
 
 
@@ -178,7 +179,12 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     else:
         wanted = sorted(force_specs(tx, cmd.minor))
     given = sorted((p.id, p.kind.value, p.factors) for p in cmd.placements)
-    if sorted(w[1:] for w in wanted) != sorted(g[1:] for g in given):
+    left_out = _left_out(wanted, given)
+    if (left_out is None or left_out) and not (
+        left_out
+        and not (pending is not None and pending.redeploy)
+        and short_of_room(tx, cmd.minor, left_out, cmd.placements)
+    ):
         yield Violation(
             "82.61",
             f"{cmd.minor}'s forces are {_describe(wanted)}, not {_describe(given)}",
@@ -188,6 +194,35 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     taken = [i for i in ids if (i in tx.units and tx.units[i].owner != cmd.minor) or i in tx.gone]
     if len(set(ids)) != len(ids) or taken:
         yield Violation("K3", f"unit ids must be new and distinct: {ids}", {"minor": cmd.minor})
+
+
+def _left_out(wanted: list[Spec], given: list[Spec]) -> list[Spec] | None:
+    """The forces a set-up leaves out (by kind and factors), or None if it gives a unit
+    the forces do not hold."""
+    rest = [w[1:] for w in wanted]
+    for g in given:
+        if g[1:] not in rest:
+            return None
+        rest.remove(g[1:])
+    return [("", kind, factors) for kind, factors in rest]
+
+
+@effect("82.55", otherwise=False)
+def short_of_room(
+    tx: Tx, minor: str, left_out: list[Spec], placements: tuple[Placement, ...]
+) -> bool:
+    """82.55 over 82.61 (a reading, docs/rules.md; a variant may replace it): a set-up may
+    leave out the units that cannot legally deploy, and only those: ground and air units
+    when every free hex is full to the stacking limit, naval units when the minor has no
+    free hex. They are eliminated, as the default set-up eliminates them."""
+    available = _available(tx, minor)
+    limit = tx.rs.deployment["stacking"].units
+    load = dict.fromkeys(available, 0)
+    for p in placements:
+        if p.hex in load and p.kind is not UnitKind.NAVAL:
+            load[p.hex] += 1
+    full = all(n >= limit for n in load.values())
+    return all(not available if kind == UnitKind.NAVAL.value else full for _, kind, _ in left_out)
 
 
 def _describe(specs: list[Spec]) -> str:
@@ -316,7 +351,7 @@ def _set_up(
     tx.update(minor, deployed=True)
     if chosen is not None:
         placed = [((i, k, f), h) for i, k, f, h in chosen]
-        lost: list[Spec] = []
+        lost = _not_chosen(tx, minor, chosen)  # 82.55: left out for want of room
     else:
         placed, lost = default_set_up(tx, minor, fresh(tx, force_specs(tx, minor)))
     for (unit_id, kind, factors), hex_label in placed:
@@ -326,6 +361,24 @@ def _set_up(
         capital = tx.rs.minors[minor].capital or None
         for unit_id, kind, factors in lost:
             tx.put_unit(Unit(unit_id, minor, UnitKind(kind), factors, minor, capital))
+
+
+def _not_chosen(tx: Tx, minor: str, chosen: tuple[tuple[str, str, int, str], ...]) -> list[Spec]:
+    """The forces a `deploy` set-up left out (82.55), under their table ids: those of the
+    same kind and factors that the set-up's own ids do not take."""
+    ids = {c[0] for c in chosen}
+    pool = [s for s in fresh(tx, force_specs(tx, minor)) if s[0] not in ids]
+    wanted = [s[1:] for s in fresh(tx, force_specs(tx, minor))]
+    for c in chosen:
+        if (c[1], c[2]) in wanted:
+            wanted.remove((c[1], c[2]))
+    lost: list[Spec] = []
+    for kind, factors in wanted:
+        spec = next((s for s in pool if s[1:] == (kind, factors)), None)
+        if spec is not None:
+            pool.remove(spec)
+            lost.append(spec)
+    return lost
 
 
 @effect("82.55", otherwise=False)

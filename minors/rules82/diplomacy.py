@@ -11,7 +11,16 @@ from attrs import frozen
 
 from .._kernel.effects import BrpChange, DeadlineSet, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
-from .._kernel.rulebook import Batch, Violation, at_phase_end, candidates, check, effect, handles
+from .._kernel.rulebook import (
+    Batch,
+    Violation,
+    at_phase_end,
+    at_start,
+    candidates,
+    check,
+    effect,
+    handles,
+)
 from .._kernel.state import Deadline, Holding, LedgerEntry
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
@@ -38,6 +47,7 @@ __all__ = [
     "effect_of",
     "next_standing",
     "prorated_shares",
+    "standing_at_the_start",
     "status_of",
 ]
 
@@ -282,6 +292,47 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
     )  # fmt: skip
     if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
         deploy_now(tx, minor, major_of)
+
+
+@at_start
+@effect("82.31")
+def standing_at_the_start(tx: Tx) -> None:
+    """82.21, 82.31 (a reading, docs/rules.md; a variant may replace it): a minor the start
+    gives with its BRPs attributed or its hexes controlled holds what the result giving that
+    status would have given in play, made by its start major at the start's player turn:
+    the standing (so 82.32D opens it to the controller and its allies and the 82.32 limit
+    holds) and the grants (82.22), which a reversal deducts."""
+    rs = tx.rs
+    for name in by_name(tx):
+        state = tx.minors[name]
+        major = state.major
+        if state.status not in _GRANTED or major is None or state.standing is not None:
+            continue
+        result = _result_giving(rs, state.status, tx.side(major), rs.minors[name].theater)
+        if result is None:
+            continue  # the tables' scale has no result that gives this status
+        level = rs.diplomatic_results[result].level
+        holding = Holding(major, tx.side(major), level, result, tx.clock.player_turn_start())
+        _settle_brps(tx, name, holding)
+        tx.update(name, standing=holding)
+
+
+_GRANTED = frozenset({Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED})
+"""The statuses at peace that only a standing result gives (82.21A, 82.31)."""
+
+
+def _result_giving(rs: Ruleset, status: Status, side: Side, theater: Theater) -> int | None:
+    """The result of `side` on the scale that sets the lowest level giving `status` in
+    `theater` (8 for the Axis's control, -1 for the Allies' on the public scale)."""
+    found = [
+        (entry.level, result)
+        for result, entry in rs.diplomatic_results.items()
+        if entry.effect is ScaleEffect.SET
+        and entry.side is side
+        and (effect := effect_of(rs, entry.level, theater)) is not None
+        and effect.status is status
+    ]
+    return min(found)[1] if found else None
 
 
 _RULE_OF = {

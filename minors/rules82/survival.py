@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .._kernel.rulebook import at_phase_start, effect
 from .._kernel.state import Minor, Pending, evolve
 from ..domain import DiplomaticLevel, Side, Status
-from ..domain.clock import Phase
+from ..domain.clock import Moment, Phase
 from ..ruleset.records import Alignment
 from .machine import Context, Trigger, fire
 from .sequence import by_name
@@ -28,17 +28,18 @@ __all__ = [
 TRIGGER = {DiplomaticLevel.ASSOCIATION: Trigger.ASSOCIATE, DiplomaticLevel.ALLIANCE: Trigger.ALLY}
 
 
-def on_attack(tx: Tx, minor: str, attacker: str) -> Pending | None:
-    """After an attack left the minor independent: its 82.81 association with the partner
-    of the attacker's faction, at the start of the defender's next diplomacy phase."""
+def on_attack(tx: Tx, minor: str, attacker: str, at: Moment | None = None) -> Pending | None:
+    """After an attack (now, or at `at`: one made before the start) left the minor
+    independent: its 82.81 association with the partner of the attacker's faction, at the
+    start of the defender's next diplomacy phase."""
     partner = tx.rs.association[tx.faction(attacker)].on_attack
-    return _schedule(tx, minor, partner, attacker)
+    return _schedule(tx, minor, partner, attacker, at or tx.clock)
 
 
 @effect("82.81", otherwise=None)
-def _schedule(tx: Tx, minor: str, partner: str, attacker: str) -> Pending | None:
+def _schedule(tx: Tx, minor: str, partner: str, attacker: str, at: Moment) -> Pending | None:
     """82.81: association at the start of the defender's next diplomatic phase."""
-    due = tx.clock.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
+    due = at.next_phase_of(tx.side(partner), Phase.DIPLOMACY)
     return Pending(partner, DiplomaticLevel.ASSOCIATION, "82.81", due, by=attacker)
 
 

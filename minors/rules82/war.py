@@ -11,10 +11,10 @@ from attrs import frozen
 
 from .._kernel.effects import BrpChange, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
-from .._kernel.rulebook import Batch, Violation, candidates, check, effect, handles
+from .._kernel.rulebook import Batch, Violation, at_start, candidates, check, effect, handles
 from .._kernel.state import LedgerEntry, Minor, Pending, evolve
-from ..domain import CommandKind, LedgerKind, Status
-from ..domain.clock import Phase
+from ..domain import CommandKind, LedgerKind, Status, Theater
+from ..domain.clock import Moment, Phase
 from ..domain.marks import clause
 from ..domain.units import GROUND
 from .deployment import schedule
@@ -35,7 +35,9 @@ __all__ = [
     "Subvert",
     "Surrender",
     "attack",
+    "attacks_before_the_start",
     "garrisons",
+    "start_attack_date",
     "subversion",
     "vichy",
 ]
@@ -475,6 +477,58 @@ def attack(
             scheduled.rule, "{} will associate with {} at {} if it survives",
             minor, scheduled.partner, scheduled.due,
         )  # fmt: skip
+
+
+@at_start
+@effect("82.12")
+def attacks_before_the_start(tx: Tx) -> None:
+    """82.12, 82.351, 82.81: a minor the start puts at war (W. Poland in Fall 1939, attacked
+    by Germany) holds what it would hold had the war begun in play: the date of its attack
+    (`start_attack_date` when the start gives none), the 82.351 bar on each attacker and its
+    major-power allies and, in Europe, its 82.81 association unless the start schedules
+    one (taking effect at once if its moment is past). Its forces are set up by
+    `deployment.attacked_before_the_start` (82.53)."""
+    for name in by_name(tx):
+        state = tx.minors[name]
+        if not state.direct_wars or state.status in TIED or state.attacked_by is None:
+            continue
+        at = state.attacked_at or start_attack_date(tx, state.attacked_by)
+        changes: dict[str, object] = {"attacked_at": at}
+        barred = set(state.barred)
+        for attacker in state.direct_wars:
+            found = _bar(tx, state, attacker)
+            if found is not None:
+                barred.update(found)
+        changes["barred"] = tuple(sorted(barred))
+        european = tx.rs.minors[name].theater is Theater.EUROPE
+        pending = None
+        if (
+            state.pending is None
+            and european
+            and state.active
+            and state.status is Status.INDEPENDENT
+        ):
+            pending = changes["pending"] = on_attack(tx, name, state.attacked_by, at)
+        tx.update(name, **changes)  # the row changes in place: `state` reads the new values
+        if pending is not None and pending.due is not None:
+            if pending.due <= tx.clock:
+                resolve_pending(tx, name, f"survived its attack before the start ({pending.rule})")
+            else:
+                tx.note(
+                    pending.rule, "{} will associate with {} at {} if it survives",
+                    name, pending.partner, pending.due,
+                )  # fmt: skip
+
+
+@effect("82.12")
+def start_attack_date(tx: Tx, attacker: str) -> Moment | None:
+    """82.12, 82.53 (a reading, docs/rules.md; a variant may replace it): a war the start
+    gives a minor without a date (`attacked_at`) was declared in the attacker's
+    declarations phase of the start's game turn, as the built-in start dates September
+    1939's: a start before that phase sets the forces up when it ends, one after it finds
+    them set up. None (no date) while 82.12 is switched off."""
+    clock = tx.clock
+    return Moment.of(clock.year, clock.season, tx.side(attacker), Phase.DECLARATIONS)
 
 
 @effect("82.56", otherwise=())
