@@ -7,6 +7,7 @@ import pytest
 import minors
 from minors import command, queries
 from minors.queries import Mission
+from minors.testing import conquered_units
 
 
 def unit(uid: str, owner: str, kind: str = "infantry", factors: int = 2) -> dict[str, object]:
@@ -114,7 +115,7 @@ def test_annual_chinese_partisans() -> None:
     assert queries.force_pool(game, "Communist China").partisans == (("ru", 3, 3),)
 
 
-@pytest.mark.rule("82.63")
+@pytest.mark.rule("82.63", "82.11G")
 def test_ukraine_deploys_only_after_a_successful_result() -> None:
     """82.63: conquered Ukraine raises no forces until its occupier rolls a 7+ for it."""
     game = minors.Game.new()
@@ -131,6 +132,14 @@ def test_ukraine_deploys_only_after_a_successful_result() -> None:
     ukrainian = [u for u in game.to_json()["units"].values() if u["owner"] == "Ukraine"]
     assert len(ukrainian) == 5
     assert len(queries.force_pool(game, "Ukraine").units) == 5
+    # the 82.11G invariant reads 82.63 as the kernel does: these units are the result's
+    assert conquered_units(game) == []
+    # ... and flags them when the result is not held (the kernel never leaves this)
+    state = game.state()
+    state["minors"]["Ukraine"]["standing"] = None
+    flagged = conquered_units(minors.Game.from_state(state))
+    assert len(flagged) == 5
+    assert all("of conquered Ukraine" in f for f in flagged)
 
 
 # ---- 82.5 / 82.56 ---------------------------------------------------------------------------

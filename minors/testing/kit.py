@@ -49,7 +49,7 @@ except ImportError as missing:  # say what to install, not only what is missing
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log
 from .._kernel.rulebook import RuleViolation, Violation
-from .._kernel.state import GameState
+from .._kernel.state import GameState, MinorState
 from ..audit import log as auditlog
 from ..domain import LedgerKind, Status
 from ..domain.clock import Moment, Phase
@@ -454,12 +454,27 @@ def broken_bars(game: Game) -> list[str]:
 
 
 def conquered_units(game: Game) -> list[str]:
-    """82.11G: no unit of a conquered minor is on the map."""
-    minors_ = game.raw_state.minors
+    """82.11G: no unit of a conquered minor is on the map, but for the 82.63 reading
+    (docs/rules.md): a `†` minor (Ukraine) whose occupier's side holds a successful
+    result on it has the forces that result raised."""
+    state = game.raw_state
+    minors_, rs = state.minors, game.ruleset
+
+    def raised(minor: MinorState) -> bool:
+        held = minor.standing
+        return (
+            minor.name in rs.forces_by_result
+            and held is not None
+            and minor.major is not None
+            and rs.side_of[held.major] is rs.side_of[minor.major]
+        )
+
     return [
         f"{unit.id} of conquered {unit.owner} is on the map (in {unit.country})"
-        for unit in game.raw_state.units.values()
-        if unit.owner in minors_ and minors_[unit.owner].status is Status.CONQUERED
+        for unit in state.units.values()
+        if unit.owner in minors_
+        and minors_[unit.owner].status is Status.CONQUERED
+        and not raised(minors_[unit.owner])
     ]
 
 
