@@ -20,6 +20,7 @@ so that the same script measures an older version of the library (PYTHONPATH=...
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 import tempfile
@@ -107,7 +108,9 @@ def main() -> int:
               f" {'replay --until, slowest s':>26}")  # fmt: skip
         for size in (int(s) for s in args.sizes.split(",")):
             path = Path(folder) / f"c{size}.log"
-            (_, entries, moments), write = cpu(campaign, path, size, "close")
+            (game, entries, moments), write = cpu(campaign, path, size, "close")
+            del game  # kept alive, a 100,000-command game would change how often the
+            # garbage collector runs (and so what playing costs) in what is measured next
             bytes_ = path.stat().st_size
             batches = {moments[i * (len(moments) - 1) // 4] for i in range(5)}
             after = [  # just after a batch: its commands are replayed (none after the last)
@@ -120,6 +123,7 @@ def main() -> int:
                 assert str(replayed.clock) == moment
                 if took > slowest:
                     slowest, where = took, moment
+                del replayed
             print(f"{size:>9} {entries:>8} {bytes_ / 1e6:>7.1f} {bytes_ / entries:>11.0f}"
                   f" {write:>8.2f} {slowest:>8.2f} (at {where})")  # fmt: skip
             path.unlink()
@@ -128,7 +132,9 @@ def main() -> int:
         commands = commands_of(path)
         plays, verifies = [], []
         for _ in range(3):  # alternately, the least disturbed of three runs of each
+            gc.collect()  # each from the same heap: nothing left over from the last
             plays.append(play(commands))
+            gc.collect()
             verdict, took = cpu(auditlog.verify, path)
             assert verdict.ok, verdict.describe()
             verifies.append(took)
