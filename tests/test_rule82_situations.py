@@ -4,6 +4,7 @@ the limits on foreign forces and the wars a declaration brings."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -465,6 +466,29 @@ def test_a_minor_at_war_at_the_start_holds_what_the_attack_gives_in_play(starts:
     assert len(_units(played, "W. Poland")) == 12
     assert Game.new().minor("W. Poland").barred == ("Germany", "Italy", "Japan")  # 82.12
     assert Game.new().minor("Communist China").pending is None  # 82.93: the start's own
+
+
+@pytest.mark.rule("82.12")
+@pytest.mark.rule("82.81")
+@pytest.mark.parametrize(
+    ("listed", "partner"), [(["Russia", "Germany"], "Germany"), (["Germany", "Russia"], "Britain")]
+)
+def test_the_first_attacker_of_a_start_is_the_first_listed(
+    tmp_path: Path, listed: list[str], partner: str
+) -> None:
+    """A minor the start puts at war with two powers is independent as an attack leaves it
+    (its row left it neutral), and was attacked first by the one its row lists first, in
+    the order written (not by name): that attacker's faction names its 82.81 partner, as
+    the first attack's does in play."""
+    path = tmp_path / "two.toml"
+    path.write_text(f"[minors.Sweden]\nstart_at_war_with = {json.dumps(listed)}\n", "utf-8")
+    game = Game.new(load_ruleset([path]))
+    sweden = game.minor("Sweden")
+    assert sweden.status is Status.INDEPENDENT  # 82.11B: attacked, though its row says neutral
+    assert sweden.attacked_by == listed[0]
+    assert sweden.direct_wars == ("Germany", "Russia")
+    assert sweden.pending is not None
+    assert sweden.pending.partner == partner
 
 
 HOUSE = """

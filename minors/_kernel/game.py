@@ -50,9 +50,10 @@ def position(rs: Ruleset, start: str) -> GameState:
     minors: dict[str, MinorState] = {}
     for name, m in rs.minors.items():
         direct = tuple(sorted(m.start_at_war_with))
+        first = m.start_at_war_with[0] if m.start_at_war_with else None  # as listed (82.81)
         minors[name] = MinorState(
             name=name, status=m.start_status, major=m.start_major or None,
-            direct_wars=direct, at_war_with=direct, attacked_by=direct[0] if direct else None,
+            direct_wars=direct, at_war_with=direct, attacked_by=first,
             attacked_at=attacked_at if direct else None, pending=pending.get(name),
             active=m.active,
         )  # fmt: skip

@@ -484,16 +484,21 @@ def attack(
 def attacks_before_the_start(tx: Tx) -> None:
     """82.12, 82.351, 82.81: a minor the start puts at war (W. Poland in Fall 1939, attacked
     by Germany) holds what it would hold had the war begun in play: the date of its attack
-    (`start_attack_date` when the start gives none), the 82.351 bar on each attacker and its
-    major-power allies and, in Europe, its 82.81 association unless the start schedules
-    one (taking effect at once if its moment is past). Its forces are set up by
-    `deployment.attacked_before_the_start` (82.53)."""
+    (`start_attack_date` when the start gives none), the status an attack gives a minor at
+    peace (82.11B: independent, where the start left it neutral), the 82.351 bar on each
+    attacker and its major-power allies and, in Europe, its 82.81 association unless the
+    start schedules one (taking effect at once if its moment is past). Its forces are set
+    up by `deployment.attacked_before_the_start` (82.53)."""
     for name in by_name(tx):
         state = tx.minors[name]
         if not state.direct_wars or state.status in TIED or state.attacked_by is None:
             continue
         at = state.attacked_at or start_attack_date(tx, state.attacked_by)
         changes: dict[str, object] = {"attacked_at": at}
+        if state.active and state.status in PEACE:  # the start gave wars, not their status
+            dest = fired(state.status, Trigger.ATTACK, False)  # no garrison at the start
+            if dest is not None:
+                changes["status"] = dest
         barred = set(state.barred)
         for attacker in state.direct_wars:
             found = _bar(tx, state, attacker)
@@ -506,7 +511,7 @@ def attacks_before_the_start(tx: Tx) -> None:
             state.pending is None
             and european
             and state.active
-            and state.status is Status.INDEPENDENT
+            and changes.get("status", state.status) is Status.INDEPENDENT
         ):
             pending = changes["pending"] = on_attack(tx, name, state.attacked_by, at)
         tx.update(name, **changes)  # the row changes in place: `state` reads the new values
