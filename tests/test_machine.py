@@ -87,6 +87,10 @@ def test_a_misspelt_trigger_is_an_error_naming_the_closest() -> None:
 
     with pytest.raises(UnknownNameError, match="'atack'; did you mean 'attack'"):
         fire(Status.NEUTRAL, "atack")  # type: ignore[arg-type]
+    # at most the two closest, as everywhere else, though three results are close
+    with pytest.raises(UnknownNameError) as raised:
+        fire(Status.NEUTRAL, "result")  # type: ignore[arg-type]
+    assert raised.value.suggestions == ("result_none", "result_brps")
 
 
 def test_the_typed_table_is_what_the_machine_holds() -> None:
