@@ -172,18 +172,17 @@ def _deploy_in_time(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
 def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
     """The set-up deploys exactly the minor's forces of the 82.61 table."""
     pending = tx.minor(cmd.minor).deployment
-    if pending is not None and pending.redeploy:
+    redeploy = pending is not None and pending.redeploy
+    if redeploy:
         wanted = sorted(
             (u.id, u.kind.value, u.factors) for u in tx.units.values() if u.owner == cmd.minor
         )
     else:
         wanted = sorted(force_specs(tx, cmd.minor))
     given = sorted((p.id, p.kind.value, p.factors) for p in cmd.placements)
-    left_out = _left_out(wanted, given)
-    if (left_out is None or left_out) and not (
-        left_out
-        and not (pending is not None and pending.redeploy)
-        and short_of_room(tx, cmd.minor, left_out, cmd.placements)
+    left_out = _left_out(wanted, given)  # 82.55 excuses what has no room (not on redeploy)
+    if left_out is None or (
+        left_out and (redeploy or not short_of_room(tx, cmd.minor, left_out, cmd.placements))
     ):
         yield Violation(
             "82.61",
@@ -366,9 +365,10 @@ def _set_up(
 def _not_chosen(tx: Tx, minor: str, chosen: tuple[tuple[str, str, int, str], ...]) -> list[Spec]:
     """The forces a `deploy` set-up left out (82.55), under their table ids: those of the
     same kind and factors that the set-up's own ids do not take."""
+    specs = fresh(tx, force_specs(tx, minor))
     ids = {c[0] for c in chosen}
-    pool = [s for s in fresh(tx, force_specs(tx, minor)) if s[0] not in ids]
-    wanted = [s[1:] for s in fresh(tx, force_specs(tx, minor))]
+    pool = [s for s in specs if s[0] not in ids]
+    wanted = [s[1:] for s in specs]
     for c in chosen:
         if (c[1], c[2]) in wanted:
             wanted.remove((c[1], c[2]))
