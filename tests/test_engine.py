@@ -427,3 +427,46 @@ def test_pop_returns_to_the_political_era_it_left() -> None:
     game.pop()
     assert board.era is era
     assert board.politics()["probe"] == 1
+
+
+def test_the_canonical_tests_are_made_when_the_rules_are_activated() -> None:
+    """Every kind a game handles has its canonical test ready before its first `apply` (a
+    test generated on first use cost a search a few hundred µs mid-playout)."""
+    from minors._kernel.kind import canonical_test
+
+    game = minors.Game.new()
+    active = game.rulebook.active(game.disabled)
+    assert set(active.canonical) == set(active.handlers)
+    for kind, test in active.canonical.items():
+        assert test is canonical_test(kind)
+
+
+@pytest.mark.parametrize("arity", range(1, 18))
+def test_the_field_access_of_an_update_is_made_without_compiling(
+    arity: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`update`'s reader and writer of a set of fields come from the templates of its arity,
+    renamed (no compile on the first `update` of a new set); they read and write exactly
+    those fields, and the compiled fallback does the same."""
+    from minors._kernel import tx as board
+
+    fields = board.MINOR_FIELDS[-arity:][::-1]  # an order no template names
+    row = minors.Game.new().board().minors["Sweden"]
+    before = {f: getattr(row, f) for f in board.MINOR_FIELDS}
+    values = tuple(object() for _ in fields)
+    compiled = board._compiled
+    for make in ("renamed", "compiled"):
+        monkeypatch.setattr(board, "_FIELD_ACCESS", {})
+        if make == "compiled":  # templates naming other attributes: compiled instead
+            monkeypatch.setattr(board, "_compiled", compiled)
+            monkeypatch.setitem(board._TEMPLATES, arity, compiled(tuple("x" * arity)))
+        else:
+            monkeypatch.setattr(board, "_compiled", None)  # would fail if called
+        get, put = board._field_access(fields)
+        assert get(row) == tuple(before[f] for f in fields)
+        put(row, values)
+        assert tuple(getattr(row, f) for f in fields) == values
+        others = {f: getattr(row, f) for f in board.MINOR_FIELDS if f not in fields}
+        assert others == {f: v for f, v in before.items() if f not in fields}
+        put(row, tuple(before[f] for f in fields))
+    assert board._field_access(fields) is board._FIELD_ACCESS[fields]

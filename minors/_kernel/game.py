@@ -16,7 +16,7 @@ from ..errors import ClockError, CommandError, StateError, UnknownNameError
 from ..ruleset.tables import Ruleset, load_ruleset
 from .convert import build_command, fields_of, state_dict, structure_state
 from .effects import Effects, PhaseEnded
-from .kind import Command, canonical_names, canonical_test
+from .kind import Command, canonical_names
 from .log import Log, LogEntry
 from .rulebook import Batch, Rulebook, RuleViolation, Violation
 from .state import GameState, MinorState, Pending, evolve
@@ -483,8 +483,8 @@ class BaseGame:
         """`resolve`, remembering a command found canonical (the next `apply` of the same
         object skips it). A command of this rulebook's kinds whose names are already
         canonical (what `legal_actions` lists) is told so by a test generated per kind."""
-        kind = type(cmd)
-        if kind in self._active.handlers and canonical_test(kind)(self._rs, cmd):
+        test = self._active.canonical.get(type(cmd))
+        if test is not None and test(self._rs, cmd):
             self._remember(cmd)
             return cmd
         return self.resolve(cmd)

@@ -48,7 +48,7 @@ from ..errors import (
     clause_key,
 )
 from ..ruleset.records import Clause
-from .kind import Command
+from .kind import Command, canonical_test
 
 if TYPE_CHECKING:
     from .tx import Tx
@@ -399,6 +399,10 @@ class Active:
     """(check, its boolean path) of the checks it runs on each command of a batch that
     passed."""
     handlers: Mapping[type[Any], Callable[..., None]]
+    canonical: Mapping[type[Any], Callable[..., bool]]
+    """Per kind, the test telling a command already canonical (`kind.canonical_test`), made
+    when the rules are activated rather than at the first `apply` of the kind (it generates
+    code: a first use in the middle of a search is a latency spike)."""
     candidates: Mapping[type[Any], Callable[..., Iterable[Any]]]
     effects: Mapping[str, Callable[..., Any] | None]
     """Effect key -> the function in force, or None while its clause is off."""
@@ -696,6 +700,9 @@ class Rulebook:
                 for k, fns in ordered.items()
             },
             handlers={e.kind: e.function for e in self.entries if e.role is Role.HANDLER},
+            canonical={
+                e.kind: canonical_test(e.kind) for e in self.entries if e.role is Role.HANDLER
+            },
             candidates={e.kind: e.function for e in self.entries if e.role is Role.CANDIDATES},
             effects=effects,
             phase_start=hooks(Role.PHASE_START),

@@ -17,6 +17,7 @@ it was last asked for are hashed again when it is: `key`).
 
 from __future__ import annotations
 
+import types
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -703,15 +704,33 @@ class Tx:
 
 
 _FIELD_ACCESS: dict[tuple[str, ...], tuple[Any, Any]] = {}
-"""(get, put) of each set of fields `update` was asked to change, generated once."""
+"""(get, put) of each set of fields `update` was asked to change, made once."""
 
 
-def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
-    """Functions reading the `fields` of a row as a tuple, and writing them from one
-    (straight-line attribute access: a loop of getattr/setattr costs several times more)."""
-    unknown = [f for f in fields if f not in MINOR_FIELDS]
-    if unknown:
-        raise AttributeError(f"a minor has no field {unknown[0]!r}; its fields: {MINOR_FIELDS}")
+def _arity_templates(most: int) -> dict[int, tuple[Any, Any]]:
+    """(get, put) reading and writing fields `f0` ... `f{n-1}` of a row, for every n up to
+    `most`: compiled once, at import, so that `_field_access` only renames them."""
+    source: list[str] = []
+    for n in range(1, most + 1):
+        targets = ", ".join(f"row.f{i}" for i in range(n))
+        source.append(f"def get{n}(row):\n    return ({targets},)\n")
+        source.append(f"def put{n}(row, values):\n    ({targets},) = values\n")
+    namespace: dict[str, Any] = {}
+    exec("".join(source), namespace)
+    return {n: (namespace[f"get{n}"], namespace[f"put{n}"]) for n in range(1, most + 1)}
+
+
+_TEMPLATES = _arity_templates(len(MINOR_FIELDS))
+
+
+def _renamed(template: Any, fields: tuple[str, ...]) -> Any:
+    """`template` reading or writing `fields` in place of `f0` ... : its code object with
+    the attribute names replaced, a new function made without compiling anything."""
+    code = template.__code__
+    return types.FunctionType(code.replace(co_names=fields), template.__globals__, code.co_name)
+
+
+def _compiled(fields: tuple[str, ...]) -> tuple[Any, Any]:
     targets = ", ".join(f"row.{f}" for f in fields)
     namespace: dict[str, Any] = {}
     exec(
@@ -719,7 +738,25 @@ def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
         f"def put(row, values):\n    ({targets},) = values\n",
         namespace,
     )
-    found = _FIELD_ACCESS[fields] = (namespace["get"], namespace["put"])
+    return namespace["get"], namespace["put"]
+
+
+def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
+    """Functions reading the `fields` of a row as a tuple, and writing them from one
+    (straight-line attribute access: a loop of getattr/setattr costs several times more).
+    Made from the templates of their arity without compiling (compiling on the first
+    `update` of a new set of fields cost 40-300 µs in the middle of a search); compiled
+    where an interpreter names a template's attributes otherwise."""
+    unknown = [f for f in fields if f not in MINOR_FIELDS]
+    if unknown:
+        raise AttributeError(f"a minor has no field {unknown[0]!r}; its fields: {MINOR_FIELDS}")
+    get, put = _TEMPLATES[len(fields)]
+    placeholders = tuple(f"f{i}" for i in range(len(fields)))
+    if get.__code__.co_names == placeholders == put.__code__.co_names:
+        found = _renamed(get, fields), _renamed(put, fields)
+    else:
+        found = _compiled(fields)
+    _FIELD_ACCESS[fields] = found
     return found
 
 

@@ -7,7 +7,9 @@ What an engine author measures, beside python-chess in the same run (ratio = min
 1. Random playouts over the public API from the Fall 1939 start to Spring 1942. In each
    phase, with probability 1/2 a random action of the kinds of this phase (`phase_kinds`),
    again with probability 1/2 after each action, at most 3; then `advance_to(clock.next())`.
-   Beside them random chess games (a random legal move until the game is over). Rows:
+   Beside them random chess games (a random legal move until the game is over). One
+   playout and one chess game first warm up, not counted (one-time costs of a process).
+   Rows:
    the whole playout per command (apply or advance) and per ply, playouts per second,
    `legal_actions` per call and per listed action, `apply` inside playouts (GC on) beside a
    checked `push` inside chess playouts, and one playout replayed with `apply`, `push`,
@@ -410,6 +412,12 @@ def section_playouts(api: Api, quick: bool, seed: int) -> tuple[Section, dict[st
     records: list[list[Any]] = []
     chess_rng = random.Random(seed)
     games: list[list[chess.Move]] = []
+    # Warm-up, not counted: the first playout of a process pays one-time costs (code the
+    # kernel generates on first use, commands and tables cached on first use, the
+    # interpreter's specialisation of the code it runs), which an engine running
+    # thousands of playouts does not see; chess gets the same warm-up game.
+    minors_playout(root, random.Random(seed + 1), Tally())
+    chess_playout(random.Random(seed + 1), Tally())
     for _ in range(2 if quick else 6):  # interleaved, so that the machine's drift hits both
         records.append(minors_playout(root, rng, mine))
         games.extend(chess_playout(chess_rng, theirs) for _ in range(20))
