@@ -484,7 +484,10 @@ class Tx:
 
     def update(self, name: str, **changes: Any) -> MinorRow:
         """Change fields of minor `name`'s row in place, each change journaled:
-        `tx.update("Sweden", status=Status.INDEPENDENT, major=None)`. Returns the row."""
+        `tx.update("Sweden", status=Status.INDEPENDENT, major=None)`. Returns the row (no
+        field given: nothing changes)."""
+        if not changes:
+            return self.minors[name]
         row = self._row(name)
         fields = tuple(changes)
         found = _FIELD_ACCESS.get(fields)
