@@ -412,10 +412,10 @@ def section_playouts(api: Api, quick: bool, seed: int) -> tuple[Section, dict[st
     records: list[list[Any]] = []
     chess_rng = random.Random(seed)
     games: list[list[chess.Move]] = []
-    # Warm-up, not counted: the first playout of a process pays one-time costs (code the
-    # kernel generates on first use, commands and tables cached on first use, the
-    # interpreter's specialisation of the code it runs), which an engine running
-    # thousands of playouts does not see; chess gets the same warm-up game.
+    # Warm-up, not counted: the first playout of a process pays one-time costs (commands
+    # and derived tables cached on first use, the interpreter's specialisation of the code
+    # it runs), which an engine running thousands of playouts does not see; chess gets the
+    # same warm-up game.
     minors_playout(root, random.Random(seed + 1), Tally())
     chess_playout(random.Random(seed + 1), Tally())
     for _ in range(2 if quick else 6):  # interleaved, so that the machine's drift hits both
