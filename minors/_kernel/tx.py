@@ -710,22 +710,6 @@ _FIELD_ACCESS: dict[tuple[str, ...], tuple[Any, Any]] = {}
 """(get, put) of each set of fields `update` was asked to change, made once."""
 
 
-def _arity_templates(most: int) -> dict[int, tuple[Any, Any]]:
-    """(get, put) reading and writing fields `f0` ... `f{n-1}` of a row, for every n up to
-    `most`: compiled once, at import, so that `_field_access` only renames them."""
-    source: list[str] = []
-    for n in range(1, most + 1):
-        targets = ", ".join(f"row.f{i}" for i in range(n))
-        source.append(f"def get{n}(row):\n    return ({targets},)\n")
-        source.append(f"def put{n}(row, values):\n    ({targets},) = values\n")
-    namespace: dict[str, Any] = {}
-    exec("".join(source), namespace)
-    return {n: (namespace[f"get{n}"], namespace[f"put{n}"]) for n in range(1, most + 1)}
-
-
-_TEMPLATES = _arity_templates(len(MINOR_FIELDS))
-
-
 def _renamed(template: Any, fields: tuple[str, ...]) -> Any:
     """`template` reading or writing `fields` in place of `f0` ... : its code object with
     the attribute names replaced, a new function made without compiling anything."""
@@ -734,6 +718,7 @@ def _renamed(template: Any, fields: tuple[str, ...]) -> Any:
 
 
 def _compiled(fields: tuple[str, ...]) -> tuple[Any, Any]:
+    """(get, put) of `fields`, compiled."""
     targets = ", ".join(f"row.{f}" for f in fields)
     namespace: dict[str, Any] = {}
     exec(
@@ -742,6 +727,15 @@ def _compiled(fields: tuple[str, ...]) -> tuple[Any, Any]:
         namespace,
     )
     return namespace["get"], namespace["put"]
+
+
+def _placeholders(n: int) -> tuple[str, ...]:
+    return tuple(f"f{i}" for i in range(n))
+
+
+_TEMPLATES = {n: _compiled(_placeholders(n)) for n in range(1, len(MINOR_FIELDS) + 1)}
+"""(get, put) of fields `f0` ... `f{n-1}` for every arity n, compiled once at import:
+`_field_access` only renames them."""
 
 
 def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
@@ -754,7 +748,7 @@ def _field_access(fields: tuple[str, ...]) -> tuple[Any, Any]:
     if unknown:
         raise AttributeError(f"a minor has no field {unknown[0]!r}; its fields: {MINOR_FIELDS}")
     get, put = _TEMPLATES[len(fields)]
-    placeholders = tuple(f"f{i}" for i in range(len(fields)))
+    placeholders = _placeholders(len(fields))
     if get.__code__.co_names == placeholders == put.__code__.co_names:
         found = _renamed(get, fields), _renamed(put, fields)
     else:
