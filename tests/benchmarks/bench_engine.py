@@ -15,6 +15,10 @@ What an engine author measures, beside python-chess in the same run (ratio = min
    checked `push` inside chess playouts, and one playout replayed with `apply`, `push`,
    `push_unchecked` and undone with `pop` beside `push`/`pop` of one chess game's moves;
    `clone` beside `board.copy(stack=False)`.
+1b. The same playouts' `apply` per command kind, beside the same `apply` done again at once
+   on the same position (`pop`, `apply`): the same work on warm caches, so the ratio is
+   what the processor's caches cost an `apply` that runs right after `legal_actions` and
+   `advance_to`; chess's checked `push` beside itself popped and pushed again.
 2. A plain UCT (UCB1 selection, one expansion, a random rollout to a fixed depth) from
    1940-spring/axis/declarations, beside the same UCT on chess from the start position with
    the same iteration count and rollout depth.
@@ -734,6 +738,82 @@ def uct(env: Any, iterations: int, depth: int, rng: random.Random) -> Node:
     return root
 
 
+def section_cold(api: Api, quick: bool, seed: int) -> Section:
+    """What an `apply` in a playout costs beside the same `apply` done again at once on the
+    same position (`pop`, then `apply`): the same work (the command resolved first, so that
+    neither resolves it), the second time on warm caches. So
+    the ratio is what the caches cost, per command kind; chess's checked `push` the same way
+    (pushed in its playouts, then popped and pushed again)."""
+    sec = Section(
+        "1b. apply in playouts, and at once again on the same position (pop, apply)",
+        ("in playouts", "again, warm"),
+    )
+    if not api.pop:
+        sec.notes.append("n/a: no pop")
+        return sec
+    clock = time.perf_counter
+    root = api.new()
+    rng = random.Random(seed)
+    spent: dict[str, list[float]] = {}
+    for _ in range(2 if quick else 6):
+        game = root.clone()
+        while game.clock < END:
+            kinds = phase_kinds(game.clock)
+            for _ in range(3):
+                if rng.random() >= 0.5:
+                    break
+                actions = game.legal_actions(kinds)
+                if not actions:
+                    break
+                cmd = game.resolve(rng.choice(actions))  # both applies find it canonical
+                t = clock()
+                game.apply(cmd)
+                first = clock() - t
+                game.pop()
+                t = clock()
+                game.apply(cmd)
+                again = clock() - t
+                pair = spent.setdefault(str(cmd.name), [0.0, 0.0, 0])
+                pair[0] += first
+                pair[1] += again
+                pair[2] += 1
+            game.advance_to(game.clock.next())
+    for kind, (first, again, n) in sorted(spent.items(), key=lambda kv: -kv[1][0]):
+        sec.add(f"{kind} [{n}]", first / n * 1e6, again / n * 1e6)
+    n = sum(int(v[2]) for v in spent.values())
+    sec.add(
+        f"every apply [{n}]",
+        sum(v[0] for v in spent.values()) / n * 1e6,
+        sum(v[1] for v in spent.values()) / n * 1e6,
+    )
+    chess_rng = random.Random(seed)
+    first_push = again_push = 0.0
+    plies = 0
+    for _ in range(20 if quick else 60):
+        board = chess.Board()
+        while True:
+            moves = list(board.legal_moves)
+            if game_over(board, moves):
+                break
+            move = chess_rng.choice(moves)
+            t = clock()
+            if move in board.legal_moves:
+                board.push(move)
+            first_push += clock() - t
+            board.pop()
+            t = clock()
+            if move in board.legal_moves:
+                board.push(move)
+            again_push += clock() - t
+            plies += 1
+    sec.add(f"chess: checked push [{plies}]", first_push / plies * 1e6, again_push / plies * 1e6)
+    sec.notes.append(
+        "ratio: in playouts / again at once; the same work, so what the processor's caches"
+        " cost when the apply runs right after legal_actions and advance_to"
+    )
+    return sec
+
+
 def section_uct(api: Api, quick: bool, seed: int) -> tuple[Section, dict[str, float]]:
     iterations, depth = (40, 10) if quick else (150, 10)
     sec = Section(f"2. plain UCT, {iterations} iterations, random rollouts of {depth} steps")
@@ -1078,6 +1158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     playouts, p = section_playouts(api, args.quick, args.seed)
     render(playouts)
+    render(section_cold(api, args.quick, args.seed))
     search, s = section_uct(api, args.quick, args.seed)
     render(search)
     render(section_memory(api, *playouts.kept))
