@@ -21,13 +21,22 @@ prototype's verdict on every major's declaration on every minor agrees with `gam
 the arrays hold what the kernel's board holds once the kernel applies it (the minor's
 fields, the BRP totals, the ledger), and undoing the arrays' journal gives them back.
 
+The same rules are timed in three layouts: `flat` (one function for the checks, one for the
+effects, writes inline); `checks by clause` (a function per clause for the checks, run in
+turn as the kernel runs their boolean paths, the effects as in `flat`); `by clause` (also
+each effect a function of its own, called through a dispatcher as the kernel's `effect`
+decorator calls it, writes through a journal helper): what the clause registry's structure
+(a check and an effect per clause id, which variants replace and `disabled` switches off)
+costs on the same arrays.
+
 In the bench's playouts (`bench_engine.py`: same seed, policy and warm-up), before each
 `legal_actions` of a declarations phase the arrays are made from the game's board; after
 it, a declaration on a minor is timed on the arrays, then applied by the kernel (timed
 too). Rows: the arrays; the arrays also making the records the kernel makes per
 declaration (a ledger entry, a pending association, a deployment, the due moment and the
 cause's text: what a design that keeps them pays); the kernel's `apply`; a checked chess
-`push` in chess playouts of the same run.
+`push` in chess playouts of the same run. Each layout, with and without the records, runs
+its own playouts (the same seed), beside the kernel on the same declarations.
 """
 
 from __future__ import annotations
@@ -123,7 +132,7 @@ class Board:
     """A struct of arrays: one list per field of a minor, one int per major's BRPs."""
 
     __slots__ = (
-        *COMPARED, "active", "clock", "deployed", "effects", "journal", "standing",
+        *COMPARED, "active", "clock", "deployed", "effects", "impls", "journal", "standing",
         "surrendered", "units",
     )  # fmt: skip
 
@@ -153,6 +162,7 @@ class Board:
         self.clock = t.moment_at[board.clock]
         self.journal: list[tuple[list[Any], int, Any]] = []
         self.effects: list[tuple[Any, ...]] = []
+        self.impls: dict[str, Any] = {}  # every effect as written (no variant, nothing off)
 
     def fields(self) -> dict[str, list[Any]]:
         """A copy of every array `declare` writes."""
@@ -193,6 +203,12 @@ def declare(t: Tables, b: Board, a: int, m: int, records: bool) -> bool | None:
     verdict = legal(t, b, a, m)
     if not verdict:
         return verdict
+    _effects(t, b, a, m, records)
+    return True
+
+
+def _effects(t: Tables, b: Board, a: int, m: int, records: bool) -> None:
+    """What the declaration does, in one function writing the arrays inline."""
     clock = b.clock
     bit = 1 << a
     journal, effects, totals, cost = b.journal, b.effects, b.totals, t.cost
@@ -236,33 +252,195 @@ def declare(t: Tables, b: Board, a: int, m: int, records: bool) -> bool | None:
     journal.append((b.pending_by, m, -1))
     b.pending_by[m] = a
     effects.append((2, m, partner, due))
-    if records:  # what the kernel makes per declaration besides its writes
-        global LAST
-        moment = t.moments[clock]
-        attacker, target = t.majors[a], t.majors[partner]
-        due_at = moment.next_phase_of(t.side[partner], Phase.DIPLOMACY)
-        LAST = (
-            LedgerEntry(len(b.ledger), attacker, -cost, LedgerKind.COST, "K6", moment),
-            Pending(target, DiplomaticLevel.ASSOCIATION, "82.81", due_at, by=attacker),
-            Deployment(attacker, moment, "82.53"),
-            f"{attacker} declares war",
-        )
+    if records:
+        _records(t, b, a, partner)
+
+
+# ---- the same declaration, one function per clause (as the clause registry needs) ----
+#
+# The flat layout above is a function for the checks (`legal`) and one for the effects
+# (`_effects`). The kernel's rules are one function per clause, registered under its id: a
+# check per clause, run in turn through their boolean paths, and each effect called
+# through a dispatcher that runs what the game's table holds for it (a variant's
+# replacement, or nothing while its clause is off). `declare_by_clause` is the same rules,
+# the same arrays, written that way, to measure what that structure costs on arrays.
+
+
+def _k1_in_turn(t: Tables, b: Board, a: int, m: int) -> bool:
+    clock = b.clock
+    return t.declarations[clock] and t.clock_side[clock] is t.side[a]
+
+
+def _k2_not_surrendered(t: Tables, b: Board, a: int, m: int) -> bool:
+    return not b.surrendered & (1 << a)
+
+
+def _k2_in_play(t: Tables, b: Board, a: int, m: int) -> bool:
+    return b.active[m]
+
+
+def _k2_not_at_war(t: Tables, b: Board, a: int, m: int) -> bool:
+    return not b.at_war[m] & (1 << a)
+
+
+def _ties(t: Tables, b: Board, a: int, m: int) -> bool:
+    return not t.tied[b.status[m]]
+
+
+CHECKS = (_k1_in_turn, _k2_not_surrendered, _k2_in_play, _k2_not_at_war, _ties)
+
+
+def _dispatched(key: str, fn: Any, otherwise: Any = None) -> Any:
+    """What the kernel's `effect` decorator puts in place of an effect: run the function the
+    board's table holds for `key` (a replacement, or None while its clause is off)."""
+
+    def run(t: Tables, b: Board, *args: Any) -> Any:
+        impl = b.impls.get(key, fn)
+        if impl is None:
+            return otherwise
+        return impl(t, b, *args)
+
+    return run
+
+
+def _set(b: Board, array: list[Any], i: int, value: Any) -> None:
+    b.journal.append((array, i, array[i]))
+    array[i] = value
+
+
+def _pay_k6(t: Tables, b: Board, a: int) -> None:
+    cost = t.cost
+    _set(b, b.totals, a, b.totals[a] - cost)
+    b.journal.append((b.ledger, -1, len(b.ledger)))
+    b.ledger.append((a, -cost, b.clock))
+    b.effects.append((0, a, -cost))
+
+
+def _wars_82_41(t: Tables, b: Board, a: int, m: int) -> None:
+    bit = 1 << a
+    _set(b, b.direct, m, b.direct[m] | bit)
+    _set(b, b.at_war, m, b.at_war[m] | bit)
+
+
+def _bar_82_351(t: Tables, b: Board, a: int, m: int) -> None:
+    _set(b, b.barred, m, b.barred[m] | t.faction_mask[t.faction[a]])
+
+
+def _attacked_82_12(t: Tables, b: Board, a: int, m: int) -> None:
+    if b.attacked_by[m] < 0:
+        _set(b, b.attacked_by, m, a)
+        _set(b, b.attacked_at, m, b.clock)
+
+
+def _status_82_11(t: Tables, b: Board, a: int, m: int) -> None:
+    old = b.status[m]
+    dest = t.attack[old]
+    if dest != old:
+        _set(b, b.status, m, dest)
+        b.effects.append((1, m, old, dest))
+
+
+def _deployment_82_53(t: Tables, b: Board, a: int, m: int) -> None:
+    if t.deploys[m] and not b.deployed[m]:
+        powers = t.deployed_by[t.faction[a]]
+        by = next((p for p in powers if not b.surrendered & (1 << p)), powers[-1])
+        _set(b, b.deployment_by, m, by)
+        _set(b, b.deployment_due, m, b.clock)
+
+
+def _pending_82_81(t: Tables, b: Board, a: int, m: int) -> None:
+    partner = t.on_attack[t.faction[a]]
+    due = t.next_diplomacy[b.clock][partner]
+    _set(b, b.partner, m, partner)
+    _set(b, b.pending_due, m, due)
+    _set(b, b.pending_by, m, a)
+    b.effects.append((2, m, partner, due))
+
+
+pay = _dispatched("K6", _pay_k6)
+wars = _dispatched("82.41", _wars_82_41)
+bar = _dispatched("82.351", _bar_82_351)
+attacked = _dispatched("82.12", _attacked_82_12)
+status = _dispatched("82.11", _status_82_11)
+deployment = _dispatched("82.53", _deployment_82_53)
+pending = _dispatched("82.81", _pending_82_81)
+
+
+def legal_by_clause(t: Tables, b: Board, a: int, m: int) -> bool | None:
+    """`legal`, a check per clause run in turn."""
+    for ok in CHECKS:
+        if not ok(t, b, a, m):
+            return False
+    if b.units[m] or b.standing[m] or b.partner[m] >= 0:
+        return None  # not the prototype's case
     return True
 
 
+def declare_by_clause(t: Tables, b: Board, a: int, m: int, records: bool) -> bool | None:
+    """`declare`, its checks and effects one function per clause."""
+    verdict = legal_by_clause(t, b, a, m)
+    if not verdict:
+        return verdict
+    pay(t, b, a)
+    wars(t, b, a, m)
+    bar(t, b, a, m)
+    attacked(t, b, a, m)
+    status(t, b, a, m)
+    deployment(t, b, a, m)
+    pending(t, b, a, m)
+    if records:
+        _records(t, b, a, b.partner[m])
+    return True
+
+
+def declare_checks_by_clause(t: Tables, b: Board, a: int, m: int, records: bool) -> bool | None:
+    """The checks per clause (`legal_by_clause`), the effects of `declare` (`_effects`)."""
+    verdict = legal_by_clause(t, b, a, m)
+    if not verdict:
+        return verdict
+    _effects(t, b, a, m, records)
+    return True
+
+
+def _records(t: Tables, b: Board, a: int, partner: int) -> None:
+    """What the kernel makes per declaration besides its writes (kept in `LAST`)."""
+    global LAST
+    moment = t.moments[b.clock]
+    attacker, target = t.majors[a], t.majors[partner]
+    due_at = moment.next_phase_of(t.side[partner], Phase.DIPLOMACY)
+    LAST = (
+        LedgerEntry(len(b.ledger), attacker, -t.cost, LedgerKind.COST, "K6", moment),
+        Pending(target, DiplomaticLevel.ASSOCIATION, "82.81", due_at, by=attacker),
+        Deployment(attacker, moment, "82.53"),
+        f"{attacker} declares war",
+    )
+
+
+DECLARE = {
+    "flat": declare,
+    "checks by clause": declare_checks_by_clause,
+    "by clause": declare_by_clause,
+}
+"""The prototype's two layouts of the same rules."""
+
+
 def agree(t: Tables, b: Board, game: minors.Game) -> None:
-    """Stop unless the prototype's verdict on every major's declaration on every minor
-    agrees with the kernel's `check` (where the case is the prototype's)."""
+    """Stop unless the prototype's verdicts (both layouts) on every major's declaration on
+    every minor agree with each other and with the kernel's `check` (where the case is the
+    prototype's)."""
     for attacker in t.majors:
         for target in t.minors:
-            verdict = legal(t, b, t.major_at[attacker], t.minor_at[target])
+            a, m = t.major_at[attacker], t.minor_at[target]
+            verdict = legal(t, b, a, m)
+            if legal_by_clause(t, b, a, m) is not verdict:
+                sys.exit(f"{attacker} on {target} at {game.clock}: the two layouts disagree")
             if verdict is None:
                 continue
             if verdict != (not game.check(DeclareWar(attacker, target))):
                 sys.exit(f"{attacker} on {target} at {game.clock}: the arrays say {verdict}")
 
 
-def verify(t: Tables, root: minors.Game, record: list[Any]) -> None:
+def verify(t: Tables, root: minors.Game, record: list[Any], layout: str) -> None:
     """Replay one playout's commands (None: an advance) and check the prototype at each
     declaration on a minor: its verdicts agree with `check`, the arrays hold what the
     kernel's board holds after the kernel applies it, and undoing their journal gives them
@@ -276,7 +454,8 @@ def verify(t: Tables, root: minors.Game, record: list[Any]) -> None:
             board = Board(t, game)
             agree(t, board, game)
             before = board.fields()
-            done = declare(t, board, t.major_at[cmd.attacker], t.minor_at[cmd.target], False)
+            run = DECLARE[layout]
+            done = run(t, board, t.major_at[cmd.attacker], t.minor_at[cmd.target], False)
             if done is False:
                 sys.exit(f"{cmd} at {game.clock}: the kernel applies what the arrays refuse")
             game.apply(cmd)
@@ -289,7 +468,9 @@ def verify(t: Tables, root: minors.Game, record: list[Any]) -> None:
         game.apply(cmd)
 
 
-def playouts(n: int, seed: int, records: bool) -> tuple[list[float], list[float], float]:
+def playouts(
+    n: int, seed: int, records: bool, layout: str
+) -> tuple[list[float], list[float], float]:
     api = probe()
     root = api.new()
     t = Tables(root)
@@ -301,6 +482,7 @@ def playouts(n: int, seed: int, records: bool) -> tuple[list[float], list[float]
     chess = Tally()
     clock = time.perf_counter
     played: list[list[Any]] = []
+    run = DECLARE[layout]
     for _ in range(n):
         game = root.clone()
         record: list[Any] = []
@@ -321,7 +503,7 @@ def playouts(n: int, seed: int, records: bool) -> tuple[list[float], list[float]
                     continue
                 a, m = t.major_at[cmd.attacker], t.minor_at[cmd.target]
                 start = clock()
-                done = declare(t, board, a, m, records)
+                done = run(t, board, a, m, records)
                 spent = clock() - start
                 start = clock()
                 game.apply(cmd)
@@ -334,7 +516,7 @@ def playouts(n: int, seed: int, records: bool) -> tuple[list[float], list[float]
         for _ in range(20):
             chess_playout(chess_rng, chess)
     for record in played:
-        verify(t, root, record)
+        verify(t, root, record, layout)
     push = chess.per(chess.step, chess.steps)
     assert push is not None
     return arrays, kernel, push
@@ -346,11 +528,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1982)
     args = parser.parse_args()
     rows = []
-    for records in (False, True):
-        arrays, kernel, push = playouts(args.playouts, args.seed, records)
-        name = "arrays, making the kernel's records" if records else "arrays"
-        rows.append((f"{name} [{len(arrays)}]", arrays, push))
-        rows.append((f"kernel apply, the same declarations [{len(kernel)}]", kernel, push))
+    for layout in DECLARE:
+        for records in (False, True):
+            arrays, kernel, push = playouts(args.playouts, args.seed, records, layout)
+            name = f"arrays {layout}{', making the records' if records else ''}"
+            rows.append((f"{name} [{len(arrays)}]", arrays, push))
+            rows.append((f"  kernel apply, the same declarations [{len(kernel)}]", kernel, push))
     print("declarations on a minor in playouts, the prototype's case [declarations timed]")
     print(f"{'':48}{'mean':>10}{'median':>10}{'chess push':>12}{'ratio':>8}")
     for name, spent, push in rows:
