@@ -5,7 +5,8 @@
 The target: `apply` inside random playouts at most a checked python-chess `push` inside
 chess playouts. Inside a playout an `apply` runs right after `legal_actions` (and often an
 `advance_to`), which leave the processor's caches holding their own data: the same `apply`
-repeated on a warm board costs about 1/1.7 as much (median over bench_engine's playouts).
+done again at once on the same position costs about 1/1.8 as much (mean over the playouts'
+applies: `bench_engine.py`, section 1b).
 So what an `apply` costs there follows the memory it touches more than the code it runs.
 
 This script measures one design that would touch far less: the board as a struct of
@@ -22,12 +23,14 @@ the arrays hold what the kernel's board holds once the kernel applies it (the mi
 fields, the BRP totals, the ledger), and undoing the arrays' journal gives them back.
 
 The same rules are timed in three layouts: `flat` (one function for the checks, one for the
-effects, writes inline); `checks by clause` (a function per clause for the checks, run in
-turn as the kernel runs their boolean paths, the effects as in `flat`); `by clause` (also
-each effect a function of its own, called through a dispatcher as the kernel's `effect`
-decorator calls it, writes through a journal helper): what the clause registry's structure
-(a check and an effect per clause id, which variants replace and `disabled` switches off)
-costs on the same arrays.
+effects, writes inline); `checks by clause` (a function per clause for the checks, asked in
+turn by one generated `and` chain as the kernel's `allowed` asks their boolean paths, the
+effects as in `flat`); `by clause` (also each effect a function of its own, called through
+a dispatcher generated as the kernel's `effect` decorator generates it, writes through a
+journal helper): what the clause registry's structure (a check and an effect per clause
+id, which variants replace and `disabled` switches off) costs on the same arrays. The
+prototype's case has no variant and nothing switched off: every dispatcher finds the
+function as written.
 
 In the bench's playouts (`bench_engine.py`: same seed, policy and warm-up), before each
 `legal_actions` of a declarations phase the arrays are made from the game's board; after
@@ -42,6 +45,7 @@ its own playouts (the same seed), beside the kernel on the same declarations.
 from __future__ import annotations
 
 import argparse
+import inspect
 import random
 import statistics
 import sys
@@ -292,15 +296,31 @@ CHECKS = (_k1_in_turn, _k2_not_surrendered, _k2_in_play, _k2_not_at_war, _ties)
 
 def _dispatched(key: str, fn: Any, otherwise: Any = None) -> Any:
     """What the kernel's `effect` decorator puts in place of an effect: run the function the
-    board's table holds for `key` (a replacement, or None while its clause is off)."""
+    board's table holds for `key` (a replacement, or None while its clause is off). Generated
+    with `fn`'s own parameters, as the kernel's `_dispatcher` is (no `*args` packing)."""
+    params = ", ".join(inspect.signature(fn).parameters)
+    namespace: dict[str, Any] = {"fn": fn, "key": key, "otherwise": otherwise}
+    exec(
+        f"def run({params}):\n"
+        "    impl = b.impls.get(key, fn)\n"
+        "    if impl is None:\n"
+        "        return otherwise\n"
+        f"    return impl({params})\n",
+        namespace,
+    )
+    return namespace["run"]
 
-    def run(t: Tables, b: Board, *args: Any) -> Any:
-        impl = b.impls.get(key, fn)
-        if impl is None:
-            return otherwise
-        return impl(t, b, *args)
 
-    return run
+def _chained(checks: tuple[Any, ...]) -> Any:
+    """One function asking each check in turn, as the kernel's `allowed` does (a generated
+    `and` chain, not a loop)."""
+    namespace: dict[str, Any] = {f"c{i}": ok for i, ok in enumerate(checks)}
+    chain = " and ".join(f"c{i}(t, b, a, m)" for i in range(len(checks)))
+    exec(f"def allowed(t, b, a, m):\n    return {chain}\n", namespace)
+    return namespace["allowed"]
+
+
+allowed = _chained(CHECKS)
 
 
 def _set(b: Board, array: list[Any], i: int, value: Any) -> None:
@@ -367,10 +387,9 @@ pending = _dispatched("82.81", _pending_82_81)
 
 
 def legal_by_clause(t: Tables, b: Board, a: int, m: int) -> bool | None:
-    """`legal`, a check per clause run in turn."""
-    for ok in CHECKS:
-        if not ok(t, b, a, m):
-            return False
+    """`legal`, a check per clause, asked in turn by `allowed`."""
+    if not allowed(t, b, a, m):
+        return False
     if b.units[m] or b.standing[m] or b.partner[m] >= 0:
         return None  # not the prototype's case
     return True
@@ -421,13 +440,13 @@ DECLARE = {
     "checks by clause": declare_checks_by_clause,
     "by clause": declare_by_clause,
 }
-"""The prototype's two layouts of the same rules."""
+"""The prototype's three layouts of the same rules."""
 
 
 def agree(t: Tables, b: Board, game: minors.Game) -> None:
-    """Stop unless the prototype's verdicts (both layouts) on every major's declaration on
-    every minor agree with each other and with the kernel's `check` (where the case is the
-    prototype's)."""
+    """Stop unless the prototype's verdicts (`legal` and `legal_by_clause`: every layout
+    asks one of them) on every major's declaration on every minor agree with each other and
+    with the kernel's `check` (where the case is the prototype's)."""
     for attacker in t.majors:
         for target in t.minors:
             a, m = t.major_at[attacker], t.minor_at[target]
@@ -443,8 +462,9 @@ def agree(t: Tables, b: Board, game: minors.Game) -> None:
 def verify(t: Tables, root: minors.Game, record: list[Any], layout: str) -> None:
     """Replay one playout's commands (None: an advance) and check the prototype at each
     declaration on a minor: its verdicts agree with `check`, the arrays hold what the
-    kernel's board holds after the kernel applies it, and undoing their journal gives them
-    back. Done after the timed playouts, so that checking does not change what they time."""
+    kernel's board holds after the kernel applies it, its effects are the flat layout's, and
+    undoing their journal gives them back. Done after the timed playouts, so that checking
+    does not change what they time."""
     game = root.clone()
     for cmd in record:
         if cmd is None:
@@ -455,7 +475,12 @@ def verify(t: Tables, root: minors.Game, record: list[Any], layout: str) -> None
             agree(t, board, game)
             before = board.fields()
             run = DECLARE[layout]
-            done = run(t, board, t.major_at[cmd.attacker], t.minor_at[cmd.target], False)
+            a, m = t.major_at[cmd.attacker], t.minor_at[cmd.target]
+            done = run(t, board, a, m, False)
+            flat = Board(t, game)
+            declare(t, flat, a, m, False)
+            if board.effects != flat.effects:
+                sys.exit(f"{cmd}: layout {layout!r} emits other effects than the flat one")
             if done is False:
                 sys.exit(f"{cmd} at {game.clock}: the kernel applies what the arrays refuse")
             game.apply(cmd)
@@ -545,7 +570,8 @@ def main() -> int:
     print(
         "checked after the timed playouts, replaying them: at each declaration on a minor the"
         " arrays' verdicts agreed with game.check, they held what the kernel's board held"
-        " after it, and undoing their journal gave them back"
+        " after it, every layout emitted the flat one's effects, and undoing their journal"
+        " gave them back"
     )
     return 0
 
