@@ -59,7 +59,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -329,6 +329,21 @@ def minors_playout(root: minors.Game, rng: random.Random, tally: Tally) -> list[
     tally.commands += len(record)
     tally.playouts += 1
     return record
+
+
+def random_commands(game: minors.Game, rng: random.Random) -> Iterator[Any]:
+    """`minors_playout`'s policy on `game`, untimed: yields each command it chooses, for the
+    caller to apply (and time), and advances the clock itself, until Spring 1942."""
+    while game.clock < END:
+        kinds = phase_kinds(game.clock)
+        for _ in range(3):
+            if rng.random() >= 0.5:
+                break
+            actions = game.legal_actions(kinds)
+            if not actions:
+                break
+            yield rng.choice(actions)
+        game.advance_to(game.clock.next())
 
 
 def game_over(board: chess.Board, moves: Sequence[chess.Move]) -> bool:
@@ -757,27 +772,19 @@ def section_cold(api: Api, quick: bool, seed: int) -> Section:
     spent: dict[str, list[float]] = {}
     for _ in range(2 if quick else 6):
         game = root.clone()
-        while game.clock < END:
-            kinds = phase_kinds(game.clock)
-            for _ in range(3):
-                if rng.random() >= 0.5:
-                    break
-                actions = game.legal_actions(kinds)
-                if not actions:
-                    break
-                cmd = game.resolve(rng.choice(actions))  # both applies find it canonical
-                t = clock()
-                game.apply(cmd)
-                first = clock() - t
-                game.pop()
-                t = clock()
-                game.apply(cmd)
-                again = clock() - t
-                pair = spent.setdefault(str(cmd.name), [0.0, 0.0, 0])
-                pair[0] += first
-                pair[1] += again
-                pair[2] += 1
-            game.advance_to(game.clock.next())
+        for chosen in random_commands(game, rng):
+            cmd = game.resolve(chosen)  # both applies find it canonical
+            t = clock()
+            game.apply(cmd)
+            first = clock() - t
+            game.pop()
+            t = clock()
+            game.apply(cmd)
+            again = clock() - t
+            pair = spent.setdefault(str(cmd.name), [0.0, 0.0, 0])
+            pair[0] += first
+            pair[1] += again
+            pair[2] += 1
     for kind, (first, again, n) in sorted(spent.items(), key=lambda kv: -kv[1][0]):
         sec.add(f"{kind} [{n}]", first / n * 1e6, again / n * 1e6)
     n = sum(int(v[2]) for v in spent.values())
@@ -820,24 +827,14 @@ def section_cold(api: Api, quick: bool, seed: int) -> Section:
             step = unchecked[i % 2]
             pushing = bool(i % 2)
             game = root.clone()
-            rng = random.Random(seed + i // 2)
-            while game.clock < END:
-                kinds = phase_kinds(game.clock)
-                for _ in range(3):
-                    if rng.random() >= 0.5:
-                        break
-                    actions = game.legal_actions(kinds)
-                    if not actions:
-                        break
-                    cmd = rng.choice(actions)
-                    t = clock()
-                    if pushing:
-                        game.push_unchecked(cmd)
-                    else:
-                        game.apply(cmd)
-                    step.step += clock() - t
-                    step.steps += 1
-                game.advance_to(game.clock.next())
+            for cmd in random_commands(game, random.Random(seed + i // 2)):
+                t = clock()
+                if pushing:
+                    game.push_unchecked(cmd)
+                else:
+                    game.apply(cmd)
+                step.step += clock() - t
+                step.steps += 1
         applied, pushed = (tally.per(tally.step, tally.steps) or 0.0 for tally in unchecked)
         sec.notes.append(
             f"apply {applied:.2f} µs, push_unchecked {pushed:.2f} µs per command in the same"
