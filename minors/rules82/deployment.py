@@ -9,7 +9,7 @@ at once, set up by its new major (82.51).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
@@ -195,15 +195,24 @@ def _deploy_matches_the_table(tx: Tx, cmd: Deploy) -> Iterator[Violation]:
         yield Violation("K3", f"unit ids must be new and distinct: {ids}", {"minor": cmd.minor})
 
 
+def _rest(wanted: list[Spec], given: Iterable[Spec]) -> tuple[list[tuple[str, int]], bool]:
+    """`wanted` less `given`, by kind and factors (counted as many times as listed): the
+    (kind, factors) left, and whether every unit given was among the wanted."""
+    rest = [w[1:] for w in wanted]
+    matched = True
+    for g in given:
+        if g[1:] in rest:
+            rest.remove(g[1:])
+        else:
+            matched = False
+    return rest, matched
+
+
 def _left_out(wanted: list[Spec], given: list[Spec]) -> list[Spec] | None:
     """The forces a set-up leaves out (by kind and factors), or None if it gives a unit
     the forces do not hold."""
-    rest = [w[1:] for w in wanted]
-    for g in given:
-        if g[1:] not in rest:
-            return None
-        rest.remove(g[1:])
-    return [("", kind, factors) for kind, factors in rest]
+    rest, matched = _rest(wanted, given)
+    return [("", kind, factors) for kind, factors in rest] if matched else None
 
 
 @effect("82.55", otherwise=False)
@@ -368,12 +377,9 @@ def _not_chosen(tx: Tx, minor: str, chosen: tuple[tuple[str, str, int, str], ...
     specs = fresh(tx, force_specs(tx, minor))
     ids = {c[0] for c in chosen}
     pool = [s for s in specs if s[0] not in ids]
-    wanted = [s[1:] for s in specs]
-    for c in chosen:
-        if (c[1], c[2]) in wanted:
-            wanted.remove((c[1], c[2]))
+    rest, _ = _rest(specs, (c[:3] for c in chosen))  # a unit the forces lack: not in `rest`
     lost: list[Spec] = []
-    for kind, factors in wanted:
+    for kind, factors in rest:
         spec = next((s for s in pool if s[1:] == (kind, factors)), None)
         if spec is not None:
             pool.remove(spec)
