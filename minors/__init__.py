@@ -2,10 +2,10 @@
 nationality distinctions of ASL (A25).
 
 The public surface is listed in `__all__`: the game (the contract is docs/api.md;
-docs/embedding.md for an engine's use of it), commands and effects, scenario runs (the
+docs/embedding.md for an engine's use of it), commands and events, scenario runs (the
 files, `minors run` and its JSON: docs/scenario-format.md, with the JSON Schemas of
 docs/schemas/), the tables, and what a rule author writes rules with (`Rulebook`, `check`,
-`effect` ..., docs/contributing.md). `__version__` is the installed version.
+`rule`, `Play` ..., docs/contributing.md). `__version__` is the installed version.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
-from ._kernel.effects import (
+from ._kernel.board import Board
+from ._kernel.events import (
     BrpChange,
     DeadlineSet,
-    Effect,
-    Effects,
+    Event,
+    Events,
     Note,
     PhaseEnded,
     StatusChanged,
@@ -32,21 +33,20 @@ from ._kernel.game import ClockError, StateError
 from ._kernel.kind import CountryName, HexLabel, MajorName, MinorName, UnitIds
 from ._kernel.log import Log, LogEntry
 from ._kernel.rulebook import (
-    Batch,
+    Play,
+    Refusal,
     Rulebook,
-    RulebookError,
-    RuleViolation,
-    Violation,
+    Rules,
     at_phase_end,
     at_phase_start,
     at_start,
     candidates,
     check,
-    effect,
     handles,
+    refuse,
+    rule,
 )
 from ._kernel.state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
-from ._kernel.tx import Tx
 from .domain import (
     ClauseKind,
     DiplomaticLevel,
@@ -60,8 +60,16 @@ from .domain import (
 )
 from .domain.clock import Moment, MomentError, Phase
 from .domain.units import Unit, UnitKind
-from .errors import MinorsError, TableError, UnknownNameError
-from .rules82 import Game, Hooks, find_rulebook
+from .errors import (
+    ClauseError,
+    MinorsError,
+    RulebookError,
+    RuleViolation,
+    TableError,
+    UnknownNameError,
+    Violation,
+)
+from .rules82 import Game, find_rulebook
 from .rules82 import commands as commands
 from .rules82 import game as game
 from .rules82.commands import (
@@ -87,9 +95,6 @@ from .rules82.commands import (
 )
 from .ruleset.records import Clause
 from .ruleset.tables import Ruleset, load_ruleset
-
-# 0.1's `minors.commands.KINDS` (its module is `minors.rules82.commands`); 0.1's
-# minors.auditlog, .nationality, .bridge and .queries are importable packages too.
 from .scenario import ScenarioError, ScenarioRuleViolation, run_scenario
 
 try:
@@ -99,11 +104,12 @@ except PackageNotFoundError:  # imported from a folder that was never installed
     __version__ = "0+unknown"
 
 __all__ = [
-    "Batch",
+    "Board",
     "BorderWar",
     "BrpChange",
     "ChooseLosses",
     "Clause",
+    "ClauseError",
     "ClauseKind",
     "ClockError",
     "Command",
@@ -117,14 +123,13 @@ __all__ = [
     "Deployment",
     "DiplomaticLevel",
     "DiplomaticResult",
-    "Effect",
-    "Effects",
+    "Event",
+    "Events",
     "Faction",
     "FootnoteKind",
     "Game",
     "HexLabel",
     "Holding",
-    "Hooks",
     "LedgerEntry",
     "Log",
     "LogEntry",
@@ -141,13 +146,16 @@ __all__ = [
     "PhaseEnded",
     "Place",
     "Placement",
+    "Play",
     "ReenterWar",
+    "Refusal",
     "RefuseAssociation",
     "Remove",
     "Rounding",
     "RuleViolation",
     "Rulebook",
     "RulebookError",
+    "Rules",
     "Ruleset",
     "ScenarioError",
     "ScenarioRuleViolation",
@@ -161,7 +169,6 @@ __all__ = [
     "TableError",
     "Theater",
     "TraceSupply",
-    "Tx",
     "Unit",
     "UnitEliminated",
     "UnitIds",
@@ -180,9 +187,10 @@ __all__ = [
     "candidates",
     "check",
     "command",
-    "effect",
     "find_rulebook",
     "handles",
     "load_ruleset",
+    "refuse",
+    "rule",
     "run_scenario",
 ]

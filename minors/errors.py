@@ -16,6 +16,7 @@ from attrs import field, frozen
 __all__ = [
     "LONGEST_NAME",
     "SHOWN",
+    "ClauseError",
     "ClockError",
     "CommandError",
     "CommissarError",
@@ -200,6 +201,10 @@ class RulebookError(MinorsError, ValueError):
         self.problems = list(problems)
         lines = "\n".join(f"  - {p}" for p in self.problems)
         super().__init__(f"rulebook {name!r} cannot be built:\n{lines}")
+
+
+class ClauseError(MinorsError, ValueError):
+    """A clause that cannot be switched off: nothing in the rulebook is marked with it."""
 
 
 class PersonnelError(MinorsError, ValueError):

@@ -11,13 +11,14 @@ from attrs import frozen
 
 from ._kernel.convert import build_command
 from ._kernel.kind import Command
-from ._kernel.rulebook import Rulebook, RuleViolation
+from ._kernel.rulebook import Rulebook
 from .domain.clock import Moment, MomentError
 from .domain.reading import InputError, display, parse_toml, read_file
 from .errors import (
     SHOWN,
     CommandError,
     MinorsError,
+    RuleViolation,
     ScenarioError,
     ScenarioRuleViolation,
     shown,

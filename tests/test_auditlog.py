@@ -11,12 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import minors
+import minors.audit.sink
 from minors import auditlog
 from minors.audit.lines import entry_line, seal, text
 from minors.cli import main
@@ -90,12 +92,14 @@ def test_an_entry_line_is_its_record_sealed(state: str | None) -> None:
     assert made == seal(record, "cd" * 32)
 
 
-def test_effects_are_written_as_their_data_is_encoded() -> None:
-    """The generated effect writers give, byte for byte, the canonical JSON of
-    `effect_data` (the form format 2 hashes): every effect of a sample campaign and of
-    random play, and records of every effect class with non-ASCII and escaped text."""
-    from minors._kernel import effects as kinds
-    from minors._kernel.convert import effect_data
+def test_events_are_written_as_canonical_json_tagged_with_their_class() -> None:
+    """A log line's events are canonical JSON (what `text` writes again byte for byte: the
+    form format 2 hashes), each tagged `effect` with its class: every event of a sample
+    campaign and of random play, and events of every class with non-ASCII and escaped
+    text."""
+    import json
+
+    import minors as kinds
     from minors.audit.record import effects_text
 
     odd = 'Côte d\'Ivoire — "ü"\n\t\\ \x01'
@@ -131,8 +135,12 @@ def test_effects_are_written_as_their_data_is_encoded() -> None:
         kinds.PhaseEnded,
     }
     for record in records:
-        assert effects_text([record]) == text([effect_data(record)])
-    assert effects_text(records) == text([effect_data(r) for r in records])
+        written = effects_text([record])
+        (data,) = json.loads(written)
+        assert text([data]) == written
+        assert data["effect"] == type(record).__name__
+        assert {k for k in data if k != "effect"} == set(attrs.fields_dict(type(record)))
+    assert effects_text(records) == text(json.loads(effects_text(records)))
 
 
 def _line_of(data: bytes, offset: int) -> int:
@@ -280,7 +288,7 @@ def test_a_failed_write_changes_nothing(tmp_path: Path, monkeypatch: pytest.Monk
 def test_an_in_memory_game_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without a sink no line is encoded or hashed."""
     calls: list[Any] = []
-    monkeypatch.setattr(auditlog, "seal", lambda *a: calls.append(a))
+    monkeypatch.setattr(minors.audit.sink, "seal", lambda *a: calls.append(a))
     minors.run_scenario(SAMPLE)
     assert calls == []
 

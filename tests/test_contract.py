@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 import minors
 from minors.cli import main
+from minors.testing import unbatched_legal_actions
 
 DATA = Path(__file__).parent / "data" / "contract"
 
@@ -105,15 +106,14 @@ def test_legal_actions_are_legal() -> None:
     assert not any(isinstance(a, minors.DiplomaticResult) for a in actions)
 
 
-@pytest.mark.parametrize("disabled", [set(), {"82.41"}, {"K1"}])
+@pytest.mark.parametrize("disabled", [set(), {"82.83C"}, {"K1"}])
 def test_legal_actions_skip_nothing_a_disabled_rule_would_allow(disabled: set[str]) -> None:
-    """With the rule behind a skip switched off (82.41 gives 82.83C; K1 the phases), what
-    it skipped is tried again: the list still equals trying everything."""
+    """With a rule switched off (82.83C keeps a minor's units with no major at home; K1
+    the phases), what it refused is listed: the list still equals trying everything."""
     game = minors.Game.new(disabled=disabled)
     game.advance_to("1940-spring/axis/movement")
-    kinds = set(minors.commands.KINDS) - {"place"}
     listed = game.legal_actions()
-    assert listed == game._legal(kinds, gate=False)
+    assert listed == unbatched_legal_actions(game)
 
     def untied(cmd: minors.Command) -> bool:
         owner = game.unit(cmd.units[0]).owner if isinstance(cmd, minors.Move) else None
@@ -122,7 +122,7 @@ def test_legal_actions_skip_nothing_a_disabled_rule_would_allow(disabled: set[st
         state = game.minor(owner)
         return state.major is None and state.pending is None
 
-    assert any(map(untied, listed)) == ("82.41" in disabled)
+    assert any(map(untied, listed)) == ("82.83C" in disabled)
 
 
 def test_state_is_a_superset_of_to_json() -> None:
@@ -490,10 +490,9 @@ def test_the_built_in_sample_campaign() -> None:
     ],
 )
 def test_legal_actions_skip_only_what_check_refuses(moment: str) -> None:
-    """Skipping the kinds whose phase this is not loses no legal command."""
+    """Asking a batch's batched checks once loses no legal command."""
     game = minors.run_scenario(minors.scenario.SAMPLE, moment)
-    kinds = set(minors.commands.KINDS) - {"place"}
-    assert game.legal_actions() == game._legal(kinds, gate=False)
+    assert game.legal_actions() == unbatched_legal_actions(game)
 
 
 @pytest.mark.rule("K1")
@@ -503,11 +502,9 @@ def test_legal_actions_skip_only_what_check_refuses(moment: str) -> None:
      "82.83A", "82.93", "82.13A"],
 )  # fmt: skip
 def test_legal_actions_vouch_only_for_checks_in_force(disabled: str) -> None:
-    """With a check switched off, the generators that apply it themselves stop applying it:
-    legal_actions still lists exactly the candidates check passes, at moments of the sample
-    campaign before and after France's surrender."""
+    """With a check switched off, legal_actions still lists exactly the candidates check
+    passes, at moments of the sample campaign before and after France's surrender."""
     for moment in ("1940-spring/axis/declarations", "1940-spring/axis/movement",
                    "1940-summer/allies/combat", "1941-spring/axis/declarations"):  # fmt: skip
         game = minors.run_scenario(minors.scenario.SAMPLE, moment, disabled={disabled})
-        kinds = set(minors.commands.KINDS) - {"place"}
-        assert game.legal_actions() == game._legal(kinds, gate=False), moment
+        assert game.legal_actions() == unbatched_legal_actions(game), moment

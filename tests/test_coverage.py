@@ -42,7 +42,7 @@ def test_json_names_every_clause_with_tests_code_and_kind() -> None:
     entry = report["82.351"]
     assert entry["kind"] == "rule"
     assert "tests/test_testing.py::test_an_own_faction_partner_is_barred" in entry["tests"]
-    assert "minors.rules82.war._bar (effect)" in entry["code"]
+    assert "minors.rules82.war._bar (rule)" in entry["code"]
     assert report["82"] == {
         "tests": [], "code": [], "data": [], "proven": [], "run": "not run",
         "kind": "informational",

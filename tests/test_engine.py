@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import minors
 import minors.auditlog
 from minors.examples.winter_truce import RULEBOOK as WINTER_TRUCE
-from minors.testing import commands, games, stale_caches
+from minors.testing import stale_caches, unbatched_legal_actions
 
 MOMENTS = [
     "1939-fall/axis/diplomacy",
@@ -207,24 +207,6 @@ def test_the_key_is_the_same_in_every_process() -> None:
 # ---- legal_actions against the brute-force reference -----------------------------------
 
 
-def brute_force(game: minors.Game) -> list[minors.Command]:
-    """Every candidate of every kind, ungated and unbatched, kept if `check` finds nothing:
-    the reference the batched generation must equal, order included."""
-    tx = game.board()
-    out: list[minors.Command] = []
-    for kind in game.rulebook.kinds.values():
-        generate = game._active.candidates.get(kind)
-        if generate is None:
-            continue
-        for item in generate(tx, False):
-            if isinstance(item, minors.Batch):
-                item = item.commands
-            for cmd in (item,) if isinstance(item, minors.Command) else item:
-                if not game.check(cmd):
-                    out.append(cmd)
-    return out
-
-
 SETTINGS = [
     pytest.param({}, id="rule82"),
     pytest.param({"disabled": {"82.41"}}, id="82.41-off"),
@@ -243,7 +225,7 @@ def test_generated_legal_actions_equal_the_brute_force(options: dict[str, Any]) 
             if game.clock < minors.Moment.parse(moment):
                 game.advance_to(moment)
             for _ in random_play(game, rng, 3):
-                assert game.legal_actions() == brute_force(game)
+                assert game.legal_actions() == unbatched_legal_actions(game)
 
 
 @pytest.mark.parametrize("moment", ["1939-fall/allies/movement", "1940-summer/allies/combat"])
@@ -258,11 +240,11 @@ def test_what_generation_keeps_per_political_state_follows_push_pop_and_clones(
     rng = random.Random(5)
     for _ in range(12):
         actions = game.legal_actions()
-        assert actions == brute_force(game)
+        assert actions == unbatched_legal_actions(game)
         game.push(rng.choice(actions))
         if rng.random() < 0.3:
             game.pop()
-            assert game.legal_actions() == brute_force(game)
+            assert game.legal_actions() == unbatched_legal_actions(game)
         if rng.random() < 0.2:
             game = game.clone()
 
@@ -280,33 +262,6 @@ def test_a_unit_abroad_whose_minor_has_no_major_may_go_home() -> None:
     listed = moved.legal_actions(kinds=["move"])
     assert home in listed
     assert not [c for c in listed if "thailand-1" in c.units and c.to != "Thailand"]
-
-
-# ---- boolean paths against the checks --------------------------------------------------
-
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data())
-def test_each_boolean_path_passes_exactly_what_its_check_passes(data: st.DataObject) -> None:
-    """A check's boolean path (what `apply` asks first and `legal_actions` asks alone)
-    passes a command exactly when the check finds nothing wrong with it: over arbitrary
-    commands, and commands drawn near the legal ones, in positions reached by play."""
-    game = data.draw(games(max_steps=10))
-    listed = game.legal_actions()
-    pool = commands() if not listed or data.draw(st.booleans()) else st.sampled_from(listed)
-    cmd = data.draw(pool)
-    try:
-        cmd = game.resolve(cmd)
-    except minors.CommandError:
-        return
-    active = game.rulebook.active(game.disabled)
-    board = game.board()
-    for check, passes in zip(
-        active.checks.get(type(cmd), ()), active.allows.get(type(cmd), ()), strict=True
-    ):
-        found = list(check(board, cmd))
-        assert passes(board, cmd) == (not found), (check.__qualname__, cmd, found)
-    assert (game.check(cmd) == []) == all(p(board, cmd) for p in active.allows[type(cmd)])
 
 
 # ---- the board's layout ---------------------------------------------------------------
@@ -365,60 +320,12 @@ def test_effects_are_an_immutable_sequence_of_their_own() -> None:
         effects[0] = effects[1]  # type: ignore[index]
 
 
-def test_records_built_fast_equal_those_attrs_builds() -> None:
-    """The kernel's records made through their slot descriptors equal, hash and compare as
-    the ones attrs' own `__init__` makes, keep their defaults and stay frozen."""
-    import attrs
-
-    from minors._kernel import effects, state
-    from minors.domain import LedgerKind
-
-    samples = [
-        state.LedgerEntry(3, "Germany", -10, LedgerKind.COST, "K6", minors.Moment(3)),
-        state.Pending("Britain", minors.DiplomaticLevel.ASSOCIATION, "82.81", by="Germany"),
-        effects.StatusChanged(
-            "Sweden", minors.Status.NEUTRAL, minors.Status.INDEPENDENT, None, "82.41", "war"
-        ),
-        effects.Note("text", "82.81"),
-        state.MinorState(name="Sweden", status=minors.Status.NEUTRAL),
-    ]
-    for record in samples:
-        cls = type(record)
-        made = object.__new__(cls)
-        for a in attrs.fields(cls):
-            object.__setattr__(made, a.name, getattr(record, a.name))
-        assert record == made
-        assert hash(record) == hash(made)
-        assert repr(record) == repr(made)
-        with pytest.raises(attrs.exceptions.FrozenInstanceError):
-            record.rule = "x"  # type: ignore[misc]
-    assert samples[0].undoes is None
-    assert samples[1].due is None
-    with pytest.raises(TypeError):
-        state.LedgerEntry(3)  # type: ignore[call-arg]
-
-
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_the_canonical_test_of_a_kind_agrees_with_resolve(data: st.DataObject) -> None:
-    """A command the generated per-kind test finds canonical is one `resolve` returns as it
-    is; legal commands are all found canonical."""
-    from minors._kernel.kind import canonical_test
-
-    game = minors.Game.new()
-    cmd = data.draw(commands(game.ruleset))
-    if canonical_test(type(cmd))(game.ruleset, cmd):
-        assert game.resolve(cmd) is cmd
-    for listed in game.legal_actions()[:50]:
-        assert canonical_test(type(listed))(game.ruleset, listed)
-
-
 def test_pop_returns_to_the_political_era_it_left() -> None:
     """What the rules worked out from the minors and wars before a step is found again after
     `pop` (the board's era comes back with the state), never across a change."""
     game = minors.Game.new()
     game.advance_to("1940-spring/axis/declarations")
-    board = game.board()
+    board = game.play().board
     era = board.era
     board.politics()["probe"] = 1
     game.push(minors.command("declare_war", attacker="Germany", target="Sweden"))
@@ -429,60 +336,10 @@ def test_pop_returns_to_the_political_era_it_left() -> None:
     assert board.politics()["probe"] == 1
 
 
-def test_the_canonical_tests_are_made_when_the_rules_are_activated() -> None:
-    """Every kind a game handles has its canonical test ready before its first `apply` (a
-    test generated on first use cost a search a few hundred µs mid-playout)."""
-    from minors._kernel.kind import canonical_test
-
-    game = minors.Game.new()
-    active = game.rulebook.active(game.disabled)
-    assert set(active.canonical) == set(active.handlers)
-    for kind, test in active.canonical.items():
-        assert test is canonical_test(kind)
-
-
-@pytest.mark.parametrize("arity", range(1, 18))
-def test_the_field_access_of_an_update_is_made_without_compiling(
-    arity: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`update`'s reader and writer of a set of fields come from the templates of its arity,
-    renamed (no compile on the first `update` of a new set); they read and write exactly
-    those fields. Templates naming other attributes are compiled instead, with the same
-    result."""
-    from minors._kernel import tx
-    from minors._kernel.state import MINOR_FIELDS
-
-    fields = MINOR_FIELDS[-arity:][::-1]  # an order no template names
-    row = minors.Game.new().board().minors["Sweden"]
-    before = {f: getattr(row, f) for f in MINOR_FIELDS}
-    values = tuple(object() for _ in fields)
-    compiled = tx._compiled
-    calls: list[tuple[str, ...]] = []
-
-    def compiling(names: tuple[str, ...]) -> tuple[Any, Any]:
-        calls.append(names)
-        return compiled(names)
-
-    monkeypatch.setattr(tx, "_compiled", compiling)
-    for make in ("renamed", "compiled"):
-        monkeypatch.setattr(tx, "_FIELD_ACCESS", {})
-        if make == "compiled":  # templates whose attributes are not f0, f1 ...
-            other = tuple(f"g{i}" for i in range(arity))
-            monkeypatch.setitem(tx._TEMPLATES, arity, compiled(other))
-        get, put = tx._field_access(fields)
-        assert calls == ([fields] if make == "compiled" else [])
-        assert get(row) == tuple(before[f] for f in fields)
-        put(row, values)
-        assert tuple(getattr(row, f) for f in fields) == values
-        others = {f: getattr(row, f) for f in MINOR_FIELDS if f not in fields}
-        assert others == {f: v for f, v in before.items() if f not in fields}
-        put(row, tuple(before[f] for f in fields))
-        assert tx._field_access(fields) is tx._FIELD_ACCESS[fields]
-
-
 def test_an_update_of_no_field_changes_nothing() -> None:
+    """An update that names no field writes nothing: no journal entry, no new era."""
     game = minors.Game.new()
-    board = game.board()
+    board = game.play().board
     era, journal = board.era, list(board.journal)
     assert board.update("Sweden") is board.minors["Sweden"]
     assert (board.era, board.journal) == (era, journal)
@@ -529,8 +386,9 @@ print(len(made))
 
 def test_a_search_generates_no_code_after_the_game_is_made() -> None:
     """In a fresh process, random playouts of every kind (push, advance, pop) from a new
-    game run no `exec` or `compile`: what the kernel generates is made with the game or at
-    import, not on a first use mid-search (where it cost 150-700 µs)."""
+    game run no `exec` or `compile`: what is worked out per command kind (how its names
+    are made canonical) is made with the rulebook, not on a first use mid-search (where it
+    cost 150-700 µs)."""
     found = subprocess.run(
         [sys.executable, "-c", NO_CODE_MADE], capture_output=True, text=True, check=True
     )

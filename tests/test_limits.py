@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minors
-from minors import Hooks, UnitEliminated, command
-from minors._kernel.tx import Tx
+from minors import Play, Rulebook, UnitEliminated, command
+from minors.rules82 import RULEBOOK
 from minors.rules82.limits import group_of, limits_on, measure, supply_order
 
 
@@ -21,10 +21,10 @@ def unit(
 
 
 def controlled(
-    minor: str = "Rumania", major: str = "Germany", result: int = 8, hooks: Hooks | None = None
+    minor: str = "Rumania", major: str = "Germany", result: int = 8, rulebook: Rulebook = RULEBOOK
 ) -> minors.Game:
     """A game in the Axis movement phase of Fall 1939 with `minor` controlled by `major`."""
-    game = minors.Game.new(hooks=hooks)
+    game = minors.Game.new(rulebook=rulebook)
     game.apply(command("diplomatic_result", minor=minor, major=major, result=result))
     game.advance_to("1939-fall/axis/movement")
     return game
@@ -113,7 +113,7 @@ def test_belgium_and_luxembourg_count_as_one() -> None:
     place(game, "Belgium", unit("g1"), unit("g2"))
     place(game, "Luxembourg", unit("g3"), unit("g4"))
     assert [e.unit for e in end_phase(game)] == ["g4"]
-    assert group_of(Tx(game.raw_state, game.ruleset, frozenset(), game.hooks), "Luxembourg") == (
+    assert group_of(game.play(), "Luxembourg") == (
         "Belgium",
         "Luxembourg",
     )
@@ -127,7 +127,7 @@ def test_units_tracing_supply_count_and_come_last() -> None:
     place(game, "Rumania", unit("g1"), unit("g2"), unit("g3"))
     place(game, "Germany", unit("t1", factors=2))
     game.apply(command("trace_supply", units=["t1"], through="Rumania"))
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    tx = game.play()
     assert supply_order(tx, "Rumania") == ["g1", "g2", "g3", "t1"]
     excess, _, tracing = measure(tx, game.ruleset.limits["default"], ("Rumania",))
     assert (excess.factors, [u.id for u in tracing]) == (11, ["t1"])
@@ -159,7 +159,7 @@ def test_finland_five_axis_factors_one_armor_whatever_its_status() -> None:
     )
     eliminated = [(e.unit, e.rule) for e in end_phase(game)]
     assert eliminated == [("a2", "82.322")]  # 5 factors left, one armor unit
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    tx = game.play()
     assert [lim.key for lim in limits_on(tx, ("Finland",))] == ["Finland"]
 
 
@@ -167,7 +167,7 @@ def test_finland_five_axis_factors_one_armor_whatever_its_status() -> None:
 def test_finns_and_swedes_are_exempt_in_finland() -> None:
     """Finnish and Swedish units do not count against Finland's limit."""
     game = minors.Game.new()
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    tx = game.play()
     finland = game.ruleset.limits["Finland"]
     for owner in ("Finland", "Sweden"):
         assert not _counts(tx, finland, owner)
@@ -175,7 +175,7 @@ def test_finns_and_swedes_are_exempt_in_finland() -> None:
     assert not _counts(tx, finland, "Britain")  # only Axis factors are limited there
 
 
-def _counts(tx: Tx, limit: Any, owner: str) -> bool:
+def _counts(tx: Play, limit: Any, owner: str) -> bool:
     from minors.domain.units import Unit, UnitKind
     from minors.rules82.limits import counts
 
@@ -185,8 +185,11 @@ def _counts(tx: Tx, limit: Any, owner: str) -> bool:
 @pytest.mark.rule("82.32A")
 def test_axis_units_in_attacked_vichy_colonies_do_not_count() -> None:
     """With a hook naming Rumania an attacked Vichy colony, Axis units there do not count."""
-    hooks = Hooks(vichy_colony=lambda tx, major, minor: minor == "Rumania")
-    game = controlled(hooks=hooks)
+    book = RULEBOOK.extend(
+        "rumania-a-vichy-colony",
+        replace={"vichy_colony": lambda p, major, minor: minor == "Rumania"},
+    )
+    game = controlled(rulebook=book)
     place(game, "Rumania", *(unit(f"g{i}") for i in range(1, 5)))
     assert end_phase(game) == []
 
@@ -222,7 +225,7 @@ def test_no_limit_is_exceeded_at_any_phase_end(
     place(game, "Rumania", *(unit(f"u{i}", kind=k, factors=f) for i, (f, k) in enumerate(counts)))
     before = set(game.to_json()["units"])
     game.advance_to(minors.Moment(game.clock.index + phase_steps))
-    tx = Tx(game.raw_state, game.ruleset, frozenset(), game.hooks)
+    tx = game.play()
     for limit in limits_on(tx, ("Rumania",)):
         assert not measure(tx, limit, ("Rumania",))[0].over
     gone = before - set(game.to_json()["units"])

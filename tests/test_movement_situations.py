@@ -10,6 +10,7 @@ import pytest
 
 from minors import Game, Move, RuleViolation, command, load_ruleset
 from minors.rules82.movement import entrants
+from minors.testing import unbatched_legal_actions
 
 
 def _place(game: Game, country: str, *units: tuple[str, str], hex: str | None = None) -> Any:
@@ -51,7 +52,9 @@ def _listed_exactly_as_checked(game: Game) -> None:
     check finds nothing wrong with it; no listed move goes where its unit already is."""
     legal = game.legal_actions("move")
     assert len(legal) == len(set(legal))
-    assert game._legal({"move"}, gate=False) == legal  # the checks' boolean paths agree
+    assert [
+        c for c in unbatched_legal_actions(game) if c.name in {"move"}
+    ] == legal  # each checked on its own
     listed = set(legal)
     countries = [*game.to_json()["minors"], *game.ruleset.majors]
     for cmd in listed:
@@ -132,8 +135,8 @@ def test_who_may_enter_a_controlled_minor_and_one_awaiting_its_ally() -> None:
     Poland, attacked by Germany and awaiting Britain's alliance, is open to its attacker
     and to the Allies (82.82, 82.83)."""
     game = _board()
-    assert sorted(entrants(game.board(), "Rumania")) == ["Germany", "Italy", "Japan"]
-    assert sorted(entrants(game.board(), "W. Poland")) == [
+    assert sorted(entrants(game.play(), "Rumania")) == ["Germany", "Italy", "Japan"]
+    assert sorted(entrants(game.play(), "W. Poland")) == [
         "Britain", "France", "Germany", "Russia", "U.S."
     ]  # fmt: skip
     assert _rules(game, Move(("ita-1",), "Rumania")) == []
@@ -300,13 +303,15 @@ def test_house_tables_keep_the_entry_phase_zone_and_hex_rules(house: Any) -> Non
     china = Move(("communist-china-1",), "Communist China", "Yulin")
     assert _rules(game, china) == ["82.83A"]
     game.advance_to("1939-fall/axis/movement")
-    assert entrants(game.board(), "Sweden") == frozenset()
+    assert entrants(game.play(), "Sweden") == frozenset()
     game.apply(_place(game, "Sweden", ("swe-1", "Sweden")))
     game.apply(_place(game, "Germany", ("ger-1", "Germany")))
     game.apply(Move(("swe-1",), "Germany"))
     assert _rules(game, Move(("ger-1",), "Sweden")) == ["82.41"]
     assert Move(("swe-1",), "Sweden") in game.legal_actions("move")
-    assert game._legal({"move"}, gate=False) == game.legal_actions("move")
+    assert [c for c in unbatched_legal_actions(game) if c.name in {"move"}] == game.legal_actions(
+        "move"
+    )
     assert _rules(game, Move(("swe-1",), "Sweden")) == []
     used = _place(game, "Rumania", ("swe-1", "Germany"), hex="Nowhere")
     assert _rules(game, used) == ["82.41", "K3"]  # the used id; no hex list to break
@@ -332,7 +337,7 @@ def test_a_minor_starting_with_its_hexes_controlled_is_open_to_the_controller(
     game = Game.new(load_ruleset([path]))
     game.advance_to("1939-fall/axis/movement")
     assert game.legal_actions("choose_losses") == []  # nobody stands there yet
-    assert sorted(entrants(game.board(), "Sweden")) == ["Germany", "Italy", "Japan"]
+    assert sorted(entrants(game.play(), "Sweden")) == ["Germany", "Italy", "Japan"]
 
 
 @pytest.mark.rule("82.31")

@@ -19,8 +19,7 @@ import pytest
 from hypothesis import given, settings
 
 import minors
-from minors import Game, MinorsError, command
-from minors._kernel.tx import Tx
+from minors import Board, Game, MinorsError, command
 from minors.testing import MinorsStateMachine, commands, conquered_units
 
 
@@ -88,7 +87,7 @@ SCRIPT = [
 
 
 def _writes() -> list[str]:
-    return ["put", "put_unit", "drop_unit", "record", "add_war", "eliminate"]
+    return ["write", "update", "replace", "put_unit", "drop_unit", "record"]
 
 
 @pytest.mark.parametrize("method", _writes())
@@ -97,7 +96,7 @@ def test_a_failure_inside_any_effect_changes_nothing(
 ) -> None:
     """An exception raised at any write of any command leaves state() and the log as they
     were: the successor is built aside and committed by one assignment."""
-    original = getattr(Tx, method)
+    original = getattr(Board, method)
     for index, (at, cmd) in enumerate(SCRIPT):
         calls = {"n": 0}
         for fail_at in range(1, 40):
@@ -109,7 +108,7 @@ def test_a_failure_inside_any_effect_changes_nothing(
             before_state, before_log = game.state(), game.log
 
             def failing(
-                self: Tx,
+                self: Board,
                 *args: Any,
                 _fail_at: int = fail_at,
                 _calls: dict[str, int] = calls,
@@ -121,14 +120,14 @@ def test_a_failure_inside_any_effect_changes_nothing(
                 return original(self, *args, **kw)
 
             calls["n"] = 0
-            monkeypatch.setattr(Tx, method, failing)
+            monkeypatch.setattr(Board, method, failing)
             try:
                 game.apply(cmd)
             except RuntimeError:
                 assert game.state() == before_state
                 assert game.log == before_log
             finally:
-                monkeypatch.setattr(Tx, method, original)
+                monkeypatch.setattr(Board, method, original)
             if calls["n"] < fail_at:
                 break  # this command makes fewer writes of this kind: all were tried
 

@@ -18,6 +18,7 @@ from minors.domain.clock import Moment
 from minors.rules82 import RULEBOOK
 from minors.rules82.deployment import force_specs, short_of_room
 from minors.rules82.diplomacy import Standing, status_of
+from minors.testing import unbatched_legal_actions
 
 TURKEY = [
     ("turkey-1", "infantry", 2), ("turkey-2", "infantry", 2), ("turkey-3", "infantry", 2),
@@ -56,9 +57,9 @@ def test_turkeys_forces_are_its_table_row_with_the_named_ships() -> None:
     """Turkey's forces are its row of the forces table, its CA cell replaced by the §
     footnote's ships; a minor with partisans only, or none, sets up nothing."""
     game = Game.new()
-    assert force_specs(game.board(), "Turkey") == TURKEY
-    assert force_specs(game.board(), "Iraq") == []
-    assert force_specs(game.board(), "Denmark") == []
+    assert force_specs(game.play(), "Turkey") == TURKEY
+    assert force_specs(game.play(), "Iraq") == []
+    assert force_specs(game.play(), "Denmark") == []
 
 
 @pytest.mark.rule("82.61")
@@ -72,7 +73,7 @@ def test_a_house_footnote_ship_keeps_its_own_strength(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     game = Game.new(load_ruleset([path]))
-    specs = force_specs(game.board(), "Turkey")
+    specs = force_specs(game.play(), "Turkey")
     assert ("turkey-ca-11", "naval", 3) in specs
     assert ("turkey-yavuz-12", "naval", 2) in specs
 
@@ -224,11 +225,11 @@ def test_house_forces_rows_keep_their_cells_and_colonies_set_up_nothing(tmp_path
         encoding="utf-8",
     )
     game = Game.new(load_ruleset([path]))
-    assert force_specs(game.board(), "Bulgaria") == [
+    assert force_specs(game.play(), "Bulgaria") == [
         ("bulgaria-1", "infantry", 1), ("bulgaria-2", "infantry", 1),
         ("bulgaria-3", "infantry", 1), ("bulgaria-4", "infantry", 1), ("bulgaria-5", "air", 5),
     ]  # fmt: skip
-    assert force_specs(game.board(), "Australia") == []
+    assert force_specs(game.play(), "Australia") == []
     assert not game.minor("Burma").deployed
     assert not game.minor("India").deployed
     assert game.minor("Thailand").deployed
@@ -613,7 +614,7 @@ def test_a_result_adds_up_and_acts_only_on_a_minor_at_peace_in_play() -> None:
                "attributed, hexes controlled)")
     ]  # fmt: skip
     results = game.legal_actions("diplomatic_result")
-    assert game._legal({"diplomatic_result"}, gate=False) == results
+    assert [c for c in unbatched_legal_actions(game) if c.name in {"diplomatic_result"}] == results
     assert {c.minor for c in results} >= {"Norway", "Turkey", "Arabia"}
     assert not {c.minor for c in results} & {"Egypt", "W. Poland", "Vichy France"}
     low, high = game.ruleset.scale
@@ -775,7 +776,7 @@ def test_a_surrendered_power_rolls_no_more() -> None:
     game.advance_to("1940-spring/allies/diplomacy")
     results = game.legal_actions("diplomatic_result")
     assert sorted({c.major for c in results}) == ["Britain", "Russia", "U.S."]
-    assert game._legal({"diplomatic_result"}, gate=False) == results
+    assert [c for c in unbatched_legal_actions(game) if c.name in {"diplomatic_result"}] == results
     late = {"minor": "Spain", "major": "Germany", "result": 3, "roll": 5, "modifiers": [-2]}
     assert _rules(game, command("diplomatic_result", **late)) == ["K1"]  # the roll adds up
     game = Game.new(disabled={"K2", "K7"})
@@ -912,7 +913,7 @@ def _wars_listed_exactly_as_checked(game: Game) -> dict[str, int]:
     found = {}
     for kind in WAR_KINDS:
         legal = game.legal_actions(kind)
-        assert game._legal({kind}, gate=False) == legal
+        assert [c for c in unbatched_legal_actions(game) if c.name in {kind}] == legal
         listed = set(legal)
         for cmd in _commands(game, kind):
             assert (cmd in listed) == (game.check(cmd) == []), (str(game.clock), cmd)

@@ -17,28 +17,27 @@ from attrs import frozen
 from click.testing import CliRunner
 
 import minors
-from minors import auditlog
-from minors._kernel.kind import Command, MajorName, MinorName
-from minors._kernel.rulebook import (
-    EFFECT,
-    Role,
+from minors import (
+    Command,
+    MajorName,
+    MinorName,
+    Play,
+    Refusal,
     RulebookError,
-    Violation,
     at_phase_end,
+    auditlog,
     candidates,
     check,
-    clause_key,
-    effect,
     handles,
-    load,
+    refuse,
+    rule,
 )
-from minors._kernel.tx import Tx
 from minors.cli import main
 from minors.domain import ClauseKind, Side
 from minors.domain.clock import Phase
+from minors.errors import clause_key
 from minors.examples import LIMIT_OF_EIGHT, winter_truce
 from minors.rules82 import RULEBOOK as RULE_82
-from minors.rules82 import Hooks
 from minors.rules82.conquest import conquer
 from minors.rules82.war import DeclareWar
 from minors.ruleset.records import Clause
@@ -68,9 +67,9 @@ def test_a_check_written_after_the_first_game_is_seen_by_a_rulebook_built_after_
     house = types.ModuleType("late_house_rule")
 
     @check(DeclareWar, "H9")
-    def no_war_on_sweden(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+    def no_war_on_sweden(play: Play, cmd: DeclareWar) -> Iterator[Refusal]:
         if cmd.target == "Sweden":
-            yield Violation("H9", "Sweden is off limits")
+            yield refuse("Sweden is off limits")
 
     no_war_on_sweden.__module__ = house.__name__
     house.no_war_on_sweden = no_war_on_sweden  # type: ignore[attr-defined]
@@ -86,7 +85,7 @@ def test_rule_82_collects_every_rule_module_with_its_kinds_in_one_place() -> Non
     """Rule 82's rulebook holds the fourteen kinds of the scenario vocabulary, each with one
     handler, and a candidate generator for all but `place`."""
     assert set(RULE_82.kinds) == set(minors.commands.KINDS)
-    active = RULE_82.active()
+    active = RULE_82.in_force()
     assert set(active.handlers) == set(RULE_82.kinds.values())
     assert {k.name for k in active.candidates} == set(RULE_82.kinds) - {"place"}
     assert all(kind in active.checks for kind in RULE_82.kinds.values() if kind.name != "place")
@@ -97,11 +96,14 @@ def test_phase_hooks_run_in_the_order_of_the_sources() -> None:
     arrivals; at the end of combat conquest comes before the limits."""
     keys = {
         phase: [fn.__qualname__.rsplit(".", 1)[-1] for fn in fns]
-        for phase, fns in RULE_82.active().phase_end.items()
+        for phase, fns in RULE_82.in_force().phase_end.items()
     }
     assert keys[Phase.COMBAT] == ["_capitals_fall", "_enforce"]
     assert keys[Phase.REDEPLOYMENT] == ["_deadline_passes", "_enforce"]
-    starts = [fn.__qualname__ for fn in RULE_82.active().phase_start[Phase.DIPLOMACY]]
+    starts = [
+        f"{fn.__module__}.{fn.__qualname__}"
+        for fn in RULE_82.in_force().phase_start[Phase.DIPLOMACY]
+    ]
     assert starts == [
         "minors.rules82.survival._associations_due",
         "minors.rules82.deployment._commonwealth_arrivals",
@@ -131,28 +133,28 @@ class _Sealed(minors.Command):
 
 def test_every_bad_definition_fails_at_build_each_with_its_fix() -> None:
     """An unknown clause, a second handler, a check for a kind nothing handles, a phase hook
-    for an unknown phase and one that is no effect: one error lists them all."""
+    for an unknown phase and one that is no rule: one error lists them all."""
 
     class Broken:
         @check(DeclareWar, "82.99")
-        def typo(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+        def typo(play: Play, cmd: DeclareWar) -> Iterator[Refusal]:
             yield from ()
 
         @handles(DeclareWar)
-        def second_handler(tx: Tx, cmd: DeclareWar) -> None:
+        def second_handler(play: Play, cmd: DeclareWar) -> None:
             pass
 
         @check(_Sealed, "H1")
-        def sealed(tx: Tx, cmd: Any) -> Iterator[Violation]:
+        def sealed(play: Play, cmd: Any) -> Iterator[Refusal]:
             yield from ()
 
         @at_phase_end("redeploy")  # type: ignore[arg-type]
-        @effect("H1")
-        def misspelt(tx: Tx, side: Side) -> None:
+        @rule("H1")
+        def misspelt(play: Play, side: Side) -> None:
             pass
 
         @at_phase_end(Phase.COMBAT)
-        def not_an_effect(tx: Tx, side: Side) -> None:
+        def not_a_rule(play: Play, side: Side) -> None:
             pass
 
     with pytest.raises(RulebookError) as info:
@@ -166,7 +168,7 @@ def test_every_bad_definition_fails_at_build_each_with_its_fix() -> None:
     assert "extend(replace=...)" in text
     assert "a check for _Sealed, which nothing handles: mark its handler with @handles" in text
     assert "phase hook for 'redeploy', which is not a phase: use one of Phase.DIPLOMACY" in text
-    assert "not_an_effect runs at a phase or the start but is not an effect" in text
+    assert "not_a_rule runs at a phase or the start but is not a rule" in text
     assert isinstance(info.value, minors.MinorsError)
     assert isinstance(info.value, ValueError)
 
@@ -177,7 +179,7 @@ def test_a_clause_of_the_base_cannot_be_defined_again_nor_a_missing_rule_replace
         RULE_82.extend(
             "clash",
             clauses=[_clause("82.34")],
-            replace={"minors.rules82.war._garison_needs_war": lambda tx, cmd: ()},
+            replace={"minors.rules82.war._garison_needs_war": lambda play, cmd: ()},
         )
     text = str(info.value)
     assert "clause '82.34' is in the base's table already" in text
@@ -186,12 +188,16 @@ def test_a_clause_of_the_base_cannot_be_defined_again_nor_a_missing_rule_replace
 
 
 def test_an_unknown_clause_to_switch_off_names_the_closest() -> None:
-    """`disabled` takes the rulebook's ids (A25 by its short form too) and refuses others."""
+    """`disabled` takes the rulebook's ids that something is marked with; an unknown id names
+    the closest, a clause nothing is marked with (an A25 clause, by its short form too)
+    names those that can be switched off."""
     with pytest.raises(minors.UnknownNameError, match=r"'82\.99'.*did you mean '82\.9'"):
         minors.Game.new(disabled={"82.99"})
     with pytest.raises(minors.UnknownNameError, match="H1"):
         minors.Game.new(disabled={"H1"})
-    assert minors.Game.new(disabled={"K1", "25.85"}).disabled == {"K1", "A25.85"}
+    with pytest.raises(minors.ClauseError, match=r"'A25\.85' cannot be switched off.*82\.12"):
+        minors.Game.new(disabled={"K1", "25.85"})
+    assert minors.Game.new(disabled={"K1", "82.34"}).disabled == {"K1", "82.34"}
     truce = minors.Game.new(rulebook=winter_truce.RULEBOOK, disabled={"H1"})
     truce.advance_to(WINTER)
     assert truce.check(_declare()) == []
@@ -207,7 +213,7 @@ def test_clause_order_is_the_order_of_the_texts() -> None:
     ]  # fmt: skip
 
 
-# ---- effects keep their type ---------------------------------------------------------------
+# ---- rules keep their type ---------------------------------------------------------------
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -219,34 +225,23 @@ def _fits(value: Any, hint: Any) -> bool:
     return isinstance(value, origin or hint)
 
 
-def test_a_switched_off_effect_returns_a_value_of_its_own_type() -> None:
-    """Every effect's `otherwise` is a value of the type its function returns."""
-    effects = [e for e in RULE_82.entries if e.role is Role.EFFECT]
-    assert len(effects) > 30
-    for entry in effects:
-        spec = getattr(_wrapper_of(entry.key, entry.function), EFFECT)
-        module = vars(__import__(spec.function.__module__, fromlist=["x"]))
-        hint = typing.get_type_hints(spec.function, {**module, "Tx": Tx})["return"]
-        assert _fits(spec.otherwise, hint), (entry.key, spec.otherwise, hint)
-
-
-def _wrapper_of(key: str, function: Any) -> Any:
-    module = __import__(function.__module__, fromlist=["x"])
-    for value in vars(module).values():
-        spec = getattr(value, EFFECT, None)
-        if spec is not None and spec.key == key:
-            return value
-    raise AssertionError(key)
+def test_a_switched_off_rule_returns_a_value_of_its_own_type() -> None:
+    """Every `rule` function's `otherwise` is a value of the type the function returns."""
+    marked = [e for e in RULE_82.entries if e.role.value == "rule"]
+    assert len(marked) > 30
+    for entry in marked:
+        module = vars(__import__(entry.function.__module__, fromlist=["x"]))
+        hint = typing.get_type_hints(entry.function, module)["return"]
+        assert _fits(entry.otherwise, hint), (entry.key, entry.otherwise, hint)
 
 
 @pytest.mark.rule("82.322")
-def test_a_switched_off_effect_does_nothing_and_says_so_in_its_type() -> None:
+def test_a_switched_off_rule_does_nothing_and_says_so_in_its_type() -> None:
     """With 82.322 off, Finland's own limit is an empty tuple, not None."""
     from minors.rules82.limits import limits_on
 
     game = minors.Game.new(disabled={"82.322"})
-    tx = Tx(game.raw_state, game.ruleset, game.disabled, game.rulebook)
-    assert limits_on(tx, ("Finland",)) == []
+    assert limits_on(game.play(), ("Finland",)) == []
 
 
 # ---- variants -------------------------------------------------------------------------------
@@ -334,23 +329,20 @@ def test_a_rule_82_log_is_refused_under_the_truce_and_an_old_header_means_rule_8
 
 
 @pytest.mark.rule("82.36")
-def test_a_named_rule_is_replaced_by_a_variant_as_by_hooks() -> None:
-    """Replacing `subversion` with extend(replace=...) and with Hooks gives the same game."""
+def test_a_named_rule_is_replaced_by_a_variant() -> None:
+    """Replacing `subversion` with extend(replace=...) runs the replacement in its place."""
     calls: list[str] = []
 
-    def noisy(tx: Tx, major: str, minor: str) -> None:
+    def noisy(play: Play, major: str, minor: str) -> None:
         calls.append(minor)
 
     book = RULE_82.extend("quiet-subversion", replace={"subversion": noisy})
-    hooked = minors.Game.new(hooks=Hooks(subversion=noisy))
-    variant = minors.Game.new(rulebook=book)
-    for game in (hooked, variant):
-        game.advance_to("1939-fall/allies/diplomacy")
-        game.apply(minors.command("subvert", major="Russia", minor="Sweden"))
-        assert game.minor("Sweden").status is minors.Status.NEUTRAL
-    assert calls == ["Sweden", "Sweden"]
-    assert hooked.rulebook.name == "rule82+hooks"
-    assert Hooks().apply(RULE_82) is RULE_82
+    game = minors.Game.new(rulebook=book)
+    game.advance_to("1939-fall/allies/diplomacy")
+    game.apply(minors.command("subvert", major="Russia", minor="Sweden"))
+    assert game.minor("Sweden").status is minors.Status.NEUTRAL
+    assert calls == ["Sweden"]
+    assert game.rulebook.name == "quiet-subversion"
     assert minors.Game.new().check(minors.command("subvert", major="Russia", minor="Sweden"))
 
 
@@ -396,7 +388,7 @@ def test_rulebooks_are_found_by_name_or_module_and_attribute() -> None:
     load is a RulebookError saying why."""
     assert minors.find_rulebook("rule82") is RULE_82
     assert minors.find_rulebook("winter-truce") is winter_truce.RULEBOOK
-    assert load("minors.examples.winter_truce:RULEBOOK") is winter_truce.RULEBOOK
+    assert minors.find_rulebook("minors.examples.winter_truce:RULEBOOK") is winter_truce.RULEBOOK
     for spec, message in [
         ("winter", "no rulebook 'winter': name one of rule82, winter-truce"),
         ("minors.examples.winter_truce", "no rulebook"),
@@ -443,7 +435,7 @@ def _clause_literals(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("name", KERNEL)
 def test_the_kernel_names_no_clause_and_imports_no_rule(name: str) -> None:
-    """The game engine, state, transaction, log, kinds, effect records and rulebook hold no
+    """The game engine, board, state, log, kinds, events and rulebook hold no
     rule id and import nothing above the kernel (import-linter checks the layers in CI)."""
     tree = ast.parse((PACKAGE / "_kernel" / name).read_text(encoding="utf-8"))
     assert _clause_literals(tree) == []
@@ -466,16 +458,16 @@ class Annexation:
     """Its checks, handler and candidates, in one class."""
 
     @check(Annex, "H2")
-    def only_the_neutral(tx: Tx, cmd: Annex) -> Iterator[Violation]:
-        if tx.minors[cmd.minor].status is not minors.Status.NEUTRAL:
-            yield Violation("H2", f"{cmd.minor} is not neutral")
+    def only_the_neutral(play: Play, cmd: Annex) -> Iterator[Refusal]:
+        if play.board.minors[cmd.minor].status is not minors.Status.NEUTRAL:
+            yield refuse(f"{cmd.minor} is not neutral")
 
     @handles(Annex)
-    def annex(tx: Tx, cmd: Annex) -> None:
-        conquer(tx, cmd.minor, cmd.major, f"{cmd.major} annexes {cmd.minor}")
+    def annex(play: Play, cmd: Annex) -> None:
+        conquer(play, cmd.minor, cmd.major, f"{cmd.major} annexes {cmd.minor}")
 
     @candidates(Annex)
-    def annexations(tx: Tx, gated: bool) -> Iterator[Annex]:
+    def annexations(play: Play) -> Iterator[Annex]:
         yield Annex("Russia", "Estonia")
 
 

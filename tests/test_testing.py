@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 import minors
-import minors.auditlog
+import minors.audit.log
 from minors import Game, Note, RuleViolation, Status, command, load_ruleset
 from minors import testing as kit
 from minors.rules82.commands import KINDS, fields_of
@@ -300,7 +300,7 @@ def test_stale_caches_are_found(cache: str, expected: str) -> None:
     game.apply(command("diplomatic_result", minor="Sweden", major="Germany", result=8))
     game.key()  # the key is kept from now on
     assert kit.stale_caches(game) == []
-    board = game.board()
+    board = game.play().board
     wrong = {
         "where": {**board.where, "Sweden": ("australia-1",)},
         "owned": {"Germany": ("australia-1",)},
@@ -355,20 +355,20 @@ def test_a_clone_that_shares_the_game_is_caught(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_log_that_does_not_replay_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """A replay that does not reproduce the game is caught at the end of the run."""
-    monkeypatch.setattr(minors.auditlog, "replay", lambda path, **kw: Game.new())
+    monkeypatch.setattr(minors.audit.log, "replay", lambda path, **kw: Game.new())
     _fails(MinorsStateMachine, "replaying the log gives another state")
 
 
 def test_the_log_is_checked_every_log_every_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every log_every steps the log is verified and replayed, and play goes on on a new log."""
     checks: list[int] = []
-    verify = minors.auditlog.verify
+    verify = minors.audit.log.verify
 
     def counting(path: Any, **kw: Any) -> Any:
         checks.append(1)
         return verify(path, **kw)
 
-    monkeypatch.setattr(minors.auditlog, "verify", counting)
+    monkeypatch.setattr(minors.audit.log, "verify", counting)
 
     class Often(MinorsStateMachine):
         log_every = 3
@@ -525,7 +525,7 @@ def test_the_kit_without_hypothesis_says_what_to_install(pytester: pytest.Pytest
 PLANTED = [
     pytest.param(
         ("minors.rules82.conquest", "conquer",
-         "for unit in sorted(tx.units_of(minor), key=lambda u: u.id):", "for unit in ():"),
+         "for unit in sorted(p.board.units_of(minor), key=lambda u: u.id):", "for unit in ():"),
         "of conquered .* is on the map", id="a-conquest-leaves-units",
         marks=pytest.mark.rule("82.11G"),
     ),
@@ -535,7 +535,7 @@ PLANTED = [
         marks=pytest.mark.rule("82.22"),
     ),
     pytest.param(
-        ("minors.rules82.limits", "_enforce", "for limit in limits_on(tx, group):",
+        ("minors.rules82.limits", "_enforce", "for limit in limits_on(p, group):",
          "for limit in ():"),
         "counted factors", id="limits-never-enforced", marks=pytest.mark.rule("82.321B"),
     ),

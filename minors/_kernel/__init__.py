@@ -1,10 +1,11 @@
 """The kernel: what runs a game and knows no rule (private; the public names are
 re-exported by `minors`).
 
-- `clock`-free here: moments and phases are domain values (`minors.domain.clock`);
+- `board`: the live position, changed in place with an undo journal, and its key;
 - `state`: the frozen records of a position; `chain`: persistent chains (ledger, log);
-- `tx`: the transaction a command or an advance builds the next state in;
 - `kind`: the `Command` base and the generic work on command kinds;
-- `rulebook`: marking rules and collecting them (`Rulebook`); `effects`: what rules did;
+- `rulebook`: marking rules, collecting them (`Rulebook`), the rules in force (`Rules`) and
+  what a rule works with (`Play`); `events`: what rules did;
+- `convert`: states, commands and events to plain data and back;
 - `log`: the in-memory log; `game`: `BaseGame`, which runs a rulebook's rules.
 """

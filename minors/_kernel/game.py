@@ -1,39 +1,40 @@
-"""The game engine behind the public `Game`: state, clock and log, and a rulebook whose
+"""The game engine behind the public `Game`: board, clock and log, and a rulebook whose
 rules it runs (it has none of its own). `minors.Game` is this with rule 82 by default."""
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, Self
 
 import cattrs
+from attrs import evolve
 
 from ..domain.clock import Moment
 from ..domain.units import Unit
-from ..errors import ClockError, CommandError, StateError, UnknownNameError
+from ..errors import (
+    ClockError,
+    CommandError,
+    RuleViolation,
+    StateError,
+    UnknownNameError,
+    Violation,
+)
 from ..ruleset.tables import Ruleset, load_ruleset
-from .convert import build_command, fields_of, state_dict, structure_state
-from .effects import Effects, PhaseEnded
+from .board import Board, Journal
+from .convert import build_command, state_dict, structure_state
+from .events import Events, PhaseEnded
 from .kind import Command, canonical_names
 from .log import Log, LogEntry
-from .rulebook import Batch, Rulebook, RuleViolation, Violation
-from .state import GameState, MinorState, Pending, evolve
-from .tx import Journal, Tx
+from .rulebook import Check, Play, Rulebook, Rules
+from .state import GameState, MinorState, Pending
 
-__all__ = ["BaseGame", "ClockError", "Sink", "StateError", "Variation", "position"]
+__all__ = ["BaseGame", "ClockError", "Sink", "StateError", "position"]
 
 
 def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
-
-
-class Variation(Protocol):
-    """Something that turns a rulebook into a variant of it (rule 82's `Hooks`)."""
-
-    def apply(self, book: Rulebook) -> Rulebook:
-        """The variant of `book`."""
 
 
 def position(rs: Ruleset, start: str) -> GameState:
@@ -60,25 +61,18 @@ def position(rs: Ruleset, start: str) -> GameState:
     return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
-Plan = tuple[
-    list[Callable[[Tx, Command], bool]], list[Callable[[Tx, Command], bool]], dict[Hashable, bool]
-]
-"""The batched and the single checks `legal_actions` runs on batches that vouch for the same
-checks, and the verdicts it found for their `share` keys."""
-
-
 def phase_ended(ended: Moment, rule: str) -> PhaseEnded:
     """The marker of the clock leaving phase `ended` for the next (made when read)."""
     return PhaseEnded(str(ended), str(ended.next()), rule)
 
 
-def _passes(checks: list[Callable[[Tx, Command], bool]], tx: Tx, cmd: Command) -> bool:
-    """Whether `cmd` passes every check (by their boolean paths), stopping at the first that
-    refuses it. The refusing check moves to the front of `checks` (a list made for one
-    `legal_actions` call), so that the next candidate meets the likeliest refusal first:
-    only the verdict counts here, not the clause order `check` reports in."""
-    for i, ok in enumerate(checks):
-        if not ok(tx, cmd):
+def _passes(checks: list[tuple[Check, str]], play: Play, cmd: Command) -> bool:
+    """Whether `cmd` passes every check, stopping at the first that refuses it. The
+    refusing check moves to the front of `checks` (a list made for one `legal_actions`
+    call), so that the next candidate meets the likeliest refusal first: only the verdict
+    counts here, not the clause order `check` reports in."""
+    for i, found in enumerate(checks):
+        for _ in found[0](play, cmd):
             if i:
                 checks.insert(0, checks.pop(i))
             return False
@@ -115,16 +109,16 @@ class BaseGame:
     """A game: apply commands, advance the clock, clone, inspect.
 
     The rules come from a `Rulebook` (`default_rulebook` unless one is given); the kernel has
-    no rule of its own: a command runs the checks, handler and effects the rulebook holds
-    for its kind.
+    no rule of its own: a command runs the checks and handler the rulebook holds for its
+    kind.
     """
 
     default_rulebook: ClassVar[Rulebook | None] = None
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
 
     __slots__ = (
-        "_active", "_base_seq", "_board", "_book", "_canonical", "_disabled", "_history", "_last",
-        "_log", "_logging", "_rs", "_seq", "_sink", "_start",
+        "_base_seq", "_book", "_canonical", "_history", "_last", "_log", "_logging", "_play",
+        "_seq", "_sink", "_start",
     )  # fmt: skip
 
     def __init__(
@@ -133,19 +127,15 @@ class BaseGame:
         rs: Ruleset,
         *,
         disabled: frozenset[str] = frozenset(),
-        hooks: Variation | Rulebook | None = None,
         log: Log | None = None,
         start: str = "1939-fall",
         base_seq: int = 0,
         rulebook: Rulebook | None = None,
         logging: bool = True,
     ) -> None:
-        self._rs = rs
-        self._disabled = disabled
-        self._book = self._rulebook(rulebook, hooks)
-        self._active = self._book.active(disabled)
-        self._board = Tx(state, rs, disabled, self._book, self._active)
-        """The live state, changed in place by the rules (each change journaled)."""
+        self._book = self._rulebook(rulebook)
+        self._play = Play(Board(state), rs, self._book.in_force(disabled))
+        """The board the rules change in place, the tables and the rules in force."""
         self._log = log or Log()
         self._start = start
         self._last = rs.calendar_end(start)
@@ -160,22 +150,20 @@ class BaseGame:
         """What `pop` undoes: each step's journal, and the log, entry number and political
         era before it."""
         self._canonical: dict[int, Command] = {}
-        """Commands `resolve` found canonical in this game's tables and rulebook, by `id`
-        (each kept alive here, so its id is never another's): commands are immutable, so
-        one that `legal_actions` lists is resolved once however often it is applied."""
+        """Commands found canonical in this game's tables and rulebook, by `id` (each kept
+        alive here, so its id is never another's): commands are immutable, so one that
+        `legal_actions` lists is resolved once however often it is applied."""
 
     # ---- construction ----------------------------------------------------------------
 
     @classmethod
-    def _rulebook(cls, rulebook: Rulebook | None, hooks: Variation | Rulebook | None) -> Rulebook:
-        """The rulebook in force: `rulebook` (the default one if none) as `hooks` vary it. A
-        rulebook given as `hooks` (what `game.hooks` returns) is taken as the rulebook."""
-        if isinstance(hooks, Rulebook):
-            return hooks
+    def _rulebook(cls, rulebook: Rulebook | None) -> Rulebook:
         book = rulebook if rulebook is not None else cls.default_rulebook
         if book is None:
             raise TypeError(f"{cls.__name__} has no default rulebook: pass rulebook=")
-        return hooks.apply(book) if hooks is not None else book
+        if not isinstance(book, Rulebook):
+            raise TypeError(f"rulebook= takes a Rulebook, not {type(book).__name__}")
+        return book
 
     @classmethod
     def new(
@@ -184,29 +172,29 @@ class BaseGame:
         *,
         start: str = "1939-fall",
         disabled: Iterable[str] = (),
-        hooks: Variation | None = None,
         rulebook: Rulebook | None = None,
         log: bool = True,
     ) -> Self:
         """The built-in campaign start (`1939-fall`), with overlay tables if given, under
-        `rulebook` (rule 82 by default; `hooks` replace its named rules).
+        `rulebook` (rule 82 by default).
 
-        `disabled` (for tests) switches off the rules registered under those clause ids.
-        `log=False` makes a game for search: no log entry is made or kept (`log` stays
-        empty; `push`, `pop` and `key` work as ever).
+        `disabled` (for tests) switches off what is marked with those clauses: checks and
+        rules. `log=False` makes a game for search: no log entry is made or kept (`log`
+        stays empty; `push`, `pop` and `key` work as ever).
 
         Raises:
-            UnknownNameError: a clause in `disabled` that the rulebook does not have (with the
-                closest ids), or an unknown start.
+            UnknownNameError: a clause the rulebook's table lacks (with the closest ids), or
+                an unknown start.
+            ClauseError: a clause nothing is marked with (there is nothing to switch off).
         """
         rs = _ruleset(ruleset)
-        book = cls._rulebook(rulebook, hooks)
+        book = cls._rulebook(rulebook)
         off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
         game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start, logging=log)
-        tx = game._board
-        for fn in game._active.start:
-            fn(tx)
-        tx.journal, tx.effects = [], []  # the start is where `pop` stops
+        play = game._play
+        for fn in play.rules.start:
+            fn(play)
+        play.board.journal, play.events = [], []  # the start is where `pop` stops
         return game
 
     @classmethod
@@ -215,7 +203,6 @@ class BaseGame:
         data: dict[str, Any],
         ruleset: Ruleset | Iterable[str | Path] = (),
         *,
-        hooks: Variation | Rulebook | None = None,
         start: str = "1939-fall",
         base_seq: int = 0,
         rulebook: Rulebook | None = None,
@@ -242,8 +229,7 @@ class BaseGame:
                 f"unknown {unknown[:3]}{' ...' if len(unknown) > 3 else ''})"
             )
         state = evolve(state, minors={name: state.minors[name] for name in rs.minors})
-        book = cls._rulebook(rulebook, hooks)
-        return cls(state, rs, rulebook=book, start=start, base_seq=base_seq, logging=log)
+        return cls(state, rs, rulebook=rulebook, start=start, base_seq=base_seq, logging=log)
 
     def clone(self) -> Self:
         """An independent copy: the two boards share their containers until either writes
@@ -251,11 +237,10 @@ class BaseGame:
         clone writes to no file sink, and `pop` on it stops where it was made (as
         python-chess's `copy(stack=False)`)."""
         other = type(self).__new__(type(self))
-        other._board, other._rs, other._disabled = self._board.fork(), self._rs, self._disabled
-        other._book, other._active, other._log = self._book, self._active, self._log
+        other._play, other._book, other._log = self._play.fork(), self._book, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
-        other._last = self._last
-        other._logging, other._seq, other._history = self._logging, self._seq, []
+        other._last, other._logging, other._seq = self._last, self._logging, self._seq
+        other._history = []
         other._canonical = self._canonical  # the same tables and rulebook
         return other
 
@@ -263,15 +248,15 @@ class BaseGame:
         """The rulebook, the clock, the tables (digest, overlays), what is switched off,
         and how much is going on: `<Game rulebook 'rule82' at 1940-spring/axis/diplomacy
         ...>`."""
-        state = self._board
-        at_war = sum(1 for m in state.minors.values() if m.active and m.at_war_with)
-        parts = [f"rulebook {self._book.name!r}", f"at {state.clock}"]
-        parts.append(f"tables {self._rs.digest[:12]}")
-        if self._rs.sources:
-            parts.append(f"overlays {list(self._rs.sources)}")
-        if self._disabled:
-            parts.append(f"disabled {sorted(self._disabled)}")
-        counts = ((at_war, "minor", "at war"), (len(state.units), "unit", "on the map"))
+        board, rs = self._play.board, self._play.rs
+        at_war = sum(1 for m in board.minors.values() if m.active and m.at_war_with)
+        parts = [f"rulebook {self._book.name!r}", f"at {board.clock}"]
+        parts.append(f"tables {rs.digest[:12]}")
+        if rs.sources:
+            parts.append(f"overlays {list(rs.sources)}")
+        if self.disabled:
+            parts.append(f"disabled {sorted(self.disabled)}")
+        counts = ((at_war, "minor", "at war"), (len(board.units), "unit", "on the map"))
         parts.append(
             ", ".join(f"{n} {word}{'' if n == 1 else 's'} {what}" for n, word, what in counts)
         )
@@ -281,9 +266,10 @@ class BaseGame:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled like a clone (state, tables, log; no file sink), so games can go to other
         processes; the tables are loaded there again from their overlays."""
+        play = self._play
         return _unpickle, (
             type(self),
-            self._board.snapshot(), self._rs, self._disabled, self._book, self._log, self._start,
+            play.board.snapshot(), play.rs, play.rules.off, self._book, self._log, self._start,
             self._base_seq, self._logging,
         )  # fmt: skip
 
@@ -307,15 +293,15 @@ class BaseGame:
         """Write the entry to the sink (if any), then commit the step: a failed write undoes
         it, leaving the game as it was (in political era `era`). Its journal is kept for
         `pop`."""
-        tx = self._board
+        board = self._play.board
         if entry is not None and self._sink is not None:
             try:
-                self._sink.write(entry, tx.snapshot)
+                self._sink.write(entry, board.snapshot)
             except BaseException:
-                tx.undo(tx.journal, era=era)
+                board.undo(board.journal, era=era)
                 raise
-        self._history.append((tx.journal, self._log, self._seq, era))
-        tx.journal = []
+        self._history.append((board.journal, self._log, self._seq, era))
+        board.journal = []
         self._seq += 1
         if entry is not None and self._logging:
             self._log = self._log.append(entry)
@@ -324,7 +310,7 @@ class BaseGame:
 
     @property
     def clock(self) -> Moment:
-        return self._board.clock
+        return self._play.board.clock
 
     @property
     def last_moment(self) -> Moment:
@@ -334,7 +320,7 @@ class BaseGame:
 
     @property
     def ruleset(self) -> Ruleset:
-        return self._rs
+        return self._play.rs
 
     @property
     def rulebook(self) -> Rulebook:
@@ -342,15 +328,14 @@ class BaseGame:
         return self._book
 
     @property
-    def hooks(self) -> Rulebook:
-        """The rulebook in force, under its 0.1 name: hooks became the named rules a
-        rulebook replaces (`Hooks`, docs/contributing.md)."""
-        return self._book
+    def rules(self) -> Rules:
+        """The rules in force: the rulebook's less the clauses switched off."""
+        return self._play.rules
 
     @property
     def disabled(self) -> frozenset[str]:
         """The clauses switched off in this game."""
-        return self._disabled
+        return self._play.rules.off
 
     @property
     def log(self) -> Log:
@@ -365,38 +350,40 @@ class BaseGame:
         Not plain data: `state()` is the complete state as JSON-ready data (what
         `from_state` reads), `to_json()` the summary `minors run --json` prints (docs/api.md,
         "Three views")."""
-        return self._board.snapshot()
+        return self._play.board.snapshot()
 
-    def board(self) -> Tx:
-        """The live state the rules read and write (for rule code and invariants that run
-        rules on the game as it stands: read it, never write it; commands write)."""
-        return self._board
+    def play(self) -> Play:
+        """What the rules work with — the board, the tables, the rules in force — for code
+        that asks rule functions about the game as it stands (the test kit's invariants,
+        engine queries): read it, never write it; commands write."""
+        return self._play
 
     def minor(self, name: str) -> MinorState:
         """A minor country's frozen record."""
-        return self._board.minors[self._rs.minor(name).name].view()
+        return self._play.board.minors[self._play.rs.minor(name).name].view()
 
     def unit(self, unit_id: str) -> Unit:
         """A unit on the map (`UnknownNameError` if there is none by that id)."""
+        units = self._play.board.units
         try:
-            return self._board.units[unit_id]
+            return units[unit_id]
         except (KeyError, TypeError):
-            close = difflib.get_close_matches(str(unit_id), self._board.units, n=3)
+            close = difflib.get_close_matches(str(unit_id), units, n=3)
             raise UnknownNameError("unit", unit_id, tuple(close)) from None
 
     def at_war(self, a: str, b: str) -> bool:
         """Whether two countries (majors, or a major and a minor) are at war."""
-        a, b = self._rs.resolve(a), self._rs.resolve(b)
-        board = self._board
-        if a in self._rs.majors and b in self._rs.majors:
+        rs, board = self._play.rs, self._play.board
+        a, b = rs.resolve(a), rs.resolve(b)
+        if a in rs.majors and b in rs.majors:
             return board.at_war(a, b)
-        minor, major = (a, b) if a in self._rs.minors else (b, a)
-        return major in board.minors[minor].at_war_with if minor in self._rs.minors else False
+        minor, major = (a, b) if a in rs.minors else (b, a)
+        return major in board.minors[minor].at_war_with if minor in rs.minors else False
 
     def brps(self, major: str) -> int:
         """The major's BRP credits from rule 82: grants less deductions and costs (kept
         beside the ledger: O(1) however long the game)."""
-        return self._board.totals.get(self._rs.major(major).name, 0)
+        return self._play.board.totals.get(self._play.rs.major(major).name, 0)
 
     def key(self) -> int:
         """A 64-bit key of the position: statuses, majors, wars, units with owners and
@@ -404,7 +391,7 @@ class BaseGame:
         (no ledger numbers, no order of eliminations). Equal positions have equal keys in
         every process and under every PYTHONHASHSEED; kept incrementally (Zobrist hashing:
         the entries written since it was last asked for are hashed again)."""
-        return self._board.key()
+        return self._play.board.key()
 
     # ---- commands --------------------------------------------------------------------
 
@@ -422,35 +409,26 @@ class BaseGame:
         """The command with every name in canonical spelling; `CommandError` if a name is
         unknown or of the wrong kind (a minor where a major belongs ...), or if the
         rulebook has no such kind."""
-        resolved: Command = canonical_names(self._rs, cmd)
-        if type(resolved) not in self._active.handlers:
+        resolved: Command = canonical_names(self._play.rs, cmd)
+        if type(resolved) not in self._play.rules.handlers:
             raise CommandError(
                 f"{resolved.name}: not a command of rulebook {self._book.name!r} "
                 f"(its commands: {', '.join(sorted(self._book.kinds))})"
             )
-        self._remember(resolved)  # canonical: `apply` need not resolve it again
-        return resolved
-
-    def _remember(self, cmd: Command) -> None:
-        """Remember `cmd` as canonical in this game's tables and rulebook (by `id`, the
-        command kept alive beside it, so that its id is never another's)."""
         known = self._canonical
         if len(known) >= 1 << 16:  # commands made afresh each time: start again
             known.clear()
-        known[id(cmd)] = cmd
+        known[id(resolved)] = resolved  # canonical: `apply` need not resolve it again
+        return resolved
 
-    def _violations(self, tx: Tx, cmd: Command) -> list[Violation]:
-        """Every violation of `cmd` now: none when every check's boolean path passes it (no
-        message is made), else what each check finds, in clause order."""
-        kind = type(cmd)
-        for ok in self._active.allows.get(kind, ()):
-            if not ok(tx, cmd):
-                break
-        else:
-            return []
+    def _violations(self, cmd: Command) -> list[Violation]:
+        """Every violation of `cmd` now, in clause order: each check's refusals under the
+        clause it is marked with."""
+        play = self._play
         found: list[Violation] = []
-        for fn in self._active.checks.get(kind, ()):
-            found.extend(fn(tx, cmd))
+        for check, clause in play.rules.checks.get(type(cmd), ()):
+            for refusal in check(play, cmd):
+                found.append(Violation(clause, refusal.message, dict(refusal.data)))
         return found
 
     def check(self, cmd: Command) -> list[Violation]:
@@ -459,11 +437,11 @@ class BaseGame:
         Raises:
             CommandError: the command is malformed (an unknown name ...).
         """
-        cmd = self.resolve(cmd)
-        return RuleViolation(v).violations if (v := self._violations(self._board, cmd)) else []
+        found = self._violations(self.resolve(cmd))
+        return RuleViolation(found).violations if found else []
 
-    def apply(self, cmd: Command) -> Effects:
-        """Apply `cmd` and return its effects (an immutable sequence, `Effects`, whose
+    def apply(self, cmd: Command) -> Events:
+        """Apply `cmd` and return its events (an immutable sequence, `Events`, whose
         records are made when first read).
 
         Raises:
@@ -471,50 +449,38 @@ class BaseGame:
             CommandError: the command is malformed.
         """
         if self._canonical.get(id(cmd)) is not cmd:
-            cmd = self._canonical_command(cmd)
-        tx = self._board
-        if not self._active.allowed[type(cmd)](tx, cmd):
-            violations = self._violations(tx, cmd)
-            if violations:
-                raise RuleViolation(violations)
+            cmd = self.resolve(cmd)
+        found = self._violations(cmd)
+        if found:
+            raise RuleViolation(found)
         return self._run(cmd)
 
-    def _canonical_command(self, cmd: Command) -> Command:
-        """`resolve`, remembering a command found canonical (the next `apply` of the same
-        object skips it). A command of this rulebook's kinds whose names are already
-        canonical (what `legal_actions` lists) is told so by a test generated per kind."""
-        test = self._active.canonical.get(type(cmd))
-        if test is not None and test(self._rs, cmd):
-            self._remember(cmd)
-            return cmd
-        return self.resolve(cmd)
-
-    def _run(self, cmd: Command) -> Effects:
-        tx = self._board
+    def _run(self, cmd: Command) -> Events:
+        play = self._play
+        board = play.board
         done: list[Any] = []
-        tx.effects = done
-        era = tx.era
+        play.events = done
+        era = board.era
         try:
-            self._active.handlers[type(cmd)](tx, cmd)
+            play.rules.handlers[type(cmd)](play, cmd)
         except BaseException:
-            tx.undo(tx.journal, era=era)  # a rule failed half-way: nothing of it stays
+            board.undo(board.journal, era=era)  # a rule failed half-way: nothing of it stays
             raise
-        tx.effects = []  # `done` is the step's: no rule writes to it again
-        effects = Effects.of(done)
+        play.events = []  # `done` is the step's: no rule writes to it again
+        events = Events.of(done)
         if self._logging or self._sink is not None:
-            entry = LogEntry(self._seq + 1, tx.clock, fields_of(cmd), effects.records())
-            self._step(entry, era)
+            self._step(LogEntry.of(self._seq + 1, board.clock, cmd, events), era)
         else:
-            self._history.append((tx.journal, self._log, self._seq, era))
-            tx.journal = []
+            self._history.append((board.journal, self._log, self._seq, era))
+            board.journal = []
             self._seq += 1
-        return effects
+        return events
 
-    def push(self, cmd: Command) -> Effects:
+    def push(self, cmd: Command) -> Events:
         """`apply`, under python-chess's name: checked, atomic, undone by `pop`."""
         return self.apply(cmd)
 
-    def push_unchecked(self, cmd: Command) -> Effects:
+    def push_unchecked(self, cmd: Command) -> Events:
         """Apply a command that `legal_actions` has just listed for this very position,
         without resolving its names or running its checks again (a search engine's hot
         path). Anything else is undefined: use `push`. Undone by `pop`."""
@@ -535,7 +501,7 @@ class BaseGame:
                 "pop: nothing to undo since the game was made or cloned (or its stack cleared)"
             )
         journal, self._log, self._seq, era = self._history.pop()
-        self._board.undo(journal, era=era)
+        self._play.board.undo(journal, era=era)
 
     def clear_stack(self) -> None:
         """Forget the steps `pop` could undo (python-chess's `clear_stack`): the game stays
@@ -548,7 +514,7 @@ class BaseGame:
         """How many steps `pop` can undo."""
         return len(self._history)
 
-    def advance_to(self, moment: Moment | str) -> Effects:
+    def advance_to(self, moment: Moment | str) -> Events:
         """Move the clock forward to `moment`, ending and starting every phase on the way
         with all the rules run there; logged as one `advance` entry.
 
@@ -557,41 +523,40 @@ class BaseGame:
                 moment (`last_moment`).
         """
         target = moment if isinstance(moment, Moment) else Moment.parse(moment)
-        tx = self._board
-        if target < tx.clock:
-            raise ClockError(f"the clock stands at {tx.clock}; it cannot go back to {target}")
+        play = self._play
+        board = play.board
+        if target < board.clock:
+            raise ClockError(f"the clock stands at {board.clock}; it cannot go back to {target}")
         if target > self._last:
             raise ClockError(
                 f"{target} is after the calendar's last moment {self._last} (the start's"
                 " last_moment in the tables; an overlay can move it)"
             )
-        if target == tx.clock:
-            return Effects()
-        ends, starts = self._active.phase_end, self._active.phase_start
+        if target == board.clock:
+            return Events()
+        ends, starts = play.rules.phase_end, play.rules.phase_start
         sequence = self._book.sequence
-        tx.effects = []
-        era = tx.era
+        play.events = []
+        era = board.era
         try:
-            while tx.clock < target:
-                for fn in ends.get(tx.clock.phase, ()):
-                    fn(tx, tx.clock.side)
-                tx.effects.append((phase_ended, tx.clock, sequence))
-                tx.assign("clock", tx.clock.next())
-                for fn in starts.get(tx.clock.phase, ()):
-                    fn(tx, tx.clock.side)
+            while board.clock < target:
+                for fn in ends.get(board.clock.phase, ()):
+                    fn(play, board.clock.side)
+                play.events.append((phase_ended, board.clock, sequence))
+                board.replace("clock", board.clock.next())
+                for fn in starts.get(board.clock.phase, ()):
+                    fn(play, board.clock.side)
         except BaseException:
-            tx.undo(tx.journal, era=era)
+            board.undo(board.journal, era=era)
             raise
-        effects = Effects(tx.effects)
-        entry = (
-            LogEntry(
-                self.next_seq, target, {"command": "advance", "to": str(target)}, effects.records()
-            )
-            if self._logging or self._sink is not None
-            else None
-        )
+        events = Events.of(play.events)
+        play.events = []
+        entry = None
+        if self._logging or self._sink is not None:
+            advance = {"command": "advance", "to": str(target)}
+            entry = LogEntry.of(self.next_seq, target, advance, events)
         self._step(entry, era)
-        return effects
+        return events
 
     def legal_actions(self, kinds: str | Iterable[str] | None = None) -> list[Command]:
         """The commands legal now, of the kinds whose rules generate candidates (see
@@ -620,56 +585,21 @@ class BaseGame:
                     f"unknown command kinds {sorted(unknown)}"
                     + (f" ({hints})" if hints else f"; kinds are {', '.join(names)}")
                 )
-        return self._legal(wanted)
-
-    def _legal(self, wanted: set[str], gate: bool = True) -> list[Command]:
-        """Every candidate of the wanted kinds that passes its checks; with `gate`, the
-        generators may skip what a check in force refuses anyway, and vouch for the checks
-        they applied themselves (`Batch.verified`). A batch's `batched` checks run on its
-        first command only; failing candidates build no message (boolean paths)."""
         out: list[Command] = []
-        tx = self._board
-        active = self._active
-        for name, kind in self._book.kinds.items():
-            generate = active.candidates.get(kind)
+        play = self._play
+        rules = play.rules
+        for name, kind in known.items():
+            generate = rules.candidates.get(kind)
             if name not in wanted or generate is None:
                 continue
-            pairs = active.batched.get(kind, ())
-            singles = active.single.get(kind, ())
-            everything: Plan = ([ok for _, ok in pairs], [ok for _, ok in singles], {})
-            plans: dict[frozenset[Any], Plan] = {}
-            for item in generate(tx, gate):
-                share = None
-                checks, single, verdicts = everything
-                if isinstance(item, Batch):
-                    batch: Sequence[Command] = item.commands
-                    share = item.share
-                    vouched = item.verified
-                    if vouched:
-                        plan = plans.get(vouched)
-                        if plan is None:
-                            plan = plans[vouched] = (
-                                [ok for fn, ok in pairs if fn not in vouched],
-                                [ok for fn, ok in singles if fn not in vouched],
-                                {},
-                            )
-                        checks, single, verdicts = plan
-                elif isinstance(item, Command):
-                    batch = (item,)
-                else:
-                    batch = item
-                if not batch:
+            batched = list(rules.batched.get(kind, ()))
+            single = list(rules.single.get(kind, ()))
+            for item in generate(play):
+                batch = (item,) if isinstance(item, Command) else item
+                if not batch or (batched and not _passes(batched, play, batch[0])):
                     continue
-                if checks:
-                    allowed = verdicts.get(share) if share is not None else None
-                    if allowed is None:
-                        allowed = _passes(checks, tx, batch[0])
-                        if share is not None:
-                            verdicts[share] = allowed
-                    if not allowed:
-                        continue
                 if single:
-                    out.extend(c for c in batch if _passes(single, tx, c))
+                    out.extend([c for c in batch if _passes(single, play, c)])
                 else:
                     out.extend(batch)
         return out
@@ -681,7 +611,7 @@ class BaseGame:
         summary for readers (its schema: `minors schema state`). `state()` is the complete
         state, `raw_state` its records. `units` are sorted by id, so that a game and its
         replay from a log print them alike."""
-        board = self._board
+        board = self._play.board
         return {
             "clock": str(board.clock),
             "minors": {
@@ -703,8 +633,8 @@ class BaseGame:
                 }
                 for u in sorted(board.units.values(), key=lambda u: u.id)
             },
-            "eliminated": list(board.eliminated),
-            "brps": {m: self.brps(m) for m in self._rs.majors},
+            "eliminated": [i for i, why in board.gone.items() if why == "eliminated"],
+            "brps": {m: self.brps(m) for m in self._play.rs.majors},
             "error": None,
         }
 
@@ -712,4 +642,4 @@ class BaseGame:
         """The complete canonical state as plain data: everything `from_state` needs
         (ledger, bars, pending associations, deadlines ...); a superset of `to_json()`, and
         what an audit log's snapshots hold. `raw_state` is the same as records."""
-        return state_dict(self._board.snapshot())
+        return state_dict(self._play.board.snapshot())

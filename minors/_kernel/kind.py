@@ -2,10 +2,10 @@
 
 A kind is declared once, beside its rules: a frozen attrs class that subclasses `Command`,
 with a `name` (the scenario vocabulary's) and fields whose annotations say what they name
-(`a_minor()`, `a_major()`, `a_country()`, `unit_ids()` ...). From that alone the kernel builds a
-command from scenario fields (`build`), writes it back (`fields_of`), and puts every name
-in canonical spelling (`resolve`); the test kit draws its fields. The kernel has no
-per-kind code: checks, handler and candidates of a kind are marked in its rule module and
+(`MinorName`, `MajorName`, `CountryName`, `UnitIds` ...). From that alone the kernel builds a
+command from scenario fields (`build_command`), writes it back (`fields_of`), and puts every
+name in canonical spelling (`canonical_names`); the test kit draws its fields. The kernel has
+no per-kind code: checks, handler and candidates of a kind are marked in its rule module and
 collected by a `Rulebook`.
 """
 
@@ -35,10 +35,10 @@ __all__ = [
     "Names",
     "UnitIds",
     "canonical_names",
-    "canonical_test",
     "factor_count",
     "field_names",
     "per_kind",
+    "plan",
     "vocabulary_key",
 ]
 
@@ -159,21 +159,23 @@ def _step(attribute: attrs.Attribute[Any], hint: Any, what: Names | None) -> Ste
 
 
 @per_kind
-def _plan(kind: type[Any]) -> tuple[tuple[Step, ...], frozenset[str]]:
+def plan(kind: type[Any]) -> tuple[tuple[Step, ...], frozenset[str]]:
     """The steps of `resolve` for each field of a kind it can check, and the fields that
     must not be empty (required texts and tuples, as `build` requires them)."""
     hints = typing.get_type_hints(kind)
     named = field_names(kind)
-    plan: list[Step] = []
+    steps: list[Step] = []
     required: set[str] = set()
     for a in attrs.fields(kind):
         step = _step(a, hints[a.name], named.get(a.name))
         if step is None:
             continue
-        plan.append(step)
+        steps.append(step)
+        if step[2] == 4:
+            plan(step[5])  # the records in the field: worked out with their command kind
         if a.default is attrs.NOTHING and step[2] in (0, 1, 2, 3, 4, 5, 7):
             required.add(a.name)
-    return tuple(plan), frozenset(required)
+    return tuple(steps), frozenset(required)
 
 
 _TYPES = {str: "text", int: "a whole number", bool: "true or false", float: "a number"}
@@ -230,8 +232,8 @@ def _malformed(kind: str, key: str, code: int, value: Any, inner: Any) -> Comman
 
 def _resolve_record(rs: Ruleset, kind: str, record: Any) -> Any:
     changes: dict[str, Any] = {}
-    plan, required = _plan(type(record))
-    for attribute, key, code, optional, what, inner in plan:
+    steps, required = plan(type(record))
+    for attribute, key, code, optional, what, inner in steps:
         value = getattr(record, attribute)
         if code < 3:
             canonical = isinstance(value, str) and (
@@ -303,54 +305,3 @@ def canonical_names(rs: Ruleset, cmd: Any) -> Any:
         except attrs.exceptions.NotAnAttrsClassError:
             pass
     raise CommandError(f"not a command: {shown(cmd)}; build one with minors.command()")
-
-
-@per_kind
-def canonical_test(kind: type[Any]) -> Callable[[Ruleset, Any], bool]:
-    """A function telling whether a command of `kind` is canonical and well-formed (`resolve`
-    would return it as it is, raising nothing): the same steps as `resolve` (`_plan`),
-    generated as straight-line code once per kind (records in a field, like `place`'s units,
-    by the test of their own type)."""
-    plan, required = _plan(kind)
-    namespace: dict[str, Any] = {"_all_text": _all_text}
-    lines = ["def canonical(rs, cmd):", "    minors, majors = rs.minors, rs.majors"]
-    for i, (attribute, _, code, optional, _, inner) in enumerate(plan):
-        namespace[f"_t{i}"] = inner
-        must = attribute in required
-        lines.append(f"    v = cmd.{attribute}")
-        if code < 3:
-            known = {0: "v in minors", 1: "v in majors", 2: "(v in minors or v in majors)"}[code]
-            test = f"isinstance(v, str) and {known}"
-            lines.append(f"    if not ({'v is None or ' if optional else ''}{test}):")
-            lines.append("        return False")
-            continue
-        lines.append("    if v is None:")
-        lines.append("        pass" if optional else "        return False")
-        if code in (6, 8):
-            lines.append(f"    elif type(v) is not _t{i}:")
-        elif code == 3:
-            empty = "False" if must else "not v"
-            lines.append(
-                "    elif not (isinstance(v, tuple) and ("
-                f"{empty} or (v and _all_text(v) and (len(v) < 2 or len(set(v)) == len(v))))):"
-            )
-        elif code == 5:
-            lines.append(f"    elif not isinstance(v, str){' or not v.strip()' if must else ''}:")
-        elif code == 7:
-            lines.append(
-                f"    elif type(v) is not tuple{' or not v' if must else ''} "
-                f"or (v and any(type(item) is not _t{i} for item in v)):"
-            )
-        elif code == 9:
-            lines.append(f"    elif not isinstance(v, _t{i}):")
-        else:  # records: each canonical by the test of its own type
-            namespace[f"_r{i}"] = canonical_test(inner)
-            lines.append(
-                f"    elif not isinstance(v, tuple){' or not v' if must else ''} or not all("
-                f"isinstance(r, _t{i}) and _r{i}(rs, r) for r in v):"
-            )
-        lines.append("        return False")
-    lines.append("    return True")
-    exec("\n".join(lines) + "\n", namespace)
-    found: Callable[[Ruleset, Any], bool] = namespace["canonical"]
-    return found

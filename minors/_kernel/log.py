@@ -1,33 +1,92 @@
 """The in-memory log: an append-only chain whose prefix clones share.
 
 Appending makes a new head that points at the old one, so a clone keeps its own head and
-never sees what another clone appends. Nothing is copied, hashed or written here.
+never sees what another clone appends. Nothing is copied, hashed or written here, and an
+entry makes its plain data only when it is read.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from attrs import frozen
-
 from ..domain.clock import Moment
 from .chain import Chain
-from .convert import effect_data
-from .effects import Effect
-from .state import fast_init
+from .convert import event_data, fields_of
+from .events import Event, Events
+from .kind import Command
 
 __all__ = ["Log", "LogEntry"]
 
 
-@frozen
 class LogEntry:
     """One applied command (or one `advance`), the moment and sequence number it carries,
-    and every effect the rules produced from it."""
+    and every event the rules produced from it.
 
-    seq: int
-    moment: Moment
-    command: dict[str, Any]
-    effects: tuple[Effect, ...]
+    `command` (the command as the scenario vocabulary writes it) and `effects` (the event
+    records) are made when first read: a game that keeps a log but never reads it pays
+    almost nothing for it.
+    """
+
+    __slots__ = ("_cmd", "_command", "_effects", "_events", "moment", "seq")
+
+    def __init__(
+        self, seq: int, moment: Moment, command: dict[str, Any], effects: tuple[Event, ...]
+    ) -> None:
+        self.seq = seq
+        self.moment = moment
+        self._command: dict[str, Any] | None = command
+        self._effects: tuple[Event, ...] | None = effects
+        self._cmd: Command | None = None
+        self._events: Events | None = None
+
+    @classmethod
+    def of(
+        cls, seq: int, moment: Moment, cmd: Command | dict[str, Any], events: Events
+    ) -> LogEntry:
+        """The entry of `cmd` (a command, or the data of an `advance`) applied with
+        `events`, its data made when read."""
+        entry = object.__new__(cls)
+        entry.seq, entry.moment, entry._events, entry._effects = seq, moment, events, None
+        if isinstance(cmd, dict):
+            entry._cmd, entry._command = None, cmd
+        else:
+            entry._cmd, entry._command = cmd, None
+        return entry
+
+    @property
+    def command(self) -> dict[str, Any]:
+        """The command as the scenario vocabulary writes it (`command` plus its fields)."""
+        if self._command is None:
+            assert self._cmd is not None
+            self._command = fields_of(self._cmd)
+        return self._command
+
+    @property
+    def effects(self) -> tuple[Event, ...]:
+        """The event records, in order."""
+        if self._effects is None:
+            assert self._events is not None
+            self._effects = self._events.records()
+        return self._effects
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogEntry):
+            return NotImplemented
+        return (self.seq, self.moment, self.command, self.effects) == (
+            other.seq,
+            other.moment,
+            other.command,
+            other.effects,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.seq, self.moment, self.effects))
+
+    def __repr__(self) -> str:
+        return (
+            f"LogEntry(seq={self.seq!r}, moment={self.moment!r}, command={self.command!r}, "
+            f"effects={self.effects!r})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
@@ -35,11 +94,8 @@ class LogEntry:
             "seq": self.seq,
             "at": str(self.moment),
             "command": self.command,
-            "effects": [effect_data(e) for e in self.effects],
+            "effects": [event_data(e) for e in self.effects],
         }
-
-
-fast_init(LogEntry)  # one per applied command: attrs' frozen __init__ costs twice as much
 
 
 class Log(Chain[LogEntry]):

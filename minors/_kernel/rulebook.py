@@ -1,13 +1,16 @@
 """Rulebooks: rules are marked where they are written, and a `Rulebook` collects them.
 
 A decorator only *marks* a function, as `hypothesis.stateful`'s `@rule` does: `check`,
-`handles`, `candidates`, `at_phase_start`, `at_phase_end` and `at_start`. `effect` marks a
-function too, and makes it answer to the rulebook in force: switched off with its clause
-(`Game.new(disabled=...)`), or replaced by a variant. A `Rulebook` collects the marked
-functions of the modules and classes it is given, per instance, and validates them when it
-is built: a clause that is not in its clause table, two handlers for one kind, a check for a
-kind nothing handles, a phase hook for an unknown phase each fail with an error that says
-how to fix them — all of them at once.
+`handles`, `candidates`, `rule`, `at_phase_start`, `at_phase_end` and `at_start`. A
+`Rulebook` collects the marked functions of the modules and classes it is given and validates
+them when it is built: a clause that is not in its clause table, two handlers for one kind, a
+check for a kind nothing handles, a phase hook that is no rule each fail with an error that
+says how to fix them — all of them at once.
+
+Every marked rule but a handler and a generator carries one clause, and switching the clause
+off (`Game.new(disabled=...)`) switches exactly that code off: a check no longer refuses, a
+`rule` function returns its `otherwise`. A rule that branches on a clause asks
+`play.rules.on(clause)`. `disabled=` takes only the clauses something is marked with.
 
 A rulebook can `extend` another, adding sources and clauses (ids of its own namespace, like
 `H1`) and replacing or removing what the base has; both play side by side in one process.
@@ -24,53 +27,36 @@ import importlib
 import inspect
 import json
 import marshal
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Concatenate,
-    Generic,
-    ParamSpec,
-    TypeAlias,
-    TypeVar,
-    cast,
-    overload,
-)
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Concatenate, Generic, ParamSpec, TypeAlias, TypeVar, cast, overload
 
 from attrs import frozen
 
 from ..domain.clock import Phase
-from ..errors import (
-    RulebookError,
-    RuleViolation,
-    UnknownNameError,
-    Violation,
-    clause_key,
-)
+from ..errors import ClauseError, RulebookError, UnknownNameError, clause_key
 from ..ruleset.records import Clause
-from .kind import Command, canonical_test
-
-if TYPE_CHECKING:
-    from .tx import Tx
+from ..ruleset.tables import Ruleset
+from .board import Board
+from .events import note
+from .kind import Command, plan
 
 __all__ = [
-    "Active",
-    "Batch",
+    "Check",
+    "Play",
+    "Refusal",
     "Role",
-    "RuleViolation",
     "Rulebook",
     "RulebookError",
-    "Violation",
-    "as_written",
+    "Rules",
     "at_phase_end",
     "at_phase_start",
     "at_start",
     "candidates",
     "check",
-    "clause_key",
-    "effect",
     "handles",
     "load",
+    "refuse",
+    "rule",
 ]
 
 P = ParamSpec("P")
@@ -79,29 +65,85 @@ T = TypeVar("T")
 C = TypeVar("C", bound=Command)
 
 
-# ---- violations --------------------------------------------------------------------------------
+# ---- what rules work with ---------------------------------------------------------------------
 
 
-# ---- marks -------------------------------------------------------------------------------------
+class Play:
+    """What a rule works with: the board it reads and writes, the tables (`rs`), the rules in
+    force (`rules`: `rules.on("82.34")`) and the events of the step under way.
+
+    A game keeps one; a clone gets its own over a fork of the board.
+    """
+
+    __slots__ = ("board", "events", "rs", "rules")
+
+    def __init__(self, board: Board, rs: Ruleset, rules: Rules) -> None:
+        self.board = board
+        self.rs = rs
+        self.rules = rules
+        self.events: list[Any] = []
+        """What the rules did in the step under way: events, or `(factory, *args)` to make
+        one when the step's events are read (`emit`, `note`)."""
+
+    def fork(self) -> Play:
+        """A play of the same rules over a fork of the board."""
+        return Play(self.board.fork(), self.rs, self.rules)
+
+    def emit(self, *item: Any) -> None:
+        """Record an event of the step under way, `factory(*args)` for `item` = (factory,
+        *args), made only when the step's events are read (`play.emit(UnitMoved, unit_id,
+        to, "K3")`)."""
+        self.events.append(item)
+
+    def note(self, rule: str, template: str, *args: Any) -> None:
+        """Record a `Note` under `rule` whose text is `template.format(*args)`, made only
+        when the step's events are read."""
+        self.events.append((note, rule, template, *args))
+
+
+class Refusal:
+    """What a check finds wrong with a command: the message (with the values shown) and the
+    data involved. The game makes it a `Violation` of the clause the check is marked with."""
+
+    __slots__ = ("data", "message")
+
+    def __init__(self, message: str, data: Mapping[str, Any]) -> None:
+        self.message = message
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.message!r}, {dict(self.data)!r})"
+
+
+def refuse(message: str, **data: Any) -> Refusal:
+    """A check's refusal: `refuse(f"{major} garrisons {minor}", garrison=major)`."""
+    return Refusal(message, data)
+
+
+Check: TypeAlias = Callable[[Play, Any], Iterable[Refusal]]
+"""A legality check: the command's refusals under its clause, empty when it is fine."""
+
+
+# ---- marks ------------------------------------------------------------------------------------
 
 
 class Role(enum.StrEnum):
     """What a marked function is to a rulebook."""
 
     CHECK = "check"
-    """A legality check of a command kind: yields the violations it finds."""
+    """A legality check of a command kind: returns its refusals."""
     HANDLER = "handler"
     """Applies a command kind once its checks passed; one per kind."""
     CANDIDATES = "candidates"
     """Yields the commands of a kind worth checking for `legal_actions`."""
-    EFFECT = "effect"
+    RULE = "rule"
     """A rule applied by other rules, switched off with its clause, replaceable by name."""
     PHASE_START = "phase_start"
-    """An effect run when every phase of its kind starts."""
+    """A rule run when every phase of its kind starts."""
     PHASE_END = "phase_end"
-    """An effect run when every phase of its kind ends."""
+    """A rule run when every phase of its kind ends."""
     START = "start"
-    """An effect run once on the start position of a new game."""
+    """A rule run once on the start position of a new game."""
 
 
 @frozen
@@ -116,13 +158,11 @@ class Mark:
     """The phase (phase hooks); checked when a rulebook is built."""
     batched: bool = False
     """A check whose verdict is the same for every command of a candidates batch."""
-    passes: Any = None
-    """A check's boolean path: (tx, cmd) -> whether the check finds nothing."""
 
 
 @frozen
-class EffectSpec:
-    """What `effect` knows of the function it wraps."""
+class RuleSpec:
+    """What `rule` knows of the function it wraps."""
 
     key: str
     clause: str
@@ -131,7 +171,7 @@ class EffectSpec:
 
 
 MARKS = "__minors_marks__"
-EFFECT = "__minors_effect__"
+SPEC = "__minors_rule__"
 
 
 def _mark(fn: Any, mark: Mark) -> None:
@@ -139,104 +179,55 @@ def _mark(fn: Any, mark: Mark) -> None:
 
 
 def _rule_key(fn: Any) -> str:
-    spec: EffectSpec | None = getattr(fn, EFFECT, None)
+    spec: RuleSpec | None = getattr(fn, SPEC, None)
     if spec is not None:
         return spec.key
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
 def check(
-    kind: type[C],
-    clause: str,
-    *,
-    batched: bool = False,
-    passes: Callable[[Tx, C], bool] | None = None,
-) -> Callable[[Callable[[Tx, C], Iterable[Violation]]], Callable[[Tx, C], Iterable[Violation]]]:
-    """Mark a legality check of commands of `kind` under `clause`.
+    kind: type[C], clause: str, *, batched: bool = False
+) -> Callable[[Callable[[Play, C], Iterable[Refusal]]], Callable[[Play, C], Iterable[Refusal]]]:
+    """Mark a legality check of commands of `kind` under `clause`: it returns the command's
+    refusals (`refuse(...)`), nothing when the command is fine, and never names a clause.
 
     `batched`: the check gives the same verdict for every command of a batch that the
-    kind's `candidates` generator yields (it reads only what the batch's commands share),
-    so `legal_actions` runs it once per batch. A check not so marked runs on every command.
-
-    `passes`: the check's boolean path, true exactly when the check finds nothing; built on
-    the same predicates as the check, it spares `legal_actions` the messages of the
-    candidates it refuses. Without one, `legal_actions` stops the check at its first
-    violation.
+    kind's `candidates` generator yields (it reads only what they share), so that
+    `legal_actions` asks it once per batch.
     """
 
-    def mark(fn: Callable[[Tx, C], Iterable[Violation]]) -> Callable[[Tx, C], Iterable[Violation]]:
-        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched, passes=passes))
+    def mark(fn: Callable[[Play, C], Iterable[Refusal]]) -> Callable[[Play, C], Iterable[Refusal]]:
+        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched))
         return fn
 
     return mark
 
 
-def handles(kind: type[C]) -> Callable[[Callable[[Tx, C], None]], Callable[[Tx, C], None]]:
+def handles(kind: type[C]) -> Callable[[Callable[[Play, C], None]], Callable[[Play, C], None]]:
     """Mark the function that applies commands of `kind` (after their checks passed)."""
 
-    def mark(fn: Callable[[Tx, C], None]) -> Callable[[Tx, C], None]:
+    def mark(fn: Callable[[Play, C], None]) -> Callable[[Play, C], None]:
         _mark(fn, Mark(Role.HANDLER, None, kind))
         return fn
 
     return mark
 
 
-class Batch(Generic[C]):
-    """Commands a candidates generator yields together: the checks marked `batched` give
-    one verdict for all of them, worked out on the first. Batches of one `legal_actions`
-    call with the same `share` (when given) get one verdict too: the generator vouches that
-    the batched checks read nothing that differs between them.
-
-    `verified`: checks (the rulebook's functions) that the generator has already applied to
-    every command of the batch, by the same predicates at the grain they depend on (an
-    owner, a country): `legal_actions` does not run them again. A generator puts a check
-    there only while it is in force (`Tx.enforces`), and only when gated; a variant's
-    checks, or a base check it replaced, are run as ever. (A plain class: generators make
-    one per owner and country, and an attrs class costs three times more.)"""
-
-    __slots__ = ("commands", "share", "verified")
-
-    def __init__(
-        self,
-        commands: tuple[C, ...],
-        share: Hashable | None = None,
-        verified: frozenset[Callable[..., Any]] = frozenset(),
-    ) -> None:
-        self.commands = commands
-        self.share = share
-        self.verified = verified
-
-    def __repr__(self) -> str:
-        return f"Batch({self.commands!r}, share={self.share!r}, verified={len(self.verified)})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Batch) and (self.commands, self.share, self.verified) == (
-            other.commands,
-            other.share,
-            other.verified,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.commands, self.share, self.verified))
-
-
-Candidates: TypeAlias = Iterable[C | Sequence[C] | Batch[C]]
-"""What a candidates generator yields: commands, batches of them (tuples, lists or
-`Batch`es)."""
+Candidates: TypeAlias = Iterable[C | Sequence[C]]
+"""What a candidates generator yields: commands, or batches of them (tuples or lists)."""
 
 
 def candidates(
     kind: type[C],
-) -> Callable[[Callable[[Tx, bool], Candidates[C]]], Callable[[Tx, bool], Candidates[C]]]:
+) -> Callable[[Callable[[Play], Candidates[C]]], Callable[[Play], Candidates[C]]]:
     """Mark the generator of the commands of `kind` worth checking for `legal_actions`.
 
-    It receives the transaction and `gated`: when true it may skip what a check in force
-    would refuse anyway (the phase of the kind, K1); when false it must yield everything.
-    It yields commands, or batches of them (tuples or lists): the checks marked `batched`
-    run once on a batch's first command and their verdict stands for the whole batch.
+    It yields commands, or batches of them (tuples or lists) whose commands share what the
+    kind's `batched` checks read: those run once per batch. It decides nothing about
+    legality (the checks in force do), so it never asks what is switched off.
     """
 
-    def mark(fn: Callable[[Tx, bool], Candidates[C]]) -> Callable[[Tx, bool], Candidates[C]]:
+    def mark(fn: Callable[[Play], Candidates[C]]) -> Callable[[Play], Candidates[C]]:
         _mark(fn, Mark(Role.CANDIDATES, None, kind))
         return fn
 
@@ -244,7 +235,7 @@ def candidates(
 
 
 def at_phase_start(phase: Phase) -> Callable[[R], R]:
-    """Mark an effect to run when every `phase` starts (it receives the side)."""
+    """Mark a rule to run when every `phase` starts (it receives the side)."""
 
     def mark(fn: R) -> R:
         _mark(fn, Mark(Role.PHASE_START, None, None, phase))
@@ -254,7 +245,7 @@ def at_phase_start(phase: Phase) -> Callable[[R], R]:
 
 
 def at_phase_end(phase: Phase) -> Callable[[R], R]:
-    """Mark an effect to run when every `phase` ends (it receives the side)."""
+    """Mark a rule to run when every `phase` ends (it receives the side)."""
 
     def mark(fn: R) -> R:
         _mark(fn, Mark(Role.PHASE_END, None, None, phase))
@@ -264,110 +255,56 @@ def at_phase_end(phase: Phase) -> Callable[[R], R]:
 
 
 def at_start(fn: R) -> R:
-    """Mark an effect to run once on the start position of a new game."""
+    """Mark a rule to run once on the start position of a new game."""
     _mark(fn, Mark(Role.START))
     return fn
 
 
-class _Effect(Generic[T]):
-    """The decorator `effect` returns: the wrapped function returns what it returns, or
+class _Rule(Generic[T]):
+    """The decorator `rule` returns: the wrapped function returns what it returns, or
     `otherwise` (a `T`) while switched off, and is typed so."""
 
     def __init__(self, clause: str, otherwise: T, name: str | None) -> None:
         self.clause, self.otherwise, self.name = clause, otherwise, name
 
-    def __call__(self, fn: Callable[Concatenate[Tx, P], R]) -> Callable[Concatenate[Tx, P], R | T]:
-        clause, otherwise = self.clause, self.otherwise
+    def __call__(
+        self, fn: Callable[Concatenate[Play, P], R]
+    ) -> Callable[Concatenate[Play, P], R | T]:
         key = self.name or f"{fn.__module__}.{fn.__qualname__}"
-        run: Callable[Concatenate[Tx, P], R | T] = functools.update_wrapper(
-            _dispatcher(fn, key, otherwise), fn
-        )
-        setattr(run, EFFECT, EffectSpec(key, clause, fn, otherwise))
-        _mark(run, Mark(Role.EFFECT, clause))
+        otherwise = self.otherwise
+
+        def run(play: Play, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
+            # the function in force in this game: this one, a variant's, or None while off
+            impl = play.rules.impls.get(key, fn)
+            if impl is None:
+                return otherwise
+            found: R = impl(play, *args, **kwargs)
+            return found
+
+        functools.update_wrapper(run, fn)
+        setattr(run, SPEC, RuleSpec(key, self.clause, fn, otherwise))
+        _mark(run, Mark(Role.RULE, self.clause))
         return run
 
 
-def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
-    """The function an `effect` puts in place of `fn`: it runs what the game's table holds
-    for `key` (this rulebook's function, a replacement, or None while the clause is off:
-    then it returns `otherwise`); an effect the rulebook did not collect runs as written.
-    Generated with `fn`'s own parameters, so that a call passes its arguments on as they
-    came (a `*args, **kwargs` wrapper packs them: effects are called on every command)."""
-    params = list(inspect.signature(fn).parameters.values())
-    namespace: dict[str, Any] = {"fn": fn, "key": key, "otherwise": otherwise}
-    defined: list[str] = []
-    passed: list[str] = []
-    marker = None
-    for i, p in enumerate(params):
-        text = p.name
-        if p.default is not p.empty:
-            namespace[f"_d{i}"] = p.default
-            text += f"=_d{i}"
-        if p.kind is p.VAR_POSITIONAL:
-            text, arg = f"*{p.name}", f"*{p.name}"
-        elif p.kind is p.VAR_KEYWORD:
-            text, arg = f"**{p.name}", f"**{p.name}"
-        elif p.kind is p.KEYWORD_ONLY:
-            if marker is None and not any(q.kind is q.VAR_POSITIONAL for q in params):
-                defined.append("*")
-            marker, arg = "*", f"{p.name}={p.name}"
-        else:
-            arg = p.name
-        if (
-            p.kind is not p.POSITIONAL_ONLY
-            and marker is None
-            and i
-            and (params[i - 1].kind is p.POSITIONAL_ONLY)
-        ):
-            defined.append("/")
-        defined.append(text)
-        passed.append(arg)
-    if params and params[-1].kind is inspect.Parameter.POSITIONAL_ONLY:
-        defined.append("/")
-    tx = params[0].name
-    source = (
-        f"def {fn.__name__}({', '.join(defined)}):\n"
-        f"    impl = {tx}.impls.get(key, fn)\n"
-        "    if impl is None:\n"
-        "        return otherwise\n"
-        f"    return impl({', '.join(passed)})\n"
-    )
-    exec(source, namespace)
-    found: Callable[..., Any] = namespace[fn.__name__]
-    return found
-
-
-def as_written(tx: Tx, *effects: Callable[..., Any]) -> bool:
-    """Whether each of `effects` (functions marked `effect`) runs as written in this game:
-    in force, not replaced by a variant. A cache of what a rule works out may rely on what
-    those rules read only while they are the ones written here."""
-    if tx.active.pristine:
-        return True
-    for fn in effects:
-        spec: EffectSpec = getattr(fn, EFFECT)
-        if tx.impls.get(spec.key, spec.function) is not spec.function:
-            return False
-    return True
+@overload
+def rule(clause: str, *, name: str | None = None) -> _Rule[None]: ...
 
 
 @overload
-def effect(clause: str, *, name: str | None = None) -> _Effect[None]: ...
+def rule(clause: str, *, otherwise: T, name: str | None = None) -> _Rule[T]: ...
 
 
-@overload
-def effect(clause: str, *, otherwise: T, name: str | None = None) -> _Effect[T]: ...
-
-
-def effect(clause: str, *, otherwise: Any = None, name: str | None = None) -> _Effect[Any]:
-    """Mark a function as an effect of `clause`: while the clause is switched off it does
-    nothing and returns `otherwise` (its type says so: `R | type(otherwise)`); a rulebook
-    that replaces it (by `name`, a plain word, default the function's qualified name) runs
-    the replacement instead.
+def rule(clause: str, *, otherwise: Any = None, name: str | None = None) -> _Rule[Any]:
+    """Mark a function as a rule of `clause` that other rules apply: while the clause is
+    switched off it does nothing and returns `otherwise` (its type says so: `R |
+    type(otherwise)`); a rulebook that replaces it (by `name`, a plain word, default the
+    function's qualified name) runs the replacement instead.
     """
-    return _Effect(clause, otherwise, name)
+    return _Rule(clause, otherwise, name)
 
 
-# ---- the rulebook ---------------------------------------------------------------------------
+# ---- the rules in force -----------------------------------------------------------------------
 
 
 @frozen
@@ -380,77 +317,66 @@ class Entry:
     clause: str | None = None
     kind: Any = None
     phase: Any = None
+    otherwise: Any = None
+    """What a `rule` function gives while its clause is off."""
 
 
 @frozen
-class Active:
-    """What runs in a game: a rulebook's rules less those of the switched-off clauses."""
+class Rules:
+    """What runs in one game: a rulebook's rules less those of its switched-off clauses
+    (`off`). Rules read it as `play.rules`."""
 
-    checks: Mapping[type[Any], tuple[Callable[..., Iterable[Violation]], ...]]
-    """Every check in force per kind, in clause order (`check`, `apply`)."""
-    allows: Mapping[type[Any], tuple[Callable[..., bool], ...]]
-    """Their boolean paths: `apply` asks them first, and builds messages only on a refusal."""
-    allowed: Mapping[type[Any], Callable[..., bool]]
-    """Per kind, one function asking every boolean path in turn (`allows` as one call)."""
-    batched: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
-    """(check, its boolean path) of the checks `legal_actions` runs once per candidates
-    batch, in clause order."""
-    single: Mapping[type[Any], tuple[tuple[Callable[..., Any], Callable[..., bool]], ...]]
-    """(check, its boolean path) of the checks it runs on each command of a batch that
-    passed."""
+    book: Rulebook
+    off: frozenset[str]
+    checks: Mapping[type[Any], tuple[tuple[Check, str], ...]]
+    """(check, clause) of every check in force per kind, in clause order."""
+    batched: Mapping[type[Any], tuple[tuple[Check, str], ...]]
+    """Those `legal_actions` asks once per candidates batch."""
+    single: Mapping[type[Any], tuple[tuple[Check, str], ...]]
+    """Those it asks of each command of a batch that passed."""
     handlers: Mapping[type[Any], Callable[..., None]]
-    canonical: Mapping[type[Any], Callable[..., bool]]
-    """Per kind, the test telling a command already canonical (`kind.canonical_test`), made
-    when the rules are activated rather than at the first `apply` of the kind (it generates
-    code: a first use in the middle of a search is a latency spike)."""
-    candidates: Mapping[type[Any], Callable[..., Iterable[Any]]]
-    effects: Mapping[str, Callable[..., Any] | None]
-    """Effect key -> the function in force, or None while its clause is off."""
+    candidates: Mapping[type[Any], Callable[..., Any]]
+    impls: Mapping[str, Callable[..., Any] | None]
+    """Key of each `rule` function -> the function that runs (None while it is off)."""
     phase_start: Mapping[Phase, tuple[Callable[..., None], ...]]
     phase_end: Mapping[Phase, tuple[Callable[..., None], ...]]
     start: tuple[Callable[..., None], ...]
-    in_force: frozenset[Callable[..., Any]]
-    """Every check in force (candidate generators skip only what one of these refuses)."""
-    pristine: bool = False
-    """Every effect runs as written: none switched off, replaced or removed (`as_written`
-    need not look)."""
+    pristine: bool
+    """Every rule runs as written: none switched off, replaced or removed."""
+
+    def on(self, clause: str) -> bool:
+        """Whether `clause` is in force: the one way a rule asks about a clause it branches
+        on (it must be a clause the rulebook marks something with, so that `disabled=`
+        takes it).
+
+        Raises:
+            ClauseError: the rulebook marks nothing with `clause`.
+        """
+        if clause not in self.book.switchable:
+            raise ClauseError(
+                f"rulebook {self.book.name!r} marks nothing with {clause!r}: a rule asks "
+                "`rules.on` only of a clause its checks or rules carry"
+            )
+        return clause not in self.off
+
+    def as_written(self, *functions: Callable[..., Any]) -> bool:
+        """Whether each of `functions` (marked `rule`) runs as written in this game: in
+        force, not replaced by a variant. What a rule keeps of what others work out may
+        rely on what those read only while they are the ones written here."""
+        if self.pristine:
+            return True
+        for fn in functions:
+            spec: RuleSpec = getattr(fn, SPEC)
+            if self.impls.get(spec.key, spec.function) is not spec.function:
+                return False
+        return True
+
+
+# ---- the rulebook -----------------------------------------------------------------------------
 
 
 Source = object
 """A module or a class whose marked functions a rulebook collects."""
-
-
-def _members(source: Source) -> Iterator[Any]:
-    """The marked functions of a module (defined there, in definition order) or a class
-    (its own and its bases', a subclass's overriding by name)."""
-    if inspect.ismodule(source):
-        for value in vars(source).values():
-            if getattr(value, "__module__", None) == source.__name__:
-                yield value
-        return
-    if not inspect.isclass(source):
-        raise TypeError(f"a rulebook collects modules and classes, not {source!r}")
-    merged: dict[str, Any] = {}
-    for klass in reversed(source.__mro__):
-        merged.update(vars(klass))
-    for value in merged.values():
-        yield getattr(value, "__func__", value)  # staticmethod, classmethod
-
-
-def _closest(word: str, options: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(options), n=3)
-    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
-
-
-def _source_digest(fn: Any) -> str:
-    """SHA-256 of a function's (or class's) source; of its code where the source is gone."""
-    try:
-        text = inspect.getsource(fn).encode()
-    except (OSError, TypeError):
-        code = getattr(fn, "__code__", None)
-        text = marshal.dumps(code) if code is not None else repr(fn).encode()
-    return hashlib.sha256(text).hexdigest()
-
 
 Replacement = Callable[..., Any] | str
 """A rule to replace or remove: its function (a marked one) or its key."""
@@ -464,13 +390,13 @@ class Rulebook:
     Args:
         name: what the rulebook is called (logs record it).
         sources: modules and classes whose marked functions are its rules, in order: phase
-            hooks and start effects run in this order, checks in clause order.
+            hooks and start rules run in this order, checks in clause order.
         clauses: its clause table (ids of a namespace of its own, for a variant).
         sequence: the clause of its sequence of play (a variant inherits its base's).
         base: the rulebook it extends; its rules and clauses come first.
         replace: base rules to replace, each named by its function or key; the replacement
             keeps the replaced rule's role, kind, clause and phase unless it is marked itself.
-        remove: base rules to drop, by function or key (a removed effect does nothing).
+        remove: base rules to drop, by function or key (a removed `rule` does nothing).
 
     Raises:
         RulebookError: every problem found, each with its fix.
@@ -531,7 +457,13 @@ class Rulebook:
         self.kinds: Mapping[str, type[Any]] = {
             e.kind.name: e.kind for e in self.entries if e.role is Role.HANDLER
         }
-        self._active: dict[frozenset[str], Active] = {}
+        for kind in self.kinds.values():
+            plan(kind)  # how names are made canonical, worked out now, not mid-search
+        self.switchable: frozenset[str] = frozenset(
+            e.clause for e in self.entries if e.clause is not None and e.function is not _removed
+        )
+        """The clauses something is marked with: what `disabled=` takes."""
+        self._in_force: dict[frozenset[str], Rules] = {}
 
     def __repr__(self) -> str:
         return f"<Rulebook {self.name!r}: {len(self.entries)} rules, {len(self.clauses)} clauses>"
@@ -580,8 +512,18 @@ class Rulebook:
         out: list[Entry] = []
         for entry in entries:
             if entry.key in dropped:
-                if entry.role is Role.EFFECT:
-                    out.append(Entry(entry.role, entry.key, _removed, entry.clause))
+                if entry.role is Role.RULE:
+                    out.append(
+                        Entry(
+                            entry.role,
+                            entry.key,
+                            _removed,
+                            entry.clause,
+                            None,
+                            None,
+                            entry.otherwise,
+                        )
+                    )
                 continue
             new = wanted.get(entry.key)
             if new is None:
@@ -589,7 +531,7 @@ class Rulebook:
                 continue
             marks = [m for m in getattr(new, MARKS, ()) if m.role is entry.role]
             mark = marks[0] if marks else None
-            spec: EffectSpec | None = getattr(new, EFFECT, None)
+            spec: RuleSpec | None = getattr(new, SPEC, None)
             out.append(
                 Entry(
                     entry.role,
@@ -598,6 +540,7 @@ class Rulebook:
                     (mark.clause if mark and mark.clause else None) or entry.clause,
                     entry.kind,
                     entry.phase,
+                    entry.otherwise,
                 )
             )
         return out
@@ -618,13 +561,13 @@ class Rulebook:
             if not isinstance(e.kind, type) or not issubclass(e.kind, Command) or not kind_name:
                 yield (
                     f"{e.key} handles {e.kind!r}, which is not a command kind: subclass "
-                    "minors.kind.Command and give the class a `name`"
+                    "minors.Command and give the class a `name`"
                 )
             elif kind_name in names and names[kind_name] is not e.kind:
                 yield f"two command kinds are called {kind_name!r}: rename one"
             else:
                 names[kind_name] = e.kind
-        effects = {e.key for e in self.entries if e.role is Role.EFFECT}
+        rules = {e.key for e in self.entries if e.role is Role.RULE}
         for e in self.entries:
             if e.clause is not None and e.clause not in self.clauses:
                 yield (
@@ -644,80 +587,75 @@ class Rulebook:
                         f"{e.key} is a phase hook for {e.phase!r}, which is not a phase: "
                         f"use one of {', '.join('Phase.' + p.name for p in Phase)}"
                     )
-                if e.key not in effects:
+                if e.key not in rules:
                     yield (
-                        f"{e.key} runs at a phase or the start but is not an effect: mark it "
-                        "@effect(clause) so that its clause can switch it off"
+                        f"{e.key} runs at a phase or the start but is not a rule: mark it "
+                        "@rule(clause) so that its clause can switch it off"
                     )
 
     # ---- in play ----------------------------------------------------------------------
 
-    def active(self, disabled: frozenset[str] = frozenset()) -> Active:
+    def in_force(self, disabled: frozenset[str] = frozenset()) -> Rules:
         """The rules in force with the clauses `disabled` switched off (worked out once per
-        disabled set: `apply` and `legal_actions` ask all the time)."""
-        found = self._active.get(disabled)
+        disabled set)."""
+        found = self._in_force.get(disabled)
         if found is None:
-            found = self._active[disabled] = self._activate(disabled)
+            found = self._in_force[disabled] = self._activate(disabled)
         return found
 
-    def _activate(self, disabled: frozenset[str]) -> Active:
-        on = [e for e in self.entries if e.clause is None or e.clause not in disabled]
+    def _activate(self, disabled: frozenset[str]) -> Rules:
         checks: dict[type[Any], list[Entry]] = {}
-        for e in on:
-            if e.role is Role.CHECK:
+        for e in self.entries:
+            if e.role is Role.CHECK and e.clause not in disabled:
                 checks.setdefault(e.kind, []).append(e)
-        effects: dict[str, Callable[..., Any] | None] = {
+        impls: dict[str, Callable[..., Any] | None] = {
             e.key: (None if e.clause in disabled or e.function is _removed else e.function)
             for e in self.entries
-            if e.role is Role.EFFECT
+            if e.role is Role.RULE
         }
 
         def hooks(role: Role) -> dict[Phase, tuple[Callable[..., None], ...]]:
             by_phase: dict[Phase, list[Callable[..., None]]] = {}
             for e in self.entries:
-                if e.role is role:
-                    by_phase.setdefault(e.phase, []).append(_runner(e.key))
+                impl = impls.get(e.key) if e.role is role else None
+                if impl is not None:
+                    by_phase.setdefault(e.phase, []).append(impl)
             return {phase: tuple(fns) for phase, fns in by_phase.items()}
 
         ordered = {
             kind: tuple(
-                e.function for e in sorted(found, key=lambda e: clause_key(cast(str, e.clause)))
+                (e.function, cast(str, e.clause))
+                for e in sorted(found, key=lambda e: clause_key(cast(str, e.clause)))
             )
             for kind, found in checks.items()
         }
-        return Active(
+        return Rules(
+            book=self,
+            off=disabled,
             checks=ordered,
-            allows={k: tuple(_passes(f) for f in fns) for k, fns in ordered.items()},
-            allowed={
-                kind: _all_of(tuple(_passes(f) for f in ordered.get(kind, ())))
-                for kind in {e.kind for e in self.entries if e.role is Role.HANDLER}
-            },
-            batched={
-                k: tuple((f, _passes(f)) for f in fns if _batched(f)) for k, fns in ordered.items()
-            },
-            single={
-                k: tuple((f, _passes(f)) for f in fns if not _batched(f))
-                for k, fns in ordered.items()
-            },
+            batched={k: tuple(c for c in fns if _batched(c[0])) for k, fns in ordered.items()},
+            single={k: tuple(c for c in fns if not _batched(c[0])) for k, fns in ordered.items()},
             handlers={e.kind: e.function for e in self.entries if e.role is Role.HANDLER},
-            canonical={
-                e.kind: canonical_test(e.kind) for e in self.entries if e.role is Role.HANDLER
-            },
             candidates={e.kind: e.function for e in self.entries if e.role is Role.CANDIDATES},
-            effects=effects,
+            impls=impls,
             phase_start=hooks(Role.PHASE_START),
             phase_end=hooks(Role.PHASE_END),
-            start=tuple(_runner(e.key) for e in self.entries if e.role is Role.START),
-            in_force=frozenset(fn for fns in ordered.values() for fn in fns),
-            pristine=not self.rewritten and all(fn is not None for fn in effects.values()),
+            start=tuple(
+                impl
+                for e in self.entries
+                if e.role is Role.START and (impl := impls.get(e.key)) is not None
+            ),
+            pristine=not self.rewritten and all(fn is not None for fn in impls.values()),
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:
-        """`ids` checked against the clause table; a paragraph id may leave out its letter
-        prefix where that names one clause (`25.85` is `A25.85`).
+        """`ids` checked against the clauses something is marked with; a paragraph id may
+        leave out its letter prefix where that names one clause (`25.85` is `A25.85`).
 
         Raises:
-            UnknownNameError: an id the table lacks, with the closest ids.
+            UnknownNameError: an id the clause table lacks, with the closest ids.
+            ClauseError: a clause nothing is marked with (no code to switch off), with the
+                clauses that can be switched off.
         """
         out: set[str] = set()
         for given in ids:
@@ -728,28 +666,26 @@ class Rulebook:
             if cid not in self.clauses:
                 close = tuple(difflib.get_close_matches(cid, list(self.clauses), n=3))
                 raise UnknownNameError(f"clause of rulebook {self.name!r}", cid, close)
+            if cid not in self.switchable:
+                switchable = ", ".join(sorted(self.switchable, key=clause_key))
+                raise ClauseError(
+                    f"clause {cid!r} cannot be switched off in rulebook {self.name!r}: no check "
+                    f"or rule of it is marked with it (its tables or queries carry it, or it "
+                    f"is not a rule of play); clauses that can be: {switchable}"
+                )
             out.add(cid)
         return frozenset(out)
 
-    def implementation(self, key: str) -> Callable[..., Any]:
-        """The function an effect key runs in this rulebook (`KeyError` if it has none)."""
-        for e in self.entries:
-            if e.role is Role.EFFECT and e.key == key:
-                return e.function
-        raise KeyError(key)
-
     def named(self) -> dict[str, Callable[..., Any]]:
-        """The effects given a name of their own (`effect(..., name=...)`): the replaceable
-        points where a rule defers to rules it does not give (what 0.1 called hooks)."""
-        return {
-            e.key: e.function for e in self.entries if e.role is Role.EFFECT and "." not in e.key
-        }
+        """The rules given a name of their own (`rule(..., name=...)`): the replaceable points
+        where a rule defers to rules it does not give."""
+        return {e.key: e.function for e in self.entries if e.role is Role.RULE and "." not in e.key}
 
     def registered(self) -> dict[str, list[tuple[str, str]]]:
-        """Clause id -> (function, role) of each rule under it (coverage reads this)."""
+        """Clause id -> (function, role) of each rule marked with it (coverage reads this)."""
         out: dict[str, list[tuple[str, str]]] = {}
         for e in self.entries:
-            if e.clause is not None:
+            if e.clause is not None and e.function is not _removed:
                 name = f"{e.function.__module__}.{e.function.__qualname__}"
                 out.setdefault(e.clause, []).append((name, e.role.value))
         return out
@@ -797,7 +733,7 @@ def _rebuild(
     sequence: str | None,
 ) -> Rulebook:
     """A pickled rulebook built again, once per process (games unpickled together share it,
-    with its active rules and digest)."""
+    with its rules in force and digest)."""
     found = [importlib.import_module(s) if kind == "module" else s for kind, s in sources]
     return Rulebook(
         name,
@@ -810,17 +746,50 @@ def _rebuild(
     )
 
 
-def _runner(key: str) -> Callable[..., None]:
-    """A phase hook or start effect runs what the game's effect table holds for its key: the
-    rulebook's function, a replacement, or nothing while its clause is off."""
+def _members(source: Source) -> Iterator[Any]:
+    """The marked functions of a module (defined there, in definition order) or a class
+    (its own and its bases', a subclass's overriding by name)."""
+    if inspect.ismodule(source):
+        for value in vars(source).values():
+            if getattr(value, "__module__", None) == source.__name__:
+                yield value
+        return
+    if not inspect.isclass(source):
+        raise TypeError(f"a rulebook collects modules and classes, not {source!r}")
+    merged: dict[str, Any] = {}
+    for klass in reversed(source.__mro__):
+        merged.update(vars(klass))
+    for value in merged.values():
+        yield getattr(value, "__func__", value)  # staticmethod, classmethod
 
-    def run(tx: Tx, *args: Any) -> None:
-        impl = tx.impls.get(key)
-        if impl is not None:
-            impl(tx, *args)
 
-    run.__qualname__ = run.__name__ = key
-    return run
+def _entries(value: Any) -> Iterator[Entry]:
+    """The entries of one marked function."""
+    spec: RuleSpec | None = getattr(value, SPEC, None)
+    key = _rule_key(value)
+    for m in getattr(value, MARKS, ()):
+        if m.role is Role.RULE:
+            assert spec is not None
+            yield Entry(Role.RULE, key, spec.function, m.clause, otherwise=spec.otherwise)
+        elif m.role in (Role.PHASE_START, Role.PHASE_END, Role.START):
+            yield Entry(m.role, key, value, None, None, m.phase)  # the rule has the clause
+        else:
+            yield Entry(m.role, key, value, m.clause, m.kind)
+
+
+def _closest(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=3)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+
+
+def _source_digest(fn: Any) -> str:
+    """SHA-256 of a function's (or class's) source; of its code where the source is gone."""
+    try:
+        text = inspect.getsource(fn).encode()
+    except (OSError, TypeError):
+        code = getattr(fn, "__code__", None)
+        text = marshal.dumps(code) if code is not None else repr(fn).encode()
+    return hashlib.sha256(text).hexdigest()
 
 
 def _batched(fn: Any) -> bool:
@@ -828,49 +797,8 @@ def _batched(fn: Any) -> bool:
     return any(m.role is Role.CHECK and m.batched for m in getattr(fn, MARKS, ()))
 
 
-def _passes(fn: Any) -> Callable[..., bool]:
-    """A check's boolean path: the one its mark gives (a replacement's own mark only), or
-    the check stopped at its first violation."""
-    for m in getattr(fn, MARKS, ()):
-        if m.role is Role.CHECK and m.passes is not None:
-            found: Callable[..., bool] = m.passes
-            return found
-
-    def passes(tx: Tx, cmd: Any) -> bool:
-        for _ in fn(tx, cmd):
-            return False
-        return True
-
-    passes.__qualname__ = passes.__name__ = f"{getattr(fn, '__qualname__', fn)}.passes"
-    return passes
-
-
-def _all_of(paths: tuple[Callable[..., bool], ...]) -> Callable[..., bool]:
-    """One function that is true when every one of `paths` is (asked in order, stopping at
-    the first false): generated, so that `apply` makes one call however many checks."""
-    namespace: dict[str, Any] = {f"_p{i}": p for i, p in enumerate(paths)}
-    body = " and ".join(f"_p{i}(tx, cmd)" for i in range(len(paths))) or "True"
-    exec(f"def allowed(tx, cmd):\n    return {body}\n", namespace)
-    found: Callable[..., bool] = namespace["allowed"]
-    return found
-
-
-def _removed(tx: Tx, *args: Any, **kwargs: Any) -> None:
-    """What a removed effect runs: nothing (its callers get its `otherwise`)."""
-
-
-def _entries(value: Any) -> Iterator[Entry]:
-    """The entries of one marked function."""
-    spec: EffectSpec | None = getattr(value, EFFECT, None)
-    key = _rule_key(value)
-    for m in getattr(value, MARKS, ()):
-        if m.role is Role.EFFECT:
-            assert spec is not None
-            yield Entry(Role.EFFECT, key, spec.function, m.clause)
-        elif m.role in (Role.PHASE_START, Role.PHASE_END, Role.START):
-            yield Entry(m.role, key, value, None, None, m.phase)  # the effect has the clause
-        else:
-            yield Entry(m.role, key, value, m.clause, m.kind)
+def _removed(play: Play, *args: Any, **kwargs: Any) -> None:
+    """What a removed rule runs: nothing (its callers get its `otherwise`)."""
 
 
 def load(spec: str) -> Rulebook:

@@ -1,15 +1,15 @@
 """The records of the game state: frozen, slotted, never mutated.
 
-The live game keeps them in a journaled board (`minors._kernel.tx.Tx`) that replaces a
-record when the rules change it; what users read (`MinorState`, `LedgerEntry`, a
-`GameState` snapshot) is a frozen value no later change touches.
+The live game keeps them in a journaled board (`minors._kernel.board.Board`); what users
+read (`MinorState`, `LedgerEntry`, a `GameState` snapshot) is a frozen value no later change
+touches.
 """
 
 from __future__ import annotations
 
 import enum
 import hashlib
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 from attrs import frozen
@@ -18,9 +18,6 @@ from ..domain import DiplomaticLevel, LedgerKind, Side, Status
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from .chain import Chain
-from .kind import per_kind
-
-T = TypeVar("T")
 
 __all__ = [
     "Deadline",
@@ -33,7 +30,6 @@ __all__ = [
     "MinorState",
     "Pending",
     "entry_key",
-    "evolve",
     "stable_hash",
 ]
 
@@ -116,32 +112,16 @@ class MinorState:
 
 
 class MinorRow:
-    """A minor country's record on the live board (`Tx.minors`): the fields of `MinorState`,
-    read as rules read a `MinorState`, and changed in place by `Tx.update`, each change
-    journaled. What users get is the `MinorState` made from it (`view`), which no later
-    change touches. (A plain slotted class: a status change writes a few fields instead of
-    building an 18-field frozen record.)"""
+    """A minor country's record on the live board (`Board.minors`): the fields of
+    `MinorState`, read as rules read a `MinorState`, and changed in place by `Board.update`,
+    each change journaled. What users get is the `MinorState` made from it (`view`), which
+    no later change touches. (A plain slotted class: a status change writes a few fields
+    instead of building an 18-field frozen record.)"""
 
     __slots__ = (
-        "active",
-        "at_war_with",
-        "attacked_at",
-        "attacked_by",
-        "barred",
-        "cached",
-        "deadlines",
-        "deployed",
-        "deployment",
-        "direct_wars",
-        "invaded",
-        "invaded_at",
-        "major",
-        "name",
-        "owner",
-        "pending",
-        "refused_by",
-        "standing",
-        "status",
+        "active", "at_war_with", "attacked_at", "attacked_by", "barred", "cached", "deadlines",
+        "deployed", "deployment", "direct_wars", "invaded", "invaded_at", "major", "name",
+        "owner", "pending", "refused_by", "standing", "status",
     )  # fmt: skip
 
     name: str
@@ -170,20 +150,23 @@ class MinorRow:
         """The row as a frozen `MinorState` (made once per state of the row)."""
         found = self.cached
         if found is None:
-            found = self.cached = _state_of(self)
+            found = self.cached = MinorState(*[getattr(self, f) for f in MINOR_FIELDS])
         return found
 
     def copy(self, owner: object) -> MinorRow:
         """A copy of the row that `owner` may change."""
-        row: MinorRow = _row_of(self)
-        row.owner, row.cached = owner, self.cached
+        row = MinorRow.of(self, owner)
+        row.cached = self.cached
         return row
 
     @classmethod
-    def of(cls, state: MinorState, owner: object) -> MinorRow:
-        """A row holding `state`, that `owner` may change."""
-        row: MinorRow = _row_of(state)
-        row.owner, row.cached = owner, state
+    def of(cls, state: MinorState | MinorRow, owner: object) -> MinorRow:
+        """A row holding the fields of `state`, that `owner` may change."""
+        row = object.__new__(cls)
+        for f in MINOR_FIELDS:
+            setattr(row, f, getattr(state, f))
+        row.owner = owner
+        row.cached = state if type(state) is MinorState else None
         return row
 
     def __repr__(self) -> str:
@@ -195,20 +178,6 @@ Minor = MinorState | MinorRow
 
 MINOR_FIELDS = tuple(a.name for a in attrs.fields(MinorState))
 """The fields of a minor's record, in `MinorState`'s order (a `MinorRow` has the same)."""
-
-
-def _copier(cls: type[Any], names: tuple[str, ...], bare: bool) -> Any:
-    """A function making a `cls` from any object with attributes `names` (generated once: a
-    loop of getattr/setattr costs several times more)."""
-    namespace: dict[str, Any] = {"cls": cls, "_new": object.__new__}
-    if bare:  # a frozen attrs class: its slots set through their descriptors
-        for i, n in enumerate(names):
-            namespace[f"_set{i}"] = vars(cls)[n].__set__
-        body = "".join(f"    _set{i}(new, src.{n})\n" for i, n in enumerate(names))
-    else:
-        body = "".join(f"    new.{n} = src.{n}\n" for n in names)
-    exec(f"def copy(src):\n    new = _new(cls)\n{body}    return new\n", namespace)
-    return namespace["copy"]
 
 
 @frozen
@@ -318,94 +287,3 @@ def entry_key(container: str, key: Any, value: Any) -> int:
     ...): the stable hash of where it is and what it holds. The position key XORs them all,
     so that the order they were written in does not count (Zobrist hashing)."""
     return _mix(_mix(stable_hash(container), stable_hash(key)), stable_hash(value))
-
-
-def _bare(cls: type[Any]) -> bool:
-    """Whether instances of an attrs class can be built by setting its slots directly: no
-    validator, converter or post-init hook would be skipped."""
-    return (
-        "__slots__" in vars(cls)
-        and not hasattr(cls, "__attrs_post_init__")
-        and all(a.validator is None and a.converter is None for a in attrs.fields(cls))
-    )
-
-
-C = TypeVar("C", bound=type)
-
-
-def fast_init(cls: C) -> C:
-    """Give a frozen, slotted attrs record without validators, converters or factory
-    defaults an `__init__` that sets its slots through their descriptors: attrs' own goes
-    through `object.__setattr__` for each field, at twice the cost, and the rules make
-    records on every command. The same parameters, defaults and result."""
-    fields = attrs.fields(cls)
-    factory: Any = attrs.Factory
-    if not _bare(cls) or any(isinstance(a.default, factory) or not a.init for a in fields):
-        return cls
-    namespace: dict[str, Any] = {}
-    params: list[str] = []
-    body: list[str] = []
-    keyword_only = False
-    for i, a in enumerate(fields):
-        namespace[f"_set{i}"] = vars(cls)[a.name].__set__
-        name = a.alias
-        if a.kw_only and not keyword_only:
-            params.append("*")
-            keyword_only = True
-        if a.default is attrs.NOTHING:
-            params.append(name)
-        else:
-            namespace[f"_d{i}"] = a.default
-            params.append(f"{name}=_d{i}")
-        body.append(f"    _set{i}(self, {name})\n")
-    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    cls.__init__ = init  # type: ignore[misc]
-    return cls
-
-
-@per_kind
-def _replacer(cls: type[Any]) -> Any:
-    """A function building `cls` from an instance and changes, generated once per class:
-    `attrs.evolve` is generic and costs several times more on the hot path. A frozen
-    record without validators is built by setting its slots through their descriptors
-    (what attrs' `__init__` does through `object.__setattr__`, at half the cost)."""
-    names = [a.name for a in attrs.fields(cls)]
-    namespace: dict[str, Any] = {"cls": cls, "_new": object.__new__}
-    if _bare(cls):
-        for i, n in enumerate(names):
-            namespace[f"_set{i}"] = vars(cls)[n].__set__
-        body = "".join(
-            f"    _set{i}(new, changes.pop({n!r}, self.{n}))\n" for i, n in enumerate(names)
-        )
-        source = f"def replace(self, changes):\n    new = _new(cls)\n{body}"
-    else:
-        args = ", ".join(f"changes.pop({n!r}, self.{n})" for n in names)
-        source = f"def replace(self, changes):\n    new = cls({args})\n"
-    source += (
-        "    if changes:\n"
-        "        raise TypeError(f'unknown fields {sorted(changes)}')\n"
-        "    return new\n"
-    )
-    exec(source, namespace)
-    return namespace["replace"]
-
-
-def evolve(instance: T, **changes: Any) -> T:
-    """`attrs.evolve` for the state records, generated per class for speed. A `MinorRow`
-    gives a `MinorState` (what `Tx.put` takes)."""
-    cls = MinorState if type(instance) is MinorRow else type(instance)
-    new: T = _replacer(cls)(instance, changes)
-    return new
-
-
-_state_of = _copier(MinorState, MINOR_FIELDS, _bare(MinorState))
-_row_of = _copier(MinorRow, MINOR_FIELDS, False)
-
-
-for _record in (Holding, Pending, Deadline, Deployment, MinorState, LedgerEntry):
-    fast_init(_record)
-for _evolved in (Holding, Pending, Deadline, Deployment, MinorState, LedgerEntry, Unit, GameState):
-    _replacer(_evolved)  # made now: generated on a first `evolve` mid-search, it cost 150-300 µs

@@ -15,11 +15,10 @@ from types import MappingProxyType
 import attrs
 from attrs import field, frozen
 
-from .._kernel.rulebook import RuleViolation, Violation
 from ..domain import Side
 from ..domain.arguments import checked, typed
 from ..domain.marks import clause
-from ..errors import CommissarError
+from ..errors import CommissarError, RuleViolation, Violation
 from .personnel import PersonnelKind, check_rating
 
 __all__ = [

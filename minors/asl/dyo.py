@@ -12,11 +12,10 @@ from enum import StrEnum
 
 from attrs import field, frozen
 
-from .._kernel.rulebook import Violation
 from ..domain import Side
 from ..domain.arguments import checked, typed
 from ..domain.marks import clause
-from ..errors import DyoError
+from ..errors import DyoError, Violation
 
 __all__ = ["DyoError", "FrenchForce", "Purchase", "check_purchases", "french_force"]
 

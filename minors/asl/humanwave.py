@@ -19,10 +19,9 @@ from types import MappingProxyType
 
 from attrs import field, frozen
 
-from .._kernel.rulebook import Violation
 from ..domain.arguments import checked, typed
 from ..domain.marks import clause
-from ..errors import HumanWaveError
+from ..errors import HumanWaveError, Violation
 from .hexgrid import Hex, HexGrain, distance, grains_through
 from .personnel import PersonnelKind
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from attrs import frozen
 
-from .._kernel.convert import build_command, effect_data, effect_from_data
-from .._kernel.effects import Effect
+from .._kernel.convert import build_command, event_data, event_from_data
+from .._kernel.events import Event
 from .._kernel.log import LogEntry
-from .._kernel.rulebook import Rulebook, RuleViolation
+from .._kernel.rulebook import Rulebook
 from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
 from ..errors import (
@@ -41,8 +41,9 @@ from ..errors import (
     LogUnavailable,
     LogWriteError,
     MinorsError,
+    RuleViolation,
 )
-from ..rules82 import RULEBOOK, Game, Hooks
+from ..rules82 import RULEBOOK, Game
 from ..ruleset.tables import Ruleset, load_ruleset
 from . import signing
 from .lines import (
@@ -110,7 +111,7 @@ def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
     return open_log(game, path, durability)
 
 
-def advance(game: Game, moment: Moment | str) -> list[Effect]:
+def advance(game: Game, moment: Moment | str) -> list[Event]:
     """Move the clock to `moment` one player turn at a time: no advance entry crosses the
     end of a player turn, so that a log ending at a player turn's end is a prefix of every
     log that plays on from there (what `minors run`, `replay` and `continue` do).
@@ -122,7 +123,7 @@ def advance(game: Game, moment: Moment | str) -> list[Effect]:
     target = moment if isinstance(moment, Moment) else Moment.parse(moment)
     if target < game.clock:
         raise ClockError(f"the clock stands at {game.clock}; it cannot go back to {target}")
-    effects: list[Effect] = []
+    effects: list[Event] = []
     while game.clock < target:
         edge = Moment((game.clock.index // 6 + 1) * 6)
         effects += game.advance_to(min(edge, target))
@@ -201,7 +202,7 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
     return kind
 
 
-EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Effect))
+EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Event))
 """The names an effect's `effect` field may hold."""
 
 _JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
@@ -219,9 +220,8 @@ class _Setup:
     """`start` (the start position) or `state` (a state the header records)."""
 
 
-def _rulebook(rulebook: Rulebook | None, hooks: Hooks | None) -> Rulebook:
-    book = rulebook if rulebook is not None else RULEBOOK
-    return hooks.apply(book) if hooks is not None else book
+def _rulebook(rulebook: Rulebook | None) -> Rulebook:
+    return rulebook if rulebook is not None else RULEBOOK
 
 
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
@@ -438,7 +438,7 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
     if kind == "entry" and written.get("effects") != expected["effects"]:
         for effect in written["effects"]:
             try:
-                effect_from_data(effect)
+                event_from_data(effect)
             except Exception as exc:  # cattrs raises its own classes for junk
                 raise LogFormatError(
                     f"line {number}: an effect cannot be read: {cut(exc, 200)}"
@@ -464,14 +464,13 @@ def verify(
     path: str | Path,
     *,
     extends: str | Path | None = None,
-    hooks: Hooks | None = None,
     rulebook: Rulebook | None = None,
     progress: Callable[[int, int], None] | None = None,
     head: str | None = None,
     public_key: str | None = None,
 ) -> Verdict:
     """Check encoding and chain, replay every entry under the log's tables and the caller's
-    rulebook (rule 82 by default, `hooks` replacing its named rules), and check that every
+    rulebook (rule 82 by default), and check that every
     line is what the writer writes for that play; with `extends`, check the log begins
     with that older log and adds to it; with `head`, that its head is that hash; with
     `public_key` (hex, `signing.load_public`), that a seal by that key signs it.
@@ -488,7 +487,7 @@ def verify(
     seals: list[str] = []
     progress = _onward(progress)
     try:
-        book = _rulebook(rulebook, hooks)
+        book = _rulebook(rulebook)
         setup = _setup(path, lines, book, log=False)
         try:
             verdict = _verify_replayed(lines, setup, progress, seals)
@@ -827,7 +826,7 @@ def read_log(path: str | Path) -> ReadLog:
         if record["kind"] != "entry":
             continue
         try:
-            effects = tuple(effect_from_data(e) for e in record["effects"])
+            effects = tuple(event_from_data(e) for e in record["effects"])
         except Exception as exc:  # cattrs raises its own classes for junk effects
             raise LogFormatError(
                 f"{path}: line {number}: an effect cannot be read: {cut(exc, 200)}"
@@ -892,7 +891,6 @@ def replay(
     path: str | Path,
     until: str | Moment | None = None,
     *,
-    hooks: Hooks | None = None,
     log: str | Path | None = None,
     rulebook: Rulebook | None = None,
     durability: str = "entry",
@@ -917,7 +915,7 @@ def replay(
         except MomentError as exc:
             raise LogRangeError(f"--until: {exc}") from None
     try:
-        setup = _setup(path, lines, _rulebook(rulebook, hooks))
+        setup = _setup(path, lines, _rulebook(rulebook))
         game, fmt = setup.game, setup.format
         if log is not None and fmt != FORMAT:
             raise LogUnavailable(
@@ -1004,7 +1002,7 @@ def _play_on(
 def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
     """Fail unless an entry line records the moment and effects its replay gives (what
     `replay` checks of the lines it replays; `verify` checks every field)."""
-    effects = [effect_data(e) for e in entry.effects]
+    effects = [event_data(e) for e in entry.effects]
     expected: dict[str, Any] = {"kind": "entry", "at": str(entry.moment), "effects": effects}
     written = {"kind": "entry", "at": record["at"], "effects": record["effects"]}
     _compare(number, written, expected)

@@ -22,7 +22,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..domain import Faction, Status
-from .story import Event, Story, Turn
+from .story import Line, Story, Turn
 
 __all__ = [
     "MAJOR_PALETTES",
@@ -269,7 +269,7 @@ def status_diagram() -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="status diagram" ', 1))
 
 
-def _seasons_of(events: Sequence[Event], turns: Sequence[Turn]) -> list[dict[str, Any]]:
+def _seasons_of(events: Sequence[Line], turns: Sequence[Turn]) -> list[dict[str, Any]]:
     """Each season for the filter, with how many events it has."""
     counts: dict[str, int] = {}
     for event in events:

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import json
 import typing
 from importlib.metadata import version
 from typing import Any
 
-import attrs
-
-from .._kernel.convert import effect_data, state_dict
+from .._kernel.convert import event_data, state_dict
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
 from .._kernel.state import GameState
@@ -36,45 +33,10 @@ EVERY = 1000
 so that `replay --until` never replays more (a phase may hold thousands of commands)."""
 
 
-def effects_text(effects: typing.Iterable[Any]) -> str:
-    """The canonical JSON of effect records as a log line holds them (`text` of their
-    `effect_data`), each written by its class's generated writer where it has one."""
-    parts = []
-    for effect in effects:
-        kind = type(effect)
-        write = _WRITERS.get(kind, _MISSING)
-        if write is _MISSING:
-            write = _WRITERS[kind] = _writer(kind)
-        parts.append(text(effect_data(effect)) if write is None else write(effect))
-    return f"[{','.join(parts)}]"
-
-
-_MISSING: Any = object()
-_WRITERS: dict[type[Any], Any] = {}
-
-
-def _writer(kind: type[Any]) -> Any:
-    """A function writing a record of effect class `kind` as the canonical JSON of its
-    `effect_data` (sorted keys, its class name as `effect`), made once per class; None
-    unless every field is a text (the others go through `effect_data` and `text`)."""
-    if not attrs.has(kind):
-        return None
-    hints = typing.get_type_hints(kind)
-    names = [a.name for a in attrs.fields(kind)]
-    if "effect" in names or any(hints[n] is not str for n in names):
-        return None
-    parts = []
-    for key in sorted([*names, "effect"]):
-        member = json.dumps(key, ensure_ascii=False)
-        if key == "effect":
-            parts.append(repr(f"{member}:{json.dumps(kind.__name__, ensure_ascii=False)}"))
-        else:
-            parts.append(f"{member!r} + ':' + _s(e.{key})")
-    body = " + ',' + ".join(parts)
-    source = f"def write(e):\n    return '{{' + {body} + '}}'\n"
-    namespace: dict[str, Any] = {"_s": json.encoder.encode_basestring}
-    exec(source, namespace)
-    return namespace["write"]
+def effects_text(events: typing.Iterable[Any]) -> str:
+    """The canonical JSON of event records as a log line holds them (`text` of their
+    `event_data`)."""
+    return f"[{','.join(text(event_data(event)) for event in events)}]"
 
 
 def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
@@ -161,7 +123,7 @@ class Recorder:
         `EVERY` entries without one. `state`, the state after it, is read where
         `wants_state` says; `encoded`, if given, is the canonical JSON of the effects (a
         verifier has it in the line it checks)."""
-        effects = [effect_data(e) for e in entry.effects]
+        effects = [event_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
             "seq": entry.seq,

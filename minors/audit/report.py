@@ -13,11 +13,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .._kernel.convert import effect_data
-from .._kernel.effects import (
+from .._kernel.convert import event_data
+from .._kernel.events import (
     BrpChange,
     DeadlineSet,
-    Effect,
+    Event,
     Note,
     PhaseEnded,
     StatusChanged,
@@ -37,7 +37,7 @@ from ..rules82 import Game
 __all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "show_log"]
 
 
-def describe(effect: Effect) -> str:
+def describe(effect: Event) -> str:
     """One effect as a sentence, with its rule id (once: a cause that ends with the same id
     in brackets loses it)."""
     match effect:
@@ -98,11 +98,11 @@ def unit_list(ids: Iterable[str]) -> str:
     return ", ".join(parts)
 
 
-def _grouped(effects: list[Effect]) -> Iterator[Effect | list[Effect]]:
+def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
     """The effects in order, consecutive placements in one country and eliminations for one
     cause (a deployment, a conquest) each under one rule gathered in a list."""
 
-    def group(effect: Effect) -> tuple[object, ...] | None:
+    def group(effect: Event) -> tuple[object, ...] | None:
         if isinstance(effect, UnitPlaced):
             return ("placed", effect.rule, effect.country)
         if isinstance(effect, UnitEliminated):
@@ -117,7 +117,7 @@ def _grouped(effects: list[Effect]) -> Iterator[Effect | list[Effect]]:
             yield items
 
 
-def _describe_units(effects: list[Effect]) -> str:
+def _describe_units(effects: list[Event]) -> str:
     """A run of placements or eliminations as one sentence."""
     first = effects[0]
     ids = unit_list(getattr(e, "unit", "") for e in effects)
@@ -144,7 +144,7 @@ def _entry_lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
     the phase they happened in (at its end or its start), and a run of shared wars is
     folded into one line."""
     moment = str(entry.moment)
-    buffered: list[Effect] = []
+    buffered: list[Event] = []
     for effect in entry.effects:
         if isinstance(effect, PhaseEnded):
             yield from _sentences(effect.ended, buffered)
@@ -155,7 +155,7 @@ def _entry_lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
     yield from _sentences(moment, buffered)
 
 
-def _sentences(moment: str, effects: list[Effect]) -> Iterator[tuple[str, str]]:
+def _sentences(moment: str, effects: list[Event]) -> Iterator[tuple[str, str]]:
     shared: dict[str, list[str]] = {}
     for effect in effects:
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
@@ -229,7 +229,7 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
-def concerns(effect: Effect, minor: str) -> bool:
+def concerns(effect: Event, minor: str) -> bool:
     """Whether an effect is about `minor` (its canonical name): its status, wars, BRPs,
     deadlines, units placed or moved in it, or an elimination or note that names it."""
     match effect:
@@ -258,14 +258,14 @@ def _names(command: dict[str, Any], minor: str) -> bool:
     return False
 
 
-def placed(entry: LogEntry) -> list[tuple[str, Effect]]:
+def placed(entry: LogEntry) -> list[tuple[str, Event]]:
     """Each effect of an entry with the moment it happened at: an advance's effects at the
     phase they happened in (at its end, or at the start of the next)."""
     moment = str(entry.moment)
     if entry.command.get("command") == "advance" and entry.effects:
         first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)
         moment = first.ended if first is not None else moment
-    out: list[tuple[str, Effect]] = []
+    out: list[tuple[str, Event]] = []
     for effect in entry.effects:
         out.append((moment, effect))
         if isinstance(effect, PhaseEnded):
@@ -282,7 +282,7 @@ class Selection:
     format: int
     head: str
     filters: dict[str, Any]
-    entries: tuple[tuple[LogEntry, bool, tuple[tuple[str, Effect], ...]], ...]
+    entries: tuple[tuple[LogEntry, bool, tuple[tuple[str, Event], ...]], ...]
 
     def to_json(self) -> dict[str, Any]:
         """What `minors log show --json` prints (the `log-show` schema)."""
@@ -297,7 +297,7 @@ class Selection:
                     "at": str(entry.moment),
                     "command": entry.command if shown else None,
                     "effects": [
-                        {"at": at, "text": describe(effect), "effect": effect_data(effect)}
+                        {"at": at, "text": describe(effect), "effect": event_data(effect)}
                         for at, effect in kept
                     ],
                 }

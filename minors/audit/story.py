@@ -20,10 +20,10 @@ from typing import Any
 import attrs
 from attrs import frozen
 
-from .._kernel.effects import (
+from .._kernel.events import (
     BrpChange,
     DeadlineSet,
-    Effect,
+    Event,
     Note,
     PhaseEnded,
     StatusChanged,
@@ -42,7 +42,7 @@ from ..errors import MinorsError, ReportError, UnknownNameError
 from ..rules82 import Game
 from .report import describe
 
-__all__ = ["Band", "Cell", "Event", "Story", "Turn", "story_of_game", "story_of_log", "tell"]
+__all__ = ["Band", "Cell", "Line", "Story", "Turn", "story_of_game", "story_of_log", "tell"]
 
 
 @frozen(order=True)
@@ -89,7 +89,7 @@ class Band:
 
 
 @frozen
-class Event:
+class Line:
     """A line of the story: a command as given (`rule` empty) or one thing the rules did,
     with its clause, the moment it happened at and the minors it concerns."""
 
@@ -116,17 +116,17 @@ class Story:
     majors: tuple[tuple[str, Faction], ...]
     brps: Mapping[str, tuple[int, ...]]
     """Each major's BRP credits from rule 82 at the end of each turn."""
-    events: tuple[Event, ...]
+    events: tuple[Line, ...]
     clauses: Mapping[str, str]
     """The title of each clause an event cites, from the rulebook's clause table."""
     error: str | None = None
 
 
-def _placed(entry: LogEntry) -> Iterator[tuple[Moment, list[Effect]]]:
+def _placed(entry: LogEntry) -> Iterator[tuple[Moment, list[Event]]]:
     """The effects of an entry by the phase they happened in: those before a phase-end
     marker at the phase it ended, those after the last marker at the phase it began."""
     moment = entry.moment
-    buffered: list[Effect] = []
+    buffered: list[Event] = []
     for effect in entry.effects:
         if isinstance(effect, PhaseEnded):
             yield Moment.parse(effect.ended), buffered
@@ -160,7 +160,7 @@ class _Reader:
                 continue
         return set()
 
-    def concerns(self, effect: Effect, games: tuple[Game, ...]) -> set[str]:
+    def concerns(self, effect: Event, games: tuple[Game, ...]) -> set[str]:
         match effect:
             case StatusChanged(minor=minor) | DeadlineSet(minor=minor):
                 return {minor}
@@ -196,7 +196,7 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
-) -> Iterator[tuple[Event, list[StatusChanged]]]:
+) -> Iterator[tuple[Line, list[StatusChanged]]]:
     """The lines of one entry: its command, then what the rules did; the wars 82.12 gives a
     country's partners fold into one line per country."""
     kind = entry.command["command"]
@@ -206,7 +206,7 @@ def _events(
         at = str(entry.moment)
         turn = Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
-        yield Event(entry.seq, at, turn, text, "", minors, True), []
+        yield Line(entry.seq, at, turn, text, "", minors, True), []
     for moment, effects in _placed(entry):
         at, turn = str(moment), Turn(moment.turn).key
         partners: dict[str, list[str]] = {}
@@ -219,12 +219,12 @@ def _events(
                 if names:
                     text = f"{effect.a} is also at war with their partners: {', '.join(names)}"
                     minors = reader.ordered({effect.a, *names} & set(reader.minors))
-                    yield Event(entry.seq, at, turn, text, "82.12", minors), []
+                    yield Line(entry.seq, at, turn, text, "82.12", minors), []
                 continue
             text = describe(effect).removesuffix(f"  [{effect.rule}]")
             minors = reader.ordered(reader.concerns(effect, games))
             changed = [effect] if isinstance(effect, StatusChanged) else []
-            yield Event(entry.seq, at, turn, text, effect.rule, minors), changed
+            yield Line(entry.seq, at, turn, text, effect.rule, minors), changed
 
 
 def tell(
@@ -246,7 +246,7 @@ def tell(
     rs = game.ruleset
     turns: list[Turn] = []
     states: list[dict[str, Any]] = []
-    events: list[Event] = []
+    events: list[Line] = []
     changes: dict[tuple[str, str], list[str]] = {}
 
     def close_turn() -> None:
@@ -260,7 +260,7 @@ def tell(
         try:
             if kind == "advance":
                 target = Moment.parse(fields["to"])
-                effects: list[Effect] = []
+                effects: list[Event] = []
                 while game.clock.turn < target.turn:
                     close_turn()
                     effects += game.advance_to(Moment.turn_start(game.clock.turn + 1))

@@ -1,12 +1,61 @@
-"""0.1's path of the audit log, kept importable: the module is `minors.audit.log`.
+"""The audit log: writing, reading, verifying and replaying a game's log (docs/audit-log.md).
 
-At run time `minors.auditlog` *is* that module (patching one patches the other); type
-checkers read its names from the star import below.
-"""
+The public path of `minors.audit.log`."""
 
-import sys
+from __future__ import annotations
 
-from ..audit import log as _module
-from ..audit.log import *  # noqa: F403
+from ..audit.log import (
+    DURABILITY,
+    FORMAT,
+    GENESIS,
+    FileSink,
+    LogLocked,
+    LogUnavailable,
+    LogWriteError,
+    ReadLog,
+    Repair,
+    Verdict,
+    advance,
+    canonical,
+    digest,
+    head,
+    load_key,
+    open,
+    open_continued,
+    open_log,
+    read_entries,
+    read_log,
+    repair,
+    replay,
+    seal,
+    seal_log,
+    verify,
+)
 
-sys.modules[__name__] = _module
+__all__ = [
+    "DURABILITY",
+    "FORMAT",
+    "GENESIS",
+    "FileSink",
+    "LogLocked",
+    "LogUnavailable",
+    "LogWriteError",
+    "ReadLog",
+    "Repair",
+    "Verdict",
+    "advance",
+    "canonical",
+    "digest",
+    "head",
+    "load_key",
+    "open",
+    "open_continued",
+    "open_log",
+    "read_entries",
+    "read_log",
+    "repair",
+    "replay",
+    "seal",
+    "seal_log",
+    "verify",
+]

@@ -1,12 +1,19 @@
-"""0.1's path of the bridge from the strategic game to A25, kept: see `minors.asl.bridge`.
+"""The bridge from a minor's strategic status to the A25 traits of its troops (docs/nationality.md).
 
-At run time `minors.bridge` *is* that module (patching one patches the other); type
-checkers read its names from the star import below.
-"""
+The public path of `minors.asl.bridge`."""
 
-import sys
+from __future__ import annotations
 
-from ..asl import bridge as _module
-from ..asl.bridge import *  # noqa: F403
+from ..asl.bridge import (
+    SEASON_MONTHS,
+    Troops,
+    month_of,
+    troops,
+)
 
-sys.modules[__name__] = _module
+__all__ = [
+    "SEASON_MONTHS",
+    "Troops",
+    "month_of",
+    "troops",
+]

@@ -18,6 +18,7 @@ tests are read from a checkout of the project: an installed wheel carries none.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import inspect
@@ -40,6 +41,7 @@ __all__ = [
     "Citation",
     "ClauseCoverage",
     "CoverageError",
+    "branches",
     "checkout_tests",
     "citations",
     "clause_code",
@@ -109,9 +111,42 @@ def clause_code() -> dict[str, list[tuple[str, Any]]]:
     return marked(importlib.import_module(m) for m in MARKED_MODULES)
 
 
+@functools.cache
+def branches(rulebook: Rulebook = RULEBOOK) -> dict[str, list[str]]:
+    """Clause id -> the functions of the rulebook's modules that branch on it, asking
+    `rules.on("...")` (read from their source)."""
+    out: dict[str, list[str]] = {}
+    modules = {e.function.__module__ for e in rulebook.entries}
+    for name in sorted(modules):
+        module = importlib.import_module(name)
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for call in ast.walk(node):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "on"
+                    and isinstance(call.func.value, ast.Attribute)
+                    and call.func.value.attr == "rules"
+                    and call.args
+                    and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str)
+                ):
+                    where = f"{name}.{node.name}"
+                    found = out.setdefault(call.args[0].value, [])
+                    if where not in found:
+                        found.append(where)
+    return out
+
+
 def _source(function: Any) -> str:
     while True:  # the function that runs, behind an effect's wrapper or a cache
-        spec = getattr(function, "__minors_effect__", None)
+        spec = getattr(function, "__minors_rule__", None)
         inner = spec.function if spec is not None else getattr(function, "__wrapped__", None)
         if inner is None:
             break
@@ -135,6 +170,9 @@ def clause_digest(
     for entry in rulebook.entries:
         if entry.clause == clause:
             functions[entry.key] = entry.function
+    for name in branches(rulebook).get(clause, ()):
+        module, _, function = name.rpartition(".")
+        functions[name] = getattr(importlib.import_module(module), function)
     parts = [f"{name}\n{_source(fn)}" for name, fn in sorted(functions.items())]
     parts.append(carriers.rows_digest(rs, clause))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
@@ -245,6 +283,7 @@ def coverage(
     rs = ruleset if ruleset is not None else load_ruleset()
     code = rulebook.registered()
     marks = clause_code()
+    asked = branches(rulebook)
     results = _results(tests)
     cited: dict[str, set[str]] = {}
     for citation in citations(tests):
@@ -253,6 +292,7 @@ def coverage(
     for cid, clause in rs.clauses.items():
         names = {f"{name} ({role})" for name, role in code.get(cid, ())}
         names.update(f"{name} (marked)" for name, _ in marks.get(cid, ()))
+        names.update(f"{name} (branch)" for name in asked.get(cid, ()))
         result = results.get(cid)
         run, proven = "not run", ()
         if result is not None:

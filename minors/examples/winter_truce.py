@@ -9,32 +9,28 @@ it plays beside rule 82 in one process, and its logs name it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from importlib.resources import files
-from typing import TYPE_CHECKING
 
-from .._kernel.rulebook import Violation, check
+from .._kernel.rulebook import Play, Refusal, check, refuse
 from ..domain import Season
 from ..rules82 import RULEBOOK as RULE_82
 from ..rules82.war import DeclareWar
 from ..ruleset.loader import clause_table
 
-if TYPE_CHECKING:
-    from .._kernel.tx import Tx
-
 __all__ = ["CLAUSES", "RULEBOOK", "no_war_on_minors_in_winter"]
 
 
 @check(DeclareWar, "H1")
-def no_war_on_minors_in_winter(tx: Tx, cmd: DeclareWar) -> Iterator[Violation]:
+def no_war_on_minors_in_winter(play: Play, cmd: DeclareWar) -> list[Refusal]:
     """H1: no declaration of war on a minor country in a winter turn."""
-    if cmd.target in tx.rs.minors and tx.clock.season is Season.WINTER:
-        yield Violation(
-            "H1",
-            f"winter truce: no declaration of war on {cmd.target} in {tx.clock}; "
-            "declare it from the spring",
-            {"target": cmd.target},
-        )
+    clock = play.board.clock
+    if cmd.target not in play.rs.minors or clock.season is not Season.WINTER:
+        return []
+    message = (
+        f"winter truce: no declaration of war on {cmd.target} in {clock}; declare it from the "
+        "spring"
+    )
+    return [refuse(message, target=cmd.target)]
 
 
 CLAUSES = clause_table(

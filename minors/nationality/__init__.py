@@ -1,12 +1,42 @@
-"""0.1's path of the A25 nationality profiles, kept importable: see `minors.asl.nationality`.
+"""The A25 nationality profiles: per-nationality, date-dependent troop traits, as data with
+a query API.
 
-At run time `minors.nationality` *is* that module (patching one patches the other); type
-checkers read its names from the star import below.
-"""
+The public path of `minors.asl.nationality`."""
 
-import sys
+from __future__ import annotations
 
-from ..asl import nationality as _module
-from ..asl.nationality import *  # noqa: F403
+from ..asl.nationality import (
+    EVERY,
+    CountryMapping,
+    NoNationalityError,
+    Profile,
+    ProfileError,
+    Projection,
+    QueryContext,
+    QueryUnit,
+    Trait,
+    TraitCondition,
+    country_nationality,
+    lineage,
+    profile,
+    resolve,
+    thresholds,
+)
 
-sys.modules[__name__] = _module
+__all__ = [
+    "EVERY",
+    "CountryMapping",
+    "NoNationalityError",
+    "Profile",
+    "ProfileError",
+    "Projection",
+    "QueryContext",
+    "QueryUnit",
+    "Trait",
+    "TraitCondition",
+    "country_nationality",
+    "lineage",
+    "profile",
+    "resolve",
+    "thresholds",
+]

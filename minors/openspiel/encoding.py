@@ -84,9 +84,9 @@ def unit_ids(game: Game) -> tuple[str, ...]:
     rs = game.ruleset
     state = game.raw_state
     found = {*state.units, *state.eliminated}
-    tx = game.board()
+    play = game.play()
     for minor in rs.minors:
-        found.update(spec[0] for spec in force_specs(tx, minor))
+        found.update(spec[0] for spec in force_specs(play, minor))
     arrivals = [
         Moment.parse(r.arrival) for r in rs.commonwealth.values() if r.arrival != "at_start"
     ]

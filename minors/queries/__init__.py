@@ -1,12 +1,43 @@
-"""0.1's path of rule 82's engine questions, kept importable: see `minors.rules82.queries`.
+"""Rule 82's questions an engine asks before it resolves an action, each answered with its rule.
 
-At run time `minors.queries` *is* that module (patching one patches the other); type
-checkers read its names from the star import below.
-"""
+The public path of `minors.rules82.queries`."""
 
-import sys
+from __future__ import annotations
 
-from ..rules82 import queries as _module
-from ..rules82.queries import *  # noqa: F403
+from ..rules82.queries import (
+    Answer,
+    ForcePool,
+    Mission,
+    Named,
+    attack_costs_brps,
+    attrition_nationality,
+    force_pool,
+    garrison_may_assist,
+    geographic_restriction,
+    in_automatic_supply,
+    in_british_force_pool,
+    may_assist,
+    may_attack_from,
+    may_fly,
+    may_rebuild,
+    zoc_extends,
+)
 
-sys.modules[__name__] = _module
+__all__ = [
+    "Answer",
+    "ForcePool",
+    "Mission",
+    "Named",
+    "attack_costs_brps",
+    "attrition_nationality",
+    "force_pool",
+    "garrison_may_assist",
+    "geographic_restriction",
+    "in_automatic_supply",
+    "in_british_force_pool",
+    "may_assist",
+    "may_attack_from",
+    "may_fly",
+    "may_rebuild",
+    "zoc_extends",
+]

@@ -4,16 +4,7 @@ rulebook that collects them (`RULEBOOK`, `book`), its command vocabulary (`comma
 
 from __future__ import annotations
 
-from .book import HOOKS, KERNEL_RULES, RULEBOOK, VARIANTS, Hooks, find_rulebook
-from .game import Game, start_state
+from .book import HOOKS, KERNEL_RULES, RULEBOOK, VARIANTS, find_rulebook
+from .game import Game
 
-__all__ = [
-    "HOOKS",
-    "KERNEL_RULES",
-    "RULEBOOK",
-    "VARIANTS",
-    "Game",
-    "Hooks",
-    "find_rulebook",
-    "start_state",
-]
+__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "Game", "find_rulebook"]

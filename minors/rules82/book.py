@@ -7,16 +7,13 @@ clause table is the registry `tables/clauses.toml` (rule 82 and A25) and the ids
 rules that are not clauses of rule 82, K1 ... K7 (docs/rules.md).
 
 Rule 82 defers some rules to rules it does not give; each is a named rule of the rulebook
-that a variant replaces (`RULEBOOK.extend(name, replace={"subversion": fn})`): these are
-what 0.1 called hooks, and `Hooks` remains as a shorthand for replacing them.
+that a variant replaces (`RULEBOOK.extend(name, replace={"subversion": fn})`): `HOOKS` lists
+them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
-
-from attrs import frozen
+from collections.abc import Mapping
 
 from .._kernel.rulebook import Rulebook, RulebookError, load
 from ..domain import ClauseKind
@@ -24,10 +21,7 @@ from ..ruleset.loader import builtin_clauses
 from ..ruleset.records import Clause
 from . import conquest, deployment, diplomacy, limits, movement, survival, ties, war
 
-if TYPE_CHECKING:
-    from .._kernel.tx import Tx
-
-__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "Hooks", "find_rulebook"]
+__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "find_rulebook"]
 
 
 _KERNEL = {
@@ -87,34 +81,3 @@ def find_rulebook(name: str) -> Rulebook:
 
 HOOKS = ("subversion", "vichy", "vichy_colony", "limit_exempt")
 """The named rules of rule 82 that stand for rules it does not give."""
-
-
-@frozen
-class Hooks:
-    """Replacements for rule 82's named rules, the shorthand of 0.1: `Game.new(hooks=
-    Hooks(vichy_colony=f))` plays the rulebook with `vichy_colony` replaced by `f`, as
-    `RULEBOOK.extend(..., replace={"vichy_colony": f})` does. A field left at its default
-    replaces nothing."""
-
-    subversion: Callable[[Tx, str, str], None] = war.subversion
-    """82.36: what a successful subversion does (default: a −1 result for Russia)."""
-    vichy: Callable[[Tx], None] = war.vichy
-    """France's fall (rule 77): default, Vichy France becomes an active neutral minor."""
-    vichy_colony: Callable[[Tx, str, str], bool] = conquest.vichy_colony
-    """82.41 (77.61): whether a minor is a Vichy colony Britain or the U.S. may attack."""
-    limit_exempt: Callable[[Tx, str, str], bool] = limits.limit_exempt
-    """82.32A (77.63D): whether an owner's units in a minor escape its limit."""
-
-    def replacements(self) -> dict[str, Callable[..., Any]]:
-        """The named rules these hooks replace (those not at their default)."""
-        defaults = Hooks()
-        return {
-            name: getattr(self, name)
-            for name in HOOKS
-            if getattr(self, name) is not getattr(defaults, name)
-        }
-
-    def apply(self, book: Rulebook) -> Rulebook:
-        """`book` with these hooks in force (`book` itself when they replace nothing)."""
-        wanted = self.replacements()
-        return book.extend(f"{book.name}+hooks", replace=wanted) if wanted else book

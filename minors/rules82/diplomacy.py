@@ -5,36 +5,34 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from attrs import frozen
 
-from .._kernel.effects import BrpChange, DeadlineSet, UnitEliminated
+from .._kernel.events import BrpChange, DeadlineSet, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import (
-    Batch,
-    Violation,
+    Play,
+    Refusal,
     at_phase_end,
     at_start,
     candidates,
     check,
-    effect,
     handles,
+    refuse,
+    rule,
 )
 from .._kernel.state import Deadline, Holding, LedgerEntry
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
-from ..domain.marks import clause
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate
 from .deployment import deploy_now, deploy_share
 from .machine import Trigger, fired
-from .sequence import by_name, in_phase, in_turn, majors_in_turn, minors_in_play, out_of_turn
+from .powers import owner_side, side_of
+from .sequence import by_name, out_of_turn
 from .ties import set_status
-
-if TYPE_CHECKING:
-    from .._kernel.tx import Tx
 
 __all__ = [
     "DiplomaticResult",
@@ -134,118 +132,100 @@ TRIGGERS = {
 }
 
 
-def _rolls_in_phase(tx: Tx, cmd: DiplomaticResult) -> bool:
-    return in_turn(tx, cmd.major, Phase.DIPLOMACY)
+@check(DiplomaticResult, "K1", batched=True)
+def _in_diplomacy_phase(p: Play, cmd: DiplomaticResult) -> list[Refusal]:
+    return out_of_turn(p, cmd.major, Phase.DIPLOMACY, "{major}'s diplomatic results belong")
 
 
-@check(DiplomaticResult, "K1", batched=True, passes=_rolls_in_phase)
-def _in_diplomacy_phase(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    yield from out_of_turn(tx, cmd.major, Phase.DIPLOMACY, "{major}'s diplomatic results belong")
+@check(DiplomaticResult, "K2", batched=True)
+def _roller_in_the_war(p: Play, cmd: DiplomaticResult) -> list[Refusal]:
+    if cmd.major not in p.board.surrendered:
+        return []
+    message = f"{cmd.major} has surrendered and makes no diplomatic rolls"
+    return [refuse(message, major=cmd.major)]
 
 
-def _in_the_war(tx: Tx, cmd: DiplomaticResult) -> bool:
-    return cmd.major not in tx.surrendered
+@check(DiplomaticResult, "K4", batched=True)
+def _roll_adds_up(p: Play, cmd: DiplomaticResult) -> list[Refusal]:
+    if cmd.roll is None:
+        return []
+    total = cmd.roll + sum(cmd.modifiers)
+    if total == cmd.result:
+        return []
+    message = (
+        f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes {total}, not the result "
+        f"{cmd.result}"
+    )
+    return [refuse(message, roll=cmd.roll)]
 
 
-@check(DiplomaticResult, "K2", batched=True, passes=_in_the_war)
-def _roller_in_the_war(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    if not _in_the_war(tx, cmd):
-        yield Violation(
-            "K2", f"{cmd.major} has surrendered and makes no diplomatic rolls", {"major": cmd.major}
-        )
-
-
-def _adds_up(tx: Tx, cmd: DiplomaticResult) -> bool:
-    return cmd.roll is None or cmd.roll + sum(cmd.modifiers) == cmd.result
-
-
-@check(DiplomaticResult, "K4", batched=True, passes=_adds_up)
-def _roll_adds_up(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    if cmd.roll is not None and not _adds_up(tx, cmd):
-        total = cmd.roll + sum(cmd.modifiers)
-        yield Violation(
-            "K4",
-            f"roll {cmd.roll} with modifiers {list(cmd.modifiers)} makes "
-            f"{total}, not the result {cmd.result}",
-            {"roll": cmd.roll},
-        )
-
-
-def _takes_rolls(tx: Tx, cmd: DiplomaticResult) -> bool:
+@check(DiplomaticResult, "K7", batched=True)
+def _minor_at_peace(p: Play, cmd: DiplomaticResult) -> list[Refusal]:
     """K7: diplomacy acts on a minor in play at peace (or, 82.63, occupied by the roller's
     side where its forces depend on the result)."""
-    state = tx.minor(cmd.minor)
-    return state.active and (
-        state.status in PEACE or _occupied_for_diplomacy(tx, cmd.minor, cmd.major)
-    )
-
-
-@check(DiplomaticResult, "K7", batched=True, passes=_takes_rolls)
-def _minor_at_peace(tx: Tx, cmd: DiplomaticResult) -> Iterator[Violation]:
-    if _takes_rolls(tx, cmd):
-        return
-    state = tx.minor(cmd.minor)
+    state = p.board.minors[cmd.minor]
     if not state.active:
-        yield Violation("K7", f"{cmd.minor} is not in play", {"minor": cmd.minor})
-    else:
-        yield Violation(
-            "K7",
-            f"{cmd.minor} is {state.status.value}: diplomacy acts only on a "
-            "minor at peace (neutral, BRPs attributed, hexes controlled)",
-            {"minor": cmd.minor, "status": state.status.value},
-        )
+        return [refuse(f"{cmd.minor} is not in play", minor=cmd.minor)]
+    if state.status in PEACE or _occupied_for_diplomacy(p, cmd.minor, cmd.major):
+        return []
+    message = (
+        f"{cmd.minor} is {state.status.value}: diplomacy acts only on a minor at peace "
+        "(neutral, BRPs attributed, hexes controlled)"
+    )
+    return [refuse(message, minor=cmd.minor, status=state.status.value)]
 
 
-def _occupied_for_diplomacy(tx: Tx, minor: str, major: str) -> bool:
+def _occupied_for_diplomacy(p: Play, minor: str, major: str) -> bool:
     """82.63: a minor whose forces depend on the current result (the `†` row: Ukraine) takes
     diplomatic rolls while conquered by the roller's side (a reading: the roll for the
     Ukraine is its occupier's)."""
-    state = tx.minor(minor)
+    state = p.board.minors[minor]
     return (
-        minor in tx.rs.forces_by_result
+        minor in p.rs.forces_by_result
         and state.status is Status.CONQUERED
         and state.major is not None
-        and tx.side(state.major) is tx.side(major)
+        and side_of(p, state.major) is side_of(p, major)
     )
 
 
 @handles(DiplomaticResult)
-def _diplomatic_result(tx: Tx, cmd: DiplomaticResult) -> None:
-    if tx.minor(cmd.minor).status is Status.CONQUERED:
-        _result_forces(tx, cmd.minor, cmd.major, clamp(tx.rs, cmd.result))
+def _diplomatic_result(p: Play, cmd: DiplomaticResult) -> None:
+    if p.board.minors[cmd.minor].status is Status.CONQUERED:
+        _result_forces(p, cmd.minor, cmd.major, clamp(p.rs, cmd.result))
         return
-    apply_result(tx, cmd.minor, cmd.major, cmd.result, rule="82.21")
+    apply_result(p, cmd.minor, cmd.major, cmd.result, clause="82.21")
 
 
-@effect("82.63")
-def _result_forces(tx: Tx, minor: str, major: str, result: int) -> None:
+@rule("82.63")
+def _result_forces(p: Play, minor: str, major: str, result: int) -> None:
     """82.63: the occupied minor's forces deploy only after a successful result — the share
     the `†` table gives it, set up by the roller (the default set-up)."""
-    entry = tx.rs.diplomatic_results[result]
-    side = entry.side if entry.effect is ScaleEffect.SET else None
+    entry = p.rs.diplomatic_results[result]
+    favoured = entry.side if entry.effect is ScaleEffect.SET else None
     holding = (
-        Holding(major, side, entry.level, result, tx.clock.player_turn_start())
-        if (side is tx.side(major))
+        Holding(major, favoured, entry.level, result, p.board.clock.player_turn_start())
+        if favoured is side_of(p, major)
         else None
     )
-    tx.update(minor, standing=holding)
-    share = tx.rs.forces_by_result[minor].share(result if holding is not None else None)
-    if share > 0 and not bool(tx.units_of(minor)):
-        deploy_share(tx, minor, major, share)
+    p.board.update(minor, standing=holding)
+    share = p.rs.forces_by_result[minor].share(result if holding is not None else None)
+    if share > 0 and not bool(p.board.units_of(minor)):
+        deploy_share(p, minor, major, share)
     else:
-        tx.note("82.63", "{}'s result {} raises no forces in {}", major, result, minor)
+        p.note("82.63", "{}'s result {} raises no forces in {}", major, result, minor)
 
 
-@clause("82.21", "82.31")
-def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> None:
-    """Apply a modified result of `major` on `minor`: the new standing, its BRPs (82.22),
-    status (82.21, 82.31), the 82.33 reversal, and the partner's wars."""
-    rs = tx.rs
+@rule("82.21")
+def apply_result(p: Play, minor: str, major: str, result: int, *, clause: str) -> None:
+    """82.21 (82.31): a modified result of `major` on `minor` (`clause`: the one it is
+    given under) sets the new standing, its BRPs (82.22), the minor's status, the 82.33
+    reversal, and the partner's wars."""
+    rs = p.rs
     clamped = clamp(rs, result)
     if clamped != result:
         low, high = rs.scale
-        tx.note(
-            rule,
+        p.note(
+            clause,
             "result {} for {} counts as {}: the scale runs {}..{}",
             result,
             minor,
@@ -253,16 +233,16 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
             low,
             high,
         )
-    side = tx.side(major)
+    roller = side_of(p, major)
     entry = rs.diplomatic_results[clamped]
-    if entry.effect is ScaleEffect.SET and entry.side is not None and entry.side is not side:
+    if entry.effect is ScaleEffect.SET and entry.side is not None and entry.side is not roller:
         # A result favouring the other side counts as the band that keeps that side's
         # standing and cancels the roller's (a reading: docs/rules.md, 82.21).
         clamped = cancelling(rs, entry.side)
-        tx.note(
-            rule, "{}'s result {} favours the other side: it counts as {}", major, result, clamped
+        p.note(
+            clause, "{}'s result {} favours the other side: it counts as {}", major, result, clamped
         )
-    state = tx.minor(minor)
+    state = p.board.minors[minor]
     old = state.standing
     current = Standing(old.side, old.level) if old is not None else None
     new = next_standing(rs, current, clamped)
@@ -270,8 +250,8 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         return  # kept, or set again at the level already standing: nothing changes
     holding = None
     if new is not None:  # a result of the roller's side set a new standing: it holds it
-        holding = Holding(major, new.side, new.level, clamped, tx.clock.player_turn_start())
-    _settle_brps(tx, minor, holding)
+        holding = Holding(major, new.side, new.level, clamped, p.board.clock.player_turn_start())
+    _settle_brps(p, minor, holding)
     level = holding.level if holding is not None else DiplomaticLevel.NONE
     effective = effect_of(rs, level, rs.minors[minor].theater)
     trigger = TRIGGERS[effective.level if effective is not None else DiplomaticLevel.NONE]
@@ -281,40 +261,42 @@ def apply_result(tx: Tx, minor: str, major: str, result: int, *, rule: str) -> N
         return
     deadlines = state.deadlines
     if holding is not None and holding.level >= DiplomaticLevel.CONTROL:
-        deadlines = lift_deadlines(tx, minor, deadlines, holding.side, "controls it again")
-    reversal = _reversal(tx, minor, old, holding)
+        deadlines = lift_deadlines(p, minor, deadlines, holding.side, "controls it again")
+    reversal = _reversal(p, minor, old, holding)
     if reversal is not None:
         deadlines = (*deadlines, reversal)
     major_of = holding.major if holding is not None and dest is not Status.NEUTRAL else None
     set_status(
-        tx, state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
+        p, state, dest, major_of, _rule_of(dest), f"{major}'s diplomatic result {clamped}",
         standing=holding, deadlines=deadlines,
     )  # fmt: skip
     if dest in (Status.ASSOCIATED, Status.ALLIED) and major_of is not None:
-        deploy_now(tx, minor, major_of)
+        deploy_now(p, minor, major_of)
 
 
 @at_start
-@effect("82.31")
-def standing_at_the_start(tx: Tx) -> None:
+@rule("82.31")
+def standing_at_the_start(p: Play) -> None:
     """82.21, 82.31 (a reading, docs/rules.md; a variant may replace it): a minor the start
     gives with its BRPs attributed or its hexes controlled holds what the result giving that
     status would have given in play, made by its start major at the start's player turn:
     the standing (so 82.32D opens it to the controller and its allies and the 82.32 limit
     holds) and the grants (82.22), which a reversal deducts."""
-    rs = tx.rs
-    for name in by_name(tx):
-        state = tx.minors[name]
+    rs = p.rs
+    for name in by_name(p):
+        state = p.board.minors[name]
         major = state.major
         if state.status not in _GRANTED or major is None or state.standing is not None:
             continue
-        result = _result_giving(rs, state.status, tx.side(major), rs.minors[name].theater)
+        result = _result_giving(rs, state.status, side_of(p, major), rs.minors[name].theater)
         if result is None:
             continue  # the tables' scale has no result that gives this status
         level = rs.diplomatic_results[result].level
-        holding = Holding(major, tx.side(major), level, result, tx.clock.player_turn_start())
-        _settle_brps(tx, name, holding)
-        tx.update(name, standing=holding)
+        holding = Holding(
+            major, side_of(p, major), level, result, p.board.clock.player_turn_start()
+        )
+        _settle_brps(p, name, holding)
+        p.board.update(name, standing=holding)
 
 
 _GRANTED = frozenset({Status.BRPS_ATTRIBUTED, Status.HEXES_CONTROLLED})
@@ -353,78 +335,58 @@ def _scale(minor: str, major: str, low: int, high: int) -> tuple[DiplomaticResul
 
 
 @candidates(DiplomaticResult)
-def _results(tx: Tx, gated: bool) -> Iterator[Batch[DiplomaticResult]]:
-    """Every result of the scale by each major of the player turn on each minor in play, a
-    batch per (minor, major). Gated, it applies the checks in force itself and vouches for
-    them: K1 (the diplomacy phase of the roller's player turn), K2 (a roller still in the
-    war), K4 (no roll is given), K7 (a minor that takes rolls: read once per minor and
-    roller, none of them reads the result)."""
-    if not in_phase(tx, gated, _in_diplomacy_phase, Phase.DIPLOMACY):
-        return
-    low, high = tx.rs.scale
-    targets = minors_in_play(tx)
-    verified = frozenset(c for c in _GENERATED if tx.enforces(c)) if gated else frozenset()
-    peace = _minor_at_peace in verified
-    whole = gated and tx.grain_free(DiplomaticResult, verified)
-    for roller in majors_in_turn(tx):
-        if _roller_in_the_war in verified and roller in tx.surrendered:
-            continue
-        found: list[DiplomaticResult] = []
-        for target in targets:
-            batch = _scale(target, roller, low, high)
-            if peace and not _takes_rolls(tx, batch[0]):
-                continue
-            if whole:
-                found.extend(batch)  # nothing left to run once per (minor, roller)
-            else:
-                yield Batch(batch, None, verified)
-        if found:
-            yield Batch(tuple(found), None, verified)
+def _results(p: Play) -> Iterator[tuple[DiplomaticResult, ...]]:
+    """Every result of the scale by each major power on each minor, a batch per (minor,
+    major): K1, K2, K4 and K7 read only those (and no roll is given)."""
+    low, high = p.rs.scale
+    for roller in p.rs.majors:
+        for target in p.rs.minors:
+            yield _scale(target, roller, low, high)
 
 
-@effect("82.22")
-def _settle_brps(tx: Tx, minor: str, holding: Holding | None) -> None:
+@rule("82.22")
+def _settle_brps(p: Play, minor: str, holding: Holding | None) -> None:
     """Grant what the new standing gives and deduct what it no longer gives, at their
     prorated value now (82.21, 82.22); a deduction names the grant it undoes."""
-    value = tx.rs.minors[minor].brps
+    value = p.rs.minors[minor].brps
     want: dict[DiplomaticLevel, int] = {}
     if holding is not None:
-        for level, base in grants_by_level(tx.rs, value).items():
+        for level, base in grants_by_level(p.rs, value).items():
             if holding.level >= level and base > 0:
                 want[level] = base
     kept: set[DiplomaticLevel] = set()
     undo: list[LedgerEntry] = []
-    for grant in tx.active_grants(minor):
+    for grant in p.board.active_grants(minor):
         assert grant.level is not None
         if holding is not None and grant.major == holding.major and grant.level in want:
             kept.add(grant.level)
         else:
             undo.append(grant)
-    deduct_all(tx, undo, "82.22")
+    deduct_all(p, undo, "82.22")
     new = [(level, base) for level, base in sorted(want.items()) if level not in kept]
-    amounts = prorated_shares(tx, [base for _, base in new])
+    amounts = prorated_shares(p, [base for _, base in new])
     for (level, base), amount in zip(new, amounts, strict=True):
         assert holding is not None
         rule = "82.21A" if level is DiplomaticLevel.BRPS else "82.21B"
         entry = LedgerEntry(
-            tx.next_seq(),
+            p.board.next_seq(),
             holding.major,
             amount,
             LedgerKind.GRANT,
             rule,
-            tx.clock,
+            p.board.clock,
             minor=minor,
             level=level,
             base=base,
         )
-        tx.record(entry)
-        tx.emit(BrpChange, entry, entry.rule)
+        p.board.record(entry)
+        p.emit(BrpChange, entry, entry.rule)
 
 
-def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
+def prorated_shares(p: Play, bases: list[int]) -> list[int]:
     """Prorate BRPs that change hands together as one amount (82.22), split over their
     entries so that the entries add up to it exactly."""
-    proration, season = tx.rs.brp_rules["proration"], tx.clock.season
+    proration, season = p.rs.brp_rules["proration"], p.board.clock.season
     shares, done, total = [], 0, 0
     for base in bases:
         total += base
@@ -434,49 +396,49 @@ def prorated_shares(tx: Tx, bases: list[int]) -> list[int]:
     return shares
 
 
-def deduct_all(tx: Tx, grants: list[LedgerEntry], rule: str) -> None:
+def deduct_all(p: Play, grants: list[LedgerEntry], rule: str) -> None:
     """Deduct grants together, at the prorated value of their BRPs now (82.22)."""
     if not grants:
         return
-    for grant, amount in zip(grants, prorated_shares(tx, [g.base for g in grants]), strict=True):
+    for grant, amount in zip(grants, prorated_shares(p, [g.base for g in grants]), strict=True):
         entry = LedgerEntry(
-            tx.next_seq(),
+            p.board.next_seq(),
             grant.major,
             -amount,
             LedgerKind.DEDUCTION,
             rule,
-            tx.clock,
+            p.board.clock,
             minor=grant.minor,
             level=grant.level,
             base=grant.base,
             undoes=grant.seq,
         )
-        tx.record(entry)
-        tx.emit(BrpChange, entry, rule)
+        p.board.record(entry)
+        p.emit(BrpChange, entry, rule)
 
 
-def deduct(tx: Tx, grant: LedgerEntry, rule: str) -> None:
+def deduct(p: Play, grant: LedgerEntry, rule: str) -> None:
     """Deduct one grant at its prorated value now (82.22)."""
-    deduct_all(tx, [grant], rule)
+    deduct_all(p, [grant], rule)
 
 
-@effect("82.33", otherwise=None)
-def _reversal(tx: Tx, minor: str, old: Holding | None, new: Holding | None) -> Deadline | None:
+@rule("82.33", otherwise=None)
+def _reversal(p: Play, minor: str, old: Holding | None, new: Holding | None) -> Deadline | None:
     """82.33: when hex control is reversed, the side that lost it must be gone by the end of
     the first redeployment phase of its player turn that begins after the roll."""
     if old is None or old.level < DiplomaticLevel.CONTROL:
         return None
     if new is not None and new.side is old.side and new.level >= DiplomaticLevel.CONTROL:
         return None
-    start = tx.clock.next_phase_of(old.side, Phase.DIPLOMACY)
+    start = p.board.clock.next_phase_of(old.side, Phase.DIPLOMACY)
     at = start.in_phase(Phase.REDEPLOYMENT)
-    tx.emit(DeadlineSet, minor, old.side.value, str(at), "82.33")
+    p.emit(DeadlineSet, minor, old.side.value, str(at), "82.33")
     return Deadline(old.side, at, "82.33")
 
 
-@effect("82.33", otherwise=None)
+@rule("82.33", otherwise=None)
 def _lift(
-    tx: Tx, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
+    p: Play, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
 ) -> tuple[Deadline, ...] | None:
     """82.33 (a reading, docs/rules.md; a variant may replace it): `side`'s units
     stop trespassing in `minor` when its side holds control there again (a new result of
@@ -484,36 +446,31 @@ def _lift(
     side's deadlines there end."""
     kept = tuple(d for d in deadlines if d.side is not side)
     if len(kept) != len(deadlines):
-        tx.note("82.33", "{}'s 82.33 deadline in {} ends: {}", side.value, minor, why)
+        p.note("82.33", "{}'s 82.33 deadline in {} ends: {}", side.value, minor, why)
     return kept
 
 
 def lift_deadlines(
-    tx: Tx, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
+    p: Play, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
 ) -> tuple[Deadline, ...]:
     """`deadlines` less those `_lift` ends (all of them kept while 82.33 is off)."""
-    kept = _lift(tx, minor, deadlines, side, why)
+    kept = _lift(p, minor, deadlines, side, why)
     return deadlines if kept is None else kept
 
 
 @at_phase_end(Phase.REDEPLOYMENT)
-@effect("82.33")
-def _deadline_passes(tx: Tx, side: Side) -> None:
+@rule("82.33")
+def _deadline_passes(p: Play, side: Side) -> None:
     """82.33: at each deadline, the side's foreign units still in the minor are eliminated;
     a minor may run several, one per reversal, each for its own side."""
-    for name in by_name(tx):
-        state = tx.minors[name]
-        due = [d for d in state.deadlines if d.side is side and d.at == tx.clock]
+    for name in by_name(p):
+        state = p.board.minors[name]
+        due = [d for d in state.deadlines if d.side is side and d.at == p.board.clock]
         if not due:
             continue
-        for unit in sorted(tx.units_in(name), key=lambda u: u.id):
-            if unit.owner != name and tx.owner_side(unit) is side:
-                tx.eliminate(unit.id)
-                tx.emit(UnitEliminated, unit.id, "82.33", f"still in {name} after the reversal")
-        rest = tuple(d for d in tx.minors[name].deadlines if d not in due)
-        tx.update(name, deadlines=rest)
-
-
-_GENERATED = (_in_diplomacy_phase, _roller_in_the_war, _roll_adds_up, _minor_at_peace)
-"""The checks of a diplomatic result that `_results` applies itself when they are in force
-(K1 by the phase and the rollers of the player turn, K4 by giving no roll)."""
+        for unit in sorted(p.board.units_in(name), key=lambda u: u.id):
+            if unit.owner != name and owner_side(p, unit) is side:
+                p.board.drop_unit(unit.id, "eliminated")
+                p.emit(UnitEliminated, unit.id, "82.33", f"still in {name} after the reversal")
+        rest = tuple(d for d in p.board.minors[name].deadlines if d not in due)
+        p.board.update(name, deadlines=rest)

@@ -4,34 +4,30 @@ combat and redeployment phase (82.321B), and the commands that feed them."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from attrs import frozen
 
-from .._kernel.effects import UnitEliminated
+from .._kernel.events import UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
 from .._kernel.rulebook import (
-    Batch,
-    Violation,
-    as_written,
+    Play,
+    Refusal,
     at_phase_end,
     candidates,
     check,
-    effect,
     handles,
+    refuse,
+    rule,
 )
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
-from ..domain.marks import clause
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
 from ..ruleset.tables import Ruleset
 from .conquest import colonies_open_to, vichy_colony
-from .sequence import in_phase
-
-if TYPE_CHECKING:
-    from .._kernel.tx import Tx
+from .powers import owner_side, side_of
 
 __all__ = [
     "ChooseLosses",
@@ -66,10 +62,10 @@ class ChooseLosses(Command):
     units: UnitIds
 
 
-@effect("82.32C", otherwise=None)
-def _grouped(tx: Tx, minor: str) -> tuple[str, ...] | None:
+@rule("82.32C", otherwise=None)
+def _grouped(p: Play, minor: str) -> tuple[str, ...] | None:
     """82.32C: Belgium and Luxembourg count as a single minor for the limit."""
-    return tx.rs.derived(_groups).get(minor)
+    return p.rs.derived(_groups).get(minor)
 
 
 def _groups(rs: Ruleset) -> dict[str, tuple[str, ...]]:
@@ -77,15 +73,15 @@ def _groups(rs: Ruleset) -> dict[str, tuple[str, ...]]:
     return {m: group.minors for group in rs.limit_groups.values() for m in group.minors}
 
 
-def group_of(tx: Tx, minor: str) -> tuple[str, ...]:
+def group_of(p: Play, minor: str) -> tuple[str, ...]:
     """The minors counted together with `minor` (itself alone, or its limit group)."""
-    return _grouped(tx, minor) or (minor,)
+    return _grouped(p, minor) or (minor,)
 
 
-@effect("82.322", otherwise=())
-def _finland(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
+@rule("82.322", otherwise=())
+def _finland(p: Play, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.322: Finland's own limit on Axis forces holds whatever Finland's status."""
-    own = tx.rs.derived(_own_limits)
+    own = p.rs.derived(_own_limits)
     if len(group) == 1:
         return own.get(group[0], ())
     return tuple(lim for minor in group for lim in own.get(minor, ()))
@@ -100,85 +96,87 @@ def _own_limits(rs: Ruleset) -> dict[str, tuple[Limit, ...]]:
     return {minor: tuple(limits) for minor, limits in found.items()}
 
 
-@effect("82.32", otherwise=())
-def _control(tx: Tx, group: tuple[str, ...]) -> tuple[Limit, ...]:
+@rule("82.32", otherwise=())
+def _control(p: Play, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.32: after an 8 / −1, at most ten foreign factors while the power controls it."""
     for m in group:
-        state = tx.minors[m]
+        state = p.board.minors[m]
         standing = state.standing
         if (
             state.status is Status.HEXES_CONTROLLED
             and standing is not None
             and standing.level >= DiplomaticLevel.CONTROL
         ):
-            return (tx.rs.limits["default"],)
+            return (p.rs.limits["default"],)
     return ()
 
 
-def limits_on(tx: Tx, group: tuple[str, ...]) -> list[Limit]:
+def limits_on(p: Play, group: tuple[str, ...]) -> list[Limit]:
     """The limits in force on a group of minors now: worked out once per state of the
     minors while the rules that give them are rule 82's own (they read the minors and the
     tables), else once per state."""
-    memo = tx.politics() if as_written(tx, _finland, _control) else tx.memo()
+    memo = p.board.politics() if p.rules.as_written(_finland, _control) else p.board.memo()
     found: list[Limit] | None = memo.get(("limits", group))
     if found is None:
-        own, control = _finland(tx, group), _control(tx, group)
+        own, control = _finland(p, group), _control(p, group)
         found = memo[("limits", group)] = [*own, *control] if own or control else []
     return list(found)
 
 
-@effect("82.321C", otherwise=())
-def _exempt_kinds(tx: Tx, limit: Limit) -> tuple[UnitKind, ...]:
+@rule("82.321C", otherwise=())
+def _exempt_kinds(p: Play, limit: Limit) -> tuple[UnitKind, ...]:
     """82.321C: airbases, rocket bases, railheads and forts are never limited."""
     return limit.exempt_kinds
 
 
-def counts(tx: Tx, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
+def counts(p: Play, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
     """Whether `unit` counts against `limit` on `group`."""
     if unit.owner in group or unit.owner in limit.exempt_owners:
         return False
-    if unit.kind in _exempt_kinds(tx, limit):
+    if unit.kind in _exempt_kinds(p, limit):
         return False
     if unit.kind not in limit.counted_kinds and unit.kind not in limit.exempt_kinds:
         return False
-    side = tx.owner_side(unit)
+    side = owner_side(p, unit)
     if limit.side is not None and side is not limit.side:
         return False
-    return not _vichy_exempt(tx, unit, group)
+    return not _vichy_exempt(p, unit, group)
 
 
-@effect("82.32A", otherwise=False)
-def _vichy_exempt(tx: Tx, unit: Unit, group: tuple[str, ...]) -> bool:
+@rule("82.32A", otherwise=False)
+def _vichy_exempt(p: Play, unit: Unit, group: tuple[str, ...]) -> bool:
     """82.32A: Axis units in an attacked Vichy colony do not count (`limit_exempt`)."""
-    return any(limit_exempt(tx, unit.owner, m) for m in group)
+    return any(limit_exempt(p, unit.owner, m) for m in group)
 
 
-@effect("82.32A", otherwise=False, name="limit_exempt")
-def limit_exempt(tx: Tx, owner: str, minor: str) -> bool:
+@rule("82.32A", otherwise=False, name="limit_exempt")
+def limit_exempt(p: Play, owner: str, minor: str) -> bool:
     """82.32A (77.63D), a rule a rulebook may replace (`limit_exempt`): whether `owner`'s
     units in `minor` are exempt from its limit. By default, Axis units in a Vichy colony
     that Britain or the U.S. attacked (which minors are such colonies is `vichy_colony`'s)."""
-    if owner in tx.rs.majors and tx.side(owner) is not Side.AXIS:
+    if owner in p.rs.majors and side_of(p, owner) is not Side.AXIS:
         return False
-    return any(vichy_colony(tx, major, minor) for major in sorted(colonies_open_to(tx)))
+    return any(vichy_colony(p, major, minor) for major in sorted(colonies_open_to(p)))
 
 
-@effect("82.32B", otherwise=())
-def _tracers(tx: Tx, group: tuple[str, ...]) -> tuple[str, ...]:
+@rule("82.32B", otherwise=())
+def _tracers(p: Play, group: tuple[str, ...]) -> tuple[str, ...]:
     """82.32B: units tracing supply through the minor count against its limit."""
     ids: list[str] = []
     for minor in group:
-        ids.extend(u for u in tx.traces.get(minor, ()) if u in tx.units and u not in ids)
+        ids.extend(u for u in p.board.traces.get(minor, ()) if u in p.board.units and u not in ids)
     return tuple(ids)
 
 
-@clause("82.321A", otherwise=())
-def supply_order(tx: Tx, minor: str) -> list[str]:
+def supply_order(p: Play, minor: str) -> list[str]:
     """82.321A: the units supplied in or through a controlled minor, in priority order:
-    the units inside first, then those tracing through it."""
-    group = group_of(tx, minor)
-    inside = sorted(u.id for u in tx.units.values() if u.country in group and u.owner not in group)
-    return inside + [u for u in _tracers(tx, group) if u not in inside]
+    the units inside first, then those tracing through it (while 82.321A is off, all of
+    them by id)."""
+    group = group_of(p, minor)
+    units = p.board.units.values()
+    inside = sorted(u.id for u in units if u.country in group and u.owner not in group)
+    tracing = [u for u in _tracers(p, group) if u not in inside]
+    return inside + tracing if p.rules.on("82.321A") else sorted([*inside, *tracing])
 
 
 @frozen
@@ -197,13 +195,13 @@ class Excess:
         return self.factors > self.limit.factors or too_much_armor
 
 
-def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[Unit], list[Unit]]:
+def measure(p: Play, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[Unit], list[Unit]]:
     """The counted units inside the group and the counted tracers, and their totals."""
-    inside = [u for m in group for u in tx.units_in(m) if counts(tx, limit, group, u)]
+    inside = [u for m in group for u in p.board.units_in(m) if counts(p, limit, group, u)]
     tracing = [
-        tx.units[i]
-        for i in _tracers(tx, group)
-        if tx.units[i].country not in group and counts(tx, limit, group, tx.units[i])
+        p.board.units[i]
+        for i in _tracers(p, group)
+        if p.board.units[i].country not in group and counts(p, limit, group, p.board.units[i])
     ]
     units = inside + tracing
     armor = sum(1 for u in units if u.kind is UnitKind.ARMOR)
@@ -213,83 +211,62 @@ def measure(tx: Tx, limit: Limit, group: tuple[str, ...]) -> tuple[Excess, list[
 # ---- commands ---------------------------------------------------------------------------
 
 
-def _enforced_now(tx: Tx, cmd: TraceSupply | ChooseLosses) -> bool:
+def _in_phase_of_limits(p: Play, units: tuple[str, ...], what: str) -> list[Refusal]:
     """K1: tracing supply and choosing losses belong in the phases the limits are enforced
     at the end of."""
-    return tx.clock.phase in ENFORCED_AT
+    if p.board.clock.phase in ENFORCED_AT:
+        return []
+    message = f"{what} belongs in a movement, combat or redeployment phase, not {p.board.clock}"
+    return [refuse(message, units=list(units))]
 
 
-def _moving_phase(tx: Tx, units: tuple[str, ...], what: str) -> Iterator[Violation]:
-    if tx.clock.phase not in ENFORCED_AT:
-        yield Violation(
-            "K1",
-            f"{what} belongs in a movement, combat or redeployment phase, not {tx.clock}",
-            {"units": list(units)},
-        )
+def _unknown(p: Play, units: tuple[str, ...]) -> list[Refusal]:
+    """K3: the units named are on the map."""
+    return [refuse(f"no unit {u!r} is on the map", unit=u) for u in units if u not in p.board.units]
 
 
-def _known(tx: Tx, units: tuple[str, ...]) -> Iterator[Violation]:
-    for unit_id in units:
-        if unit_id not in tx.units:
-            yield Violation("K3", f"no unit {unit_id!r} is on the map", {"unit": unit_id})
+@check(TraceSupply, "K1", batched=True)
+def _trace_in_phase(p: Play, cmd: TraceSupply) -> list[Refusal]:
+    return _in_phase_of_limits(p, cmd.units, "tracing supply")
 
 
-@check(TraceSupply, "K1", batched=True, passes=_enforced_now)
-def _trace_in_phase(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
-    yield from _moving_phase(tx, cmd.units, "tracing supply")
-
-
-def _tracers_outside(tx: Tx, cmd: TraceSupply) -> bool:
-    units = tx.units
-    return all(u in units and units[u].country != cmd.through for u in cmd.units)
-
-
-@check(TraceSupply, "K3", batched=True, passes=_tracers_outside)
-def _trace_units(tx: Tx, cmd: TraceSupply) -> Iterator[Violation]:
-    yield from _known(tx, cmd.units)
+@check(TraceSupply, "K3")
+def _trace_units(p: Play, cmd: TraceSupply) -> list[Refusal]:
+    """K3: units on the map, outside the minor, trace supply through it."""
+    found = _unknown(p, cmd.units)
+    units = p.board.units
     for unit_id in cmd.units:
-        if unit_id in tx.units and tx.units[unit_id].country == cmd.through:
-            yield Violation(
-                "K3",
-                f"{unit_id} is in {cmd.through}: only units outside trace supply through it",
-                {"unit": unit_id},
-            )
+        if unit_id in units and units[unit_id].country == cmd.through:
+            message = f"{unit_id} is in {cmd.through}: only units outside trace supply through it"
+            found.append(refuse(message, unit=unit_id))
+    return found
 
 
 @handles(TraceSupply)
-def _trace(tx: Tx, cmd: TraceSupply) -> None:
-    known = tx.traces.get(cmd.through, ())
-    tx.assign(
-        "traces", {**tx.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))}
+def _trace(p: Play, cmd: TraceSupply) -> None:
+    known = p.board.traces.get(cmd.through, ())
+    p.board.replace(
+        "traces",
+        {**p.board.traces, cmd.through: (*known, *(u for u in cmd.units if u not in known))},
     )
-    tx.note("82.32B", "{} trace supply through {} this phase", ", ".join(cmd.units), cmd.through)
+    p.note("82.32B", "{} trace supply through {} this phase", ", ".join(cmd.units), cmd.through)
 
 
-@check(ChooseLosses, "K1", batched=True, passes=_enforced_now)
-def _losses_in_phase(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
-    yield from _moving_phase(tx, cmd.units, "choosing losses")
+@check(ChooseLosses, "K1", batched=True)
+def _losses_in_phase(p: Play, cmd: ChooseLosses) -> list[Refusal]:
+    return _in_phase_of_limits(p, cmd.units, "choosing losses")
 
 
-def _foreign_there(tx: Tx, cmd: ChooseLosses) -> bool:
-    group = group_of(tx, cmd.minor)
-    units = tx.units
+@check(ChooseLosses, "K3")
+def _losses_units(p: Play, cmd: ChooseLosses) -> list[Refusal]:
+    """K3: the units chosen are foreign units in the minor (or its limit group)."""
+    found = _unknown(p, cmd.units)
+    group = group_of(p, cmd.minor)
     for unit_id in cmd.units:
-        unit = units.get(unit_id)
-        if unit is None or unit.country not in group or unit.owner in group:
-            return False
-    return True
-
-
-@check(ChooseLosses, "K3", batched=True, passes=_foreign_there)
-def _losses_units(tx: Tx, cmd: ChooseLosses) -> Iterator[Violation]:
-    yield from _known(tx, cmd.units)
-    group = group_of(tx, cmd.minor)
-    for unit_id in cmd.units:
-        unit = tx.units.get(unit_id)
+        unit = p.board.units.get(unit_id)
         if unit is not None and (unit.country not in group or unit.owner in group):
-            yield Violation(
-                "K3", f"{unit_id} is not a foreign unit in {cmd.minor}", {"unit": unit_id}
-            )
+            found.append(refuse(f"{unit_id} is not a foreign unit in {cmd.minor}", unit=unit_id))
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -305,69 +282,52 @@ def _loss_of(minor: str, unit_id: str) -> ChooseLosses:
 
 
 @candidates(TraceSupply)
-def _traces(tx: Tx, gated: bool) -> Iterator[Batch[TraceSupply]]:
-    """Each unit on the map through each minor under a limit now (not the one it is in), a
-    batch per minor. Gated, it vouches for K1 (it yields only in the phases of the limits)
-    and K3 (units on the map, outside the minor) while they are in force."""
-    if in_phase(tx, gated, _trace_in_phase, *ENFORCED_AT):
-        verified = _vouched(tx, _trace_in_phase, _trace_units) if gated else frozenset()
-        ids = sorted(tx.units)
-        units = tx.units
-        for name in _limited(tx):
-            batch = tuple(_trace_of(u, name) for u in ids if units[u].country != name)
-            yield Batch(batch, None, verified)
+def _traces(p: Play) -> Iterator[tuple[TraceSupply, ...]]:
+    """Each unit on the map through each minor under a limit now (none is worth tracing
+    through a minor under no limit), a batch per minor (K1 reads only the clock)."""
+    ids = sorted(p.board.units)
+    for name in _limited(p):
+        yield tuple(_trace_of(u, name) for u in ids)
 
 
 @candidates(ChooseLosses)
-def _losses(tx: Tx, gated: bool) -> Iterator[Batch[ChooseLosses]]:
-    """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
-    minor. Gated, it vouches for K1 and K3 (foreign units there) while they are in force."""
-    if in_phase(tx, gated, _losses_in_phase, *ENFORCED_AT):
-        verified = _vouched(tx, _losses_in_phase, _losses_units) if gated else frozenset()
-        grouped = _losses_units in verified  # K3: foreign to the whole group
-        for name in _limited(tx):
-            if not tx.occupied(name):
-                continue
-            group = group_of(tx, name)
-            own = group if grouped else (name,)
-            foreign = sorted(u.id for u in tx.units_in(name) if u.owner not in own)
-            if foreign and limits_on(tx, group):
-                yield Batch(tuple(_loss_of(name, u) for u in foreign), None, verified)
+def _losses(p: Play) -> Iterator[tuple[ChooseLosses, ...]]:
+    """Each unit in a minor under a limit now, as the one to go first; a batch per minor
+    (K1 reads only the clock)."""
+    for name in _limited(p):
+        units = p.board.where.get(name, ())
+        if units:
+            yield tuple(_loss_of(name, u) for u in sorted(units))
 
 
-def _vouched(tx: Tx, *checks: Callable[..., object]) -> frozenset[Callable[..., object]]:
-    """The checks among `checks` that are in force: those a gated generator vouches for."""
-    return frozenset(c for c in checks if tx.enforces(c))
-
-
-def _limited(tx: Tx) -> list[str]:
+def _limited(p: Play) -> list[str]:
     """The minors under a limit now, in table order: worked out once per political state
     while the rules that say so are rule 82's own (else once per state)."""
-    memo = tx.politics() if as_written(tx, _finland, _control, _grouped) else tx.memo()
+    memo = (
+        p.board.politics() if p.rules.as_written(_finland, _control, _grouped) else p.board.memo()
+    )
     found: list[str] | None = memo.get("limited")
     if found is None:
-        found = memo["limited"] = [
-            name for name in tx.rs.minors if limits_on(tx, group_of(tx, name))
-        ]
+        found = memo["limited"] = [name for name in p.rs.minors if limits_on(p, group_of(p, name))]
     return found
 
 
 @handles(ChooseLosses)
-def _choose(tx: Tx, cmd: ChooseLosses) -> None:
-    tx.assign("losses", {**tx.losses, cmd.minor: cmd.units})
-    tx.note("82.321B", "if {}'s limit is exceeded, {} go first", cmd.minor, ", ".join(cmd.units))
+def _choose(p: Play, cmd: ChooseLosses) -> None:
+    p.board.replace("losses", {**p.board.losses, cmd.minor: cmd.units})
+    p.note("82.321B", "if {}'s limit is exceeded, {} go first", cmd.minor, ", ".join(cmd.units))
 
 
 # ---- enforcement -----------------------------------------------------------------------------
 
 
-def _victims(tx: Tx, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
+def _victims(p: Play, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
     """The units inside in the order they go when the limit is exceeded: those the owner
     chose first (`choose_losses`), then the documented default — by unit id, sorted as
     text, last first."""
     chosen: list[str] = []
     for minor in group:
-        chosen.extend(tx.losses.get(minor, ()))
+        chosen.extend(p.board.losses.get(minor, ()))
     by_id = {u.id: u for u in inside}
     first = [by_id[i] for i in chosen if i in by_id]
     rest = sorted((u for u in inside if u.id not in chosen), key=lambda u: u.id, reverse=True)
@@ -377,65 +337,71 @@ def _victims(tx: Tx, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
 @at_phase_end(Phase.MOVEMENT)
 @at_phase_end(Phase.COMBAT)
 @at_phase_end(Phase.REDEPLOYMENT)
-@effect("82.321B")
-def _enforce(tx: Tx, side: Side) -> None:
+@rule("82.321B")
+def _enforce(p: Play, side: Side) -> None:
     """82.321B: at the end of a movement, combat or redeployment phase no limit may be
     exceeded: the excess units are eliminated (armor first where armor units are limited),
     and tracing units beyond the limit trace no supply through the minor (82.321A)."""
     # only in a minor under a limit where a unit of another owner stands or traces supply
     # can a limit be exceeded
     done: set[str] = set()
-    for name in _limited(tx):
+    for name in _limited(p):
         if name in done:
             continue
-        group = group_of(tx, name)
+        group = group_of(p, name)
         done.update(group)
-        units, where = tx.units, tx.where  # afresh: eliminations may have copied them
+        units, where = p.board.units, p.board.where  # afresh: eliminations may have copied them
         if not any(
-            m in tx.traces or any(units[i].owner != m for i in where.get(m, ())) for m in group
+            m in p.board.traces or any(units[i].owner != m for i in where.get(m, ())) for m in group
         ):
             continue
-        for limit in limits_on(tx, group):
-            _enforce_one(tx, limit, group)
-    if tx.traces:
-        tx.assign("traces", {})
-    if tx.losses:
-        tx.assign("losses", {})
+        for limit in limits_on(p, group):
+            _enforce_one(p, limit, group)
+    if p.board.traces:
+        p.board.replace("traces", {})
+    if p.board.losses:
+        p.board.replace("losses", {})
 
 
-@clause("82.321", "82.321A")
-def _enforce_one(tx: Tx, limit: Limit, group: tuple[str, ...]) -> None:
-    excess, inside, tracing = measure(tx, limit, group)
+@rule("82.321")
+def _enforce_one(p: Play, limit: Limit, group: tuple[str, ...]) -> None:
+    """82.321: one limit applied to a group of minors: the excess units inside are
+    eliminated (armor first where armor units are limited), and the units tracing supply
+    beyond what is left trace none (82.321A)."""
+    excess, inside, tracing = measure(p, limit, group)
     if not excess.over:
         return
     where = " and ".join(group)
-    victims = _victims(tx, group, inside)
+    victims = _victims(p, group, inside)
     if limit.max_armor_units is not None:
         armor = [u for u in victims if u.kind is UnitKind.ARMOR]
         for unit in armor[: max(0, excess.armor - limit.max_armor_units)]:
-            _eliminate(tx, unit, limit, f"more than {limit.max_armor_units} armor unit in {where}")
+            _eliminate(p, unit, limit, f"more than {limit.max_armor_units} armor unit in {where}")
             victims.remove(unit)
     total = sum(u.factors for u in victims)
     for unit in list(victims):
         if total <= limit.factors:
             break
-        _eliminate(tx, unit, limit, f"more than {limit.factors} foreign factors in {where}")
+        _eliminate(p, unit, limit, f"more than {limit.factors} foreign factors in {where}")
         total -= unit.factors
-    allowance, cut = limit.factors - total, []
-    for unit in tracing:  # 82.321A: the units inside were supplied first
+    _supplied_first(p, limit.factors - total, tracing, where)
+
+
+@rule("82.321A")
+def _supplied_first(p: Play, allowance: int, tracing: list[Unit], where: str) -> None:
+    """82.321A: the units inside a limited minor are supplied first; those tracing supply
+    through it take what the limit leaves (`allowance` factors), in order."""
+    cut = []
+    for unit in tracing:
         if unit.factors <= allowance:
             allowance -= unit.factors
         else:
             cut.append(unit.id)
     if cut:
-        tx.note(
-            "82.321A",
-            "{} trace no supply through {}: the units inside come first",
-            ", ".join(cut),
-            where,
-        )
+        message = "{} trace no supply through {}: the units inside come first"
+        p.note("82.321A", message, ", ".join(cut), where)
 
 
-def _eliminate(tx: Tx, unit: Unit, limit: Limit, why: str) -> None:
-    tx.eliminate(unit.id)
-    tx.emit(UnitEliminated, unit.id, limit.clause, why)
+def _eliminate(p: Play, unit: Unit, limit: Limit, why: str) -> None:
+    p.board.drop_unit(unit.id, "eliminated")
+    p.emit(UnitEliminated, unit.id, limit.clause, why)

@@ -270,7 +270,7 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
     the `†` share for the current result (Ireland, Ukraine, 82.63), the `**` partisans."""
     rs = game.ruleset
     name = rs.minor(minor).name
-    tx = game.board()
+    play = game.play()
     row = rs.force_row(name)
     if row is None:
         return ForcePool(name, (), (), "82.62", f"{name} has no armed forces")
@@ -281,7 +281,7 @@ def force_pool(game: BaseGame, minor: str) -> ForcePool:
         result = standing.result if standing is not None else None
         share = rs.forces_by_result[name].share(result) if name in rs.forces_by_result else 0
     units = (
-        [(kind, factors) for _, kind, factors in force_specs(tx, name)]
+        [(kind, factors) for _, kind, factors in force_specs(play, name)]
         if rs.minors[name].armed_forces
         else []
     )

@@ -4,17 +4,15 @@ they are at war with, and the clause by which a war on them is made on their maj
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._kernel.effects import StatusChanged, WarBegan, WarEnded
-from .._kernel.rulebook import at_start, effect
-from .._kernel.state import Minor, MinorRow, evolve
+from .._kernel.events import StatusChanged, WarBegan, WarEnded
+from .._kernel.rulebook import Play, at_start, rule
+from .._kernel.state import Minor, MinorRow
 from ..domain import Status, Theater
 from ..ruleset.tables import Ruleset
+from .powers import faction_of
 from .sequence import by_name
-
-if TYPE_CHECKING:
-    from .._kernel.tx import Tx
 
 __all__ = [
     "TIED",
@@ -46,7 +44,7 @@ def tie_rule(rs: Ruleset, state: Minor) -> str | None:
 
 
 def derive_wars(
-    tx: Tx, status: Status, major: str | None, direct: tuple[str, ...]
+    p: Play, status: Status, major: str | None, direct: tuple[str, ...]
 ) -> tuple[str, ...]:
     """Who a minor of `status` tied to `major` is at war with: its own wars, and its
     major's if tied to it; a conquered minor with no one."""
@@ -55,75 +53,71 @@ def derive_wars(
     if status not in TIED or major is None:
         return direct  # kept sorted and unique where it is written
     wars = set(direct)
-    wars.update(tx.enemies(major))
+    wars.update(p.board.enemies(major))
     wars.discard(major)
     return tuple(sorted(wars))
 
 
-def wars_of(tx: Tx, state: Minor) -> tuple[str, ...]:
+def wars_of(p: Play, state: Minor) -> tuple[str, ...]:
     """Who a minor is at war with: its own wars, and its major's if tied to it."""
-    return derive_wars(tx, state.status, state.major, state.direct_wars)
+    return derive_wars(p, state.status, state.major, state.direct_wars)
 
 
 def set_status(
-    tx: Tx,
+    p: Play,
     state: Minor,
     status: Status,
     major: str | None,
-    rule: str,
+    clause: str,
     cause: str,
     **changes: Any,
 ) -> MinorRow:
-    """Change a minor's status and major (and other fields), with its effect, and rederive
-    its wars. `state` is its row, or a record `evolve` made of it whose other changes are
-    kept too. Returns the row."""
+    """Change a minor's status and major (and other fields), with its event, and rederive
+    its wars (`state` is the minor's row or record as read). Returns the row."""
     direct = changes.get("direct_wars", state.direct_wars)
-    wars = derive_wars(tx, status, major, direct)
+    wars = derive_wars(p, status, major, direct)
     if state.status is not status or state.major != major:
-        tx.emit(StatusChanged, state.name, state.status, status, major, rule, cause)
-    if type(state) is not MinorRow:
-        tx.put(evolve(state, status=status, major=major, at_war_with=wars, **changes))
-        return tx.minors[state.name]
-    return tx.update(state.name, status=status, major=major, at_war_with=wars, **changes)
+        p.emit(StatusChanged, state.name, state.status, status, major, clause, cause)
+    return p.board.update(state.name, status=status, major=major, at_war_with=wars, **changes)
 
 
-def neutral_major(tx: Tx, major: str) -> bool:
+def neutral_major(p: Play, major: str) -> bool:
     """82.81B: not at war with any major power of an opposing faction."""
-    own = tx.faction(major)
-    return not any(tx.faction(e) is not own for e in tx.enemies(major))
+    own = faction_of(p, major)
+    return not any(faction_of(p, e) is not own for e in p.board.enemies(major))
 
 
-@effect("82.12")
-def refresh_wars(tx: Tx, rule: str = "82.12", majors: Collection[str] | None = None) -> None:
+@rule("82.12")
+def refresh_wars(p: Play, clause: str = "82.12", majors: Collection[str] | None = None) -> None:
     """Rederive the minors' wars after wars between majors began or ended: of every minor,
     or (`majors`) of those tied to the majors whose enemies changed (the others' wars are
     their own, which no war between majors changes)."""
     enemies: dict[str, list[str]] = {}
     names = (
-        tx.rs.minors  # table order, whatever order the dict was built in
+        p.rs.minors  # table order, whatever order the dict was built in
         if majors is None
-        else [n for n in tx.rs.minors if tx.minors[n].major in majors]
+        else [n for n in p.rs.minors if p.board.minors[n].major in majors]
     )
     for name in names:
-        state = tx.minors[name]
+        state = p.board.minors[name]
         major = state.major
         if major is not None and state.status in TIED:
             found = enemies.get(major)
             if found is None:
-                found = enemies[major] = tx.enemies(major)
+                found = enemies[major] = p.board.enemies(major)
             wars = tuple(sorted({*state.direct_wars, *found} - {major}))
         else:
-            wars = wars_of(tx, state)
+            wars = wars_of(p, state)
         old = state.at_war_with
         if wars == old:
             continue
         for enemy in wars:  # both sorted: the new ones in order
             if enemy not in old:
-                tx.emit(_shared, enemy, name, rule, major)
+                p.emit(_shared, enemy, name, clause, major)
         for enemy in old:
             if enemy not in wars:
-                tx.emit(WarEnded, enemy, name, rule, "its major left the war")
-        tx.update(name, at_war_with=wars)
+                p.emit(WarEnded, enemy, name, clause, "its major left the war")
+        p.board.update(name, at_war_with=wars)
 
 
 def _shared(enemy: str, minor: str, rule: str, major: str | None) -> WarBegan:
@@ -132,12 +126,14 @@ def _shared(enemy: str, minor: str, rule: str, major: str | None) -> WarBegan:
 
 
 @at_start
-@effect("82.12")
-def start_wars(tx: Tx) -> None:
+@rule("82.12")
+def start_wars(p: Play) -> None:
     """82.12: at the start a tied minor is at war through its major: the wars the start
     table gives it are its major's, not its own."""
-    for name in by_name(tx):
-        state = tx.minors[name]
+    for name in by_name(p):
+        state = p.board.minors[name]
         if state.status in TIED:
-            wars = derive_wars(tx, state.status, state.major, ())
-            tx.update(name, direct_wars=(), attacked_by=None, attacked_at=None, at_war_with=wars)
+            wars = derive_wars(p, state.status, state.major, ())
+            p.board.update(
+                name, direct_wars=(), attacked_by=None, attacked_at=None, at_war_with=wars
+            )

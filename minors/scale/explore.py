@@ -39,7 +39,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .._kernel.effects import Effect, WarBegan, WarEnded
+from .._kernel.events import Event, WarBegan, WarEnded
 from ..domain import CommandKind
 from ..domain.clock import Moment
 from ..errors import MinorsError, RuleViolation, ScaleError, ScaleInputError
@@ -229,14 +229,14 @@ def _check(search: Search) -> None:
         )
 
 
-def _step(game: Game, step: Step) -> Sequence[Effect]:
+def _step(game: Game, step: Step) -> Sequence[Event]:
     """Take one step: apply a command, or move the clock on one phase (`pass`)."""
     if isinstance(step, str):
         return game.advance_to(game.clock.next())
     return game.apply(step)
 
 
-def _footprint(game: Game, cmd: Command, effects: Sequence[Effect]) -> Footprint:
+def _footprint(game: Game, cmd: Command, effects: Sequence[Event]) -> Footprint:
     """The minors and units `cmd` names or changed (see the module's docstring); None when
     it is of a kind that never commutes or began or ended a war between majors."""
     if cmd.name not in COMMUTING:

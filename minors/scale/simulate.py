@@ -20,7 +20,7 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .._kernel.effects import PhaseEnded, StatusChanged
+from .._kernel.events import PhaseEnded, StatusChanged
 from .._kernel.rulebook import Rulebook
 from ..audit.log import digest, open_log
 from ..domain import Status
@@ -266,7 +266,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                 i = position.get(e.minor)
                 if i is not None and conquest[i] is None:
                     conquest[i] = moment
-        board = game.board().minors
+        board = game.play().board.minors
         for i in list(unattacked):
             when = board[minors[i]].attacked_at
             if when is not None:

@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from .._kernel.convert import CONVERTER
-from .._kernel.effects import Effect
+from .._kernel.events import Event
 from .._kernel.kind import Names, field_names, vocabulary_key
 from ..audit.log import FORMAT as LOG_FORMAT
 from ..domain import ClauseKind, Status
@@ -366,7 +366,7 @@ def _changes() -> Shape:
 
 def _log_format(fmt: int) -> Shape:
     sha = {"type": "string", "pattern": SHA256}
-    effects = [_effect(cls) for cls in typing.get_args(Effect)]
+    effects = [_effect(cls) for cls in typing.get_args(Event)]
     advance = {
         "title": "advance",
         "type": "object",
@@ -538,7 +538,7 @@ def log_verify() -> Shape:
 
 def log_show() -> Shape:
     """What `minors log show --json` prints."""
-    effects = [_effect(cls) for cls in typing.get_args(Effect)]
+    effects = [_effect(cls) for cls in typing.get_args(Event)]
     effect = {
         "type": "object",
         "properties": {

@@ -45,6 +45,7 @@ else:
         stale_caches,
         state_problems,
         ties_with_enemies,
+        unbatched_legal_actions,
         units,
         unlogged_eliminations,
     )
@@ -70,6 +71,7 @@ __all__ = [
     "stale_caches",
     "state_problems",
     "ties_with_enemies",
+    "unbatched_legal_actions",
     "units",
     "unlogged_eliminations",
 ]

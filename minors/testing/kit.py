@@ -48,13 +48,12 @@ except ImportError as missing:  # say what to install, not only what is missing
 
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log
-from .._kernel.rulebook import RuleViolation, Violation
 from .._kernel.state import GameState, MinorState
 from ..audit import log as auditlog
-from ..domain import LedgerKind, Status
+from ..domain import LedgerKind, Side, Status
 from ..domain.clock import Moment, Phase
 from ..domain.units import UnitKind
-from ..errors import MinorsError
+from ..errors import MinorsError, RuleViolation, Violation
 from ..rules82 import Game
 from ..rules82.commands import KINDS, Command, Move, Place, Placement, UnitSpec, command
 from ..rules82.ties import TIED
@@ -81,6 +80,7 @@ __all__ = [
     "stale_caches",
     "state_problems",
     "ties_with_enemies",
+    "unbatched_legal_actions",
     "units",
     "unlogged_eliminations",
 ]
@@ -482,16 +482,16 @@ def exceeded_limits(game: Game) -> list[str]:
     """82.32-82.322: the foreign-factor limits in force that the map exceeds now."""
     from ..rules82.limits import group_of, limits_on, measure
 
-    tx = game.board()
+    play = game.play()
     problems: list[str] = []
     seen: set[str] = set()
     for name in game.ruleset.minors:
         if name in seen:
             continue
-        group = group_of(tx, name)
+        group = group_of(play, name)
         seen.update(group)
-        for limit in limits_on(tx, group):
-            excess = measure(tx, limit, group)[0]
+        for limit in limits_on(play, group):
+            excess = measure(play, limit, group)[0]
             if excess.over:
                 problems.append(
                     f"{' and '.join(group)} hold {excess.factors} counted factors "
@@ -502,7 +502,7 @@ def exceeded_limits(game: Game) -> list[str]:
 
 def unlogged_eliminations(game: Game) -> list[str]:
     """Every unit the rules removed is in the log with a rule id."""
-    from .._kernel.effects import UnitEliminated
+    from .._kernel.events import UnitEliminated
 
     logged = {
         e.unit
@@ -545,11 +545,27 @@ def ledger_problems(game: Game) -> list[str]:
     return problems
 
 
+def unbatched_legal_actions(game: Game) -> list[Command]:
+    """Every candidate of every kind the rulebook generates, each checked on its own with
+    `check`: the reference `legal_actions` (which asks a batch's `batched` checks once)
+    must equal, order included. A house rule that generates candidates tests its batches
+    against it."""
+    play = game.play()
+    out: list[Command] = []
+    for kind in game.rulebook.kinds.values():
+        generate = game.rules.candidates.get(kind)
+        for item in generate(play) if generate is not None else ():
+            for cmd in (item,) if isinstance(item, Command) else item:
+                if not game.check(cmd):
+                    out.append(cmd)
+    return out
+
+
 def stale_caches(game: Game) -> list[str]:
     """The board's derived caches (unit ids by country and by owner, each minor's active
     grants, the BRP totals, the position key), kept up to date step by step and undone by
     `pop`, agree with caches built afresh from the units, the ledger and the position."""
-    return game.board().cache_problems()
+    return game.play().board.cache_problems()
 
 
 def state_problems(game: Game) -> list[str]:
@@ -779,13 +795,13 @@ class MinorsStateMachine(RuleBasedStateMachine):
         now (82.32, 82.322) and `check` lets one of the power's units be placed."""
         from ..rules82.limits import group_of, limits_on
 
-        tx = self.game.board()
+        play = self.game.play()
         rs = self.game.ruleset
         probe = f"p{self._placed + 1}"
         return [
             (owner, minor)
             for minor in rs.minors
-            if limits_on(tx, group_of(tx, minor))
+            if limits_on(play, group_of(play, minor))
             for owner in rs.majors
             if not self.game.check(Place((UnitSpec(probe, owner, UnitKind.INFANTRY, 1),), minor))
         ]
@@ -824,6 +840,38 @@ class MinorsStateMachine(RuleBasedStateMachine):
     def advance(self, phases: int) -> None:
         """The clock moves forward, with the rules run on the way."""
         self.advance_to(_within(self.game, self.game.clock.index + phases))
+
+    @rule(data=st.data())
+    def reverse_a_standing(self, data: st.DataObject) -> None:
+        """82.22, 82.33: a standing one side holds on a minor, reversed: the clock moves on
+        to the other side's next diplomacy phase and a legal result of that side on the
+        minor is applied (a grant deducted, a deadline set, a status changed: what random
+        play reaches seldom, as it takes two results on one minor)."""
+        self.steps += 1
+        self.attempt = None
+        held = sorted(
+            (m for m in self.game.raw_state.minors.values() if m.standing is not None),
+            key=lambda m: m.name,
+        )
+        if not held:
+            return
+        state = data.draw(st.sampled_from(held), label="a minor with a standing")
+        assert state.standing is not None
+        other = Side.ALLIES if state.standing.side is Side.AXIS else Side.AXIS
+        target = self.game.clock.next_phase_of(other, Phase.DIPLOMACY)
+        if target > self.game.last_moment:
+            return
+        self.advance_to(target)
+        rs = self.game.ruleset
+        results = [
+            cmd
+            for cmd in self.game.legal_actions(["diplomatic_result"])
+            if getattr(cmd, "minor", None) == state.name
+            and rs.majors[getattr(cmd, "major", "")].faction.side is other
+        ]
+        if results:
+            cmd = data.draw(st.sampled_from(results), label="a result of the other side")
+            self.attempt_command(cmd, listed=True)
 
     @rule(phase=st.sampled_from(tuple(Phase)))
     def advance_to_phase(self, phase: Phase) -> None:

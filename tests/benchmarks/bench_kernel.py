@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable
 
 import chess
+from minors._kernel.effects import BrpChange, Note, StatusChanged
 
 import minors
-from minors._kernel.effects import BrpChange, Note, StatusChanged
 from minors._kernel.log import Log, LogEntry
 from minors._kernel.state import GameState, LedgerEntry, Pending, evolve
 from minors.domain import DiplomaticLevel, Status

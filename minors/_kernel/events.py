@@ -1,5 +1,6 @@
-"""What the rules did: effect records, frozen and free of runtime validators (mypy checks
-them). Each names the clause (or kernel rule id) that produced it."""
+"""What the rules did: events, frozen records free of runtime validators (mypy checks them).
+Each names the clause (or kernel rule id) that produced it. The JSON of a scenario run and
+the audit log write them under `effects` (those formats are contracts)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from typing import Any, overload
 from attrs import frozen
 
 from ..domain import Status
-from .state import LedgerEntry, fast_init
+from .state import LedgerEntry
 
 __all__ = [
     "BrpChange",
     "DeadlineSet",
-    "Effect",
-    "Effects",
+    "Event",
+    "Events",
     "Note",
     "PhaseEnded",
     "StatusChanged",
@@ -109,7 +110,7 @@ class DeadlineSet:
 
 @frozen
 class PhaseEnded:
-    """The clock left a phase: the rules that run at phase ends and starts ran (effects that
+    """The clock left a phase: the rules that run at phase ends and starts ran (events that
     follow, up to the next marker, happened there)."""
 
     ended: str
@@ -126,7 +127,7 @@ class Note:
     rule: str
 
 
-Effect = (
+Event = (
     StatusChanged
     | WarBegan
     | WarEnded
@@ -141,30 +142,23 @@ Effect = (
 )
 
 
-for _record in (
-    StatusChanged, WarBegan, WarEnded, BrpChange, UnitPlaced, UnitMoved, UnitRemoved,
-    UnitEliminated, DeadlineSet, PhaseEnded, Note,
-):  # fmt: skip
-    fast_init(_record)
-
-
 def note(rule: str, template: str, *args: Any) -> Note:
     """A `Note` whose text is `template` formatted with `args` (`str.format`): what a rule
-    gives `Tx.note`, so that the text is made only when the effects are read."""
+    gives `Play.note`, so that the text is made only when the events are read."""
     return Note(template.format(*args), rule)
 
 
-def built(item: Any) -> Effect:
-    """An effect as the rules recorded it: the record itself, or `(factory, *args)` to make
-    it when it is read (`Tx.emit`)."""
+def built(item: Any) -> Event:
+    """An event as the rules recorded it: the record itself, or `(factory, *args)` to make
+    it when it is read (`Play.emit`)."""
     if type(item) is tuple:
-        made: Effect = item[0](*item[1:])
+        made: Event = item[0](*item[1:])
         return made
     return item  # type: ignore[no-any-return]
 
 
-class Effects(Sequence[Effect]):
-    """The effects of one step (`apply`, `push`, `advance_to`), in order: an immutable
+class Events(Sequence[Event]):
+    """The events of one step (`apply`, `push`, `advance_to`), in order: an immutable
     sequence whose records are made when it is first read, so that a search that never
     reads them does not pay for them. It holds its own items, never the game's."""
 
@@ -172,17 +166,17 @@ class Effects(Sequence[Effect]):
 
     def __init__(self, items: Sequence[Any] = ()) -> None:
         self._items: Sequence[Any] = tuple(items)
-        self._made: tuple[Effect, ...] | None = None
+        self._made: tuple[Event, ...] | None = None
 
     @classmethod
-    def of(cls, items: list[Any]) -> Effects:
-        """The effects of a step, taking over `items` (a list no one writes to again)."""
-        effects = object.__new__(cls)
-        effects._items, effects._made = items, None
-        return effects
+    def of(cls, items: list[Any]) -> Events:
+        """The events of a step, taking over `items` (a list no one writes to again)."""
+        events = object.__new__(cls)
+        events._items, events._made = items, None
+        return events
 
-    def records(self) -> tuple[Effect, ...]:
-        """The effect records (made on the first call)."""
+    def records(self) -> tuple[Event, ...]:
+        """The event records (made on the first call)."""
         made = self._made
         if made is None:
             made = self._made = tuple([built(item) for item in self._items])
@@ -190,22 +184,22 @@ class Effects(Sequence[Effect]):
         return made
 
     @overload
-    def __getitem__(self, index: int) -> Effect: ...
+    def __getitem__(self, index: int) -> Event: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[Effect, ...]: ...
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
 
-    def __getitem__(self, index: int | slice) -> Effect | tuple[Effect, ...]:
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
         return self.records()[index]
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def __iter__(self) -> Iterator[Effect]:
+    def __iter__(self) -> Iterator[Event]:
         return iter(self.records())
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Effects):
+        if isinstance(other, Events):
             return self.records() == other.records()
         if isinstance(other, (list, tuple)):
             return list(self.records()) == list(other)
@@ -214,8 +208,8 @@ class Effects(Sequence[Effect]):
     def __hash__(self) -> int:
         return hash(self.records())
 
-    def __add__(self, other: Sequence[Effect]) -> list[Effect]:
+    def __add__(self, other: Sequence[Event]) -> list[Event]:
         return [*self.records(), *other]
 
     def __repr__(self) -> str:
-        return f"Effects({list(self.records())!r})"
+        return f"Events({list(self.records())!r})"
