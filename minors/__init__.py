@@ -46,7 +46,15 @@ from ._kernel.rulebook import (
     refuse,
     rule,
 )
-from ._kernel.state import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
+from ._kernel.state import (
+    Deadline,
+    Deployment,
+    GameState,
+    Holding,
+    LedgerEntry,
+    MinorState,
+    Pending,
+)
 from .domain import (
     ClauseKind,
     DiplomaticLevel,
@@ -128,6 +136,7 @@ __all__ = [
     "Faction",
     "FootnoteKind",
     "Game",
+    "GameState",
     "HexLabel",
     "Holding",
     "LedgerEntry",

@@ -228,6 +228,52 @@ def test_generated_legal_actions_equal_the_brute_force(options: dict[str, Any]) 
                 assert game.legal_actions() == unbatched_legal_actions(game)
 
 
+def enumerated(game: minors.Game) -> dict[str, list[minors.Command]]:
+    """Every command of each kind whose fields range over small sets (the major powers,
+    the countries, the units on the map, the diplomatic scale), built here without any
+    generator, kept if `check` accepts it: a reference no pruning of a generator can hide
+    a command from."""
+    rs = game.ruleset
+    majors, minors_ = tuple(rs.majors), tuple(rs.minors)
+    units = sorted(game.raw_state.units)
+    low, high = rs.scale
+    universe: dict[str, list[minors.Command]] = {
+        "declare_war": [minors.DeclareWar(a, t) for a in majors for t in (*majors, *minors_)],
+        "border_war": [minors.BorderWar(a, t) for a in majors for t in minors_],
+        "subvert": [minors.Subvert(a, t) for a in majors for t in minors_],
+        "conquer": [minors.Conquer(t, a) for a in majors for t in minors_],
+        "refuse_association": [minors.RefuseAssociation(a, t) for a in majors for t in minors_],
+        "surrender": [minors.Surrender(a) for a in majors],
+        "reenter_war": [minors.ReenterWar(a) for a in majors],
+        "diplomatic_result": [
+            minors.DiplomaticResult(t, a, r)
+            for a in majors
+            for t in minors_
+            for r in range(low, high + 1)
+        ],
+        "move": [minors.Move((u,), c) for u in units for c in (*minors_, *majors)],
+    }
+    return {kind: [cmd for cmd in cmds if not game.check(cmd)] for kind, cmds in universe.items()}
+
+
+@pytest.mark.parametrize("options", SETTINGS)
+def test_legal_actions_list_every_command_check_accepts(options: dict[str, Any]) -> None:
+    """Over random play, `legal_actions` of each kind lists exactly the commands of an
+    enumeration that `check` accepts (moves of units to where they stand, which change
+    nothing, left aside)."""
+    rng = random.Random(7)
+    game = minors.Game.new(**options)
+    for moment in MOMENTS:
+        if game.clock < minors.Moment.parse(moment):
+            game.advance_to(moment)
+        for _ in random_play(game, rng, 2):
+            for kind, accepted in enumerated(game).items():
+                listed = set(game.legal_actions([kind]))
+                if kind == "move":
+                    accepted = [c for c in accepted if game.unit(c.units[0]).country != c.to]
+                assert listed == set(accepted), (kind, game.clock, set(accepted) ^ listed)
+
+
 @pytest.mark.parametrize("moment", ["1939-fall/allies/movement", "1940-summer/allies/combat"])
 def test_what_generation_keeps_per_political_state_follows_push_pop_and_clones(
     moment: str,

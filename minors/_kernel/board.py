@@ -26,7 +26,7 @@ from ..domain import LedgerKind
 from ..domain.clock import Moment
 from ..domain.units import Unit
 from .chain import Chain
-from .state import MINOR_FIELDS, GameState, LedgerEntry, MinorRow, entry_key
+from .state import GameState, LedgerEntry, MinorRow, entry_key
 
 __all__ = ["MISSING", "Board", "Journal"]
 
@@ -44,7 +44,7 @@ MISSING: Any = _Missing()
 
 # The kinds of journal op (a plain integer first: undo dispatches on it).
 ENTRY = 0  # (ENTRY, container, key, old, position): an entry written (old MISSING: it was new)
-FIELDS = 1  # (FIELDS, minor, fields, old values): fields of a minor's row changed in place
+FIELDS = 1  # (FIELDS, minor, {field: old value}): fields of a minor's row changed in place
 WHOLE = 2  # (WHOLE, attribute, old): a whole attribute replaced
 
 Op = tuple[Any, ...]
@@ -143,8 +143,21 @@ class Board:
         """A second board over the same state: both copy a container before they next write
         to it, so neither sees the other's changes. Its journal starts empty."""
         other = object.__new__(Board)
-        for name in Board.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.clock, other.minors, other.units, other.wars = (
+            self.clock, self.minors, self.units, self.wars,
+        )  # fmt: skip
+        other.surrendered, other.fallen, other.traces, other.losses = (
+            self.surrendered, self.fallen, self.traces, self.losses,
+        )  # fmt: skip
+        other.ledger, other.gone, other.where, other.owned = (
+            self.ledger, self.gone, self.where, self.owned,
+        )  # fmt: skip
+        other.grants, other.totals, other.era, other._politics = (
+            self.grants, self.totals, self.era, self._politics,
+        )  # fmt: skip
+        other._key, other._contrib, other._snap, other._memo = (
+            self._key, self._contrib, self._snap, self._memo,
+        )  # fmt: skip
         other._mine, self._mine = set(), set()
         other._me, self._me = object(), object()  # every row is shared now
         other.journal = []
@@ -210,16 +223,14 @@ class Board:
         if row.owner is not self._me:  # shared with a fork: change a copy (undo puts it back)
             self.journal.append((ENTRY, "minors", name, row, -1))
             row = self._own("minors")[name] = row.copy(self._me)
-        fields = tuple(changes)
-        try:
-            old = tuple([getattr(row, f) for f in fields])
-        except AttributeError:
-            raise AttributeError(f"a minor has no field among {fields}: {MINOR_FIELDS}") from None
-        self.journal.append((FIELDS, name, fields, old))
+        old = {}
         for field, value in changes.items():
+            old[field] = getattr(row, field)
             setattr(row, field, value)
+        self.journal.append((FIELDS, name, old))
         row.cached = None
-        self._changed("minors")
+        self._snap = self._memo = None
+        self.era = object()
         if self._contrib is not None:
             self._dirty.add(("minors", name))
         return row
@@ -254,7 +265,7 @@ class Board:
                 row = self.minors[name]
                 if row.owner is not self._me:  # shared since (a fork): change a copy
                     row = self._own("minors")[name] = row.copy(self._me)
-                for field, value in zip(op[2], op[3], strict=True):
+                for field, value in op[2].items():
                     setattr(row, field, value)
                 row.cached = None
                 if dirty is not None:

@@ -149,10 +149,11 @@ class BaseGame:
         self._history: list[tuple[Journal, Log, int, object]] = []
         """What `pop` undoes: each step's journal, and the log, entry number and political
         era before it."""
-        self._canonical: dict[int, Command] = {}
-        """Commands found canonical in this game's tables and rulebook, by `id` (each kept
-        alive here, so its id is never another's): commands are immutable, so one that
-        `legal_actions` lists is resolved once however often it is applied."""
+        self._canonical: dict[int, Command] = self._play.rules.canonical.setdefault(rs.digest, {})
+        """Commands found canonical in these tables under this rulebook, by `id` (each kept
+        alive there, so its id is never another's), shared by the games of both: commands
+        are immutable, so one `legal_actions` lists is resolved once however often it is
+        applied."""
 
     # ---- construction ----------------------------------------------------------------
 

@@ -30,7 +30,7 @@ import marshal
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeAlias, TypeVar, cast, overload
 
-from attrs import frozen
+from attrs import field, frozen
 
 from ..domain.clock import Phase
 from ..errors import ClauseError, RulebookError, UnknownNameError, clause_key
@@ -103,20 +103,32 @@ class Play:
 
 class Refusal:
     """What a check finds wrong with a command: the message (with the values shown) and the
-    data involved. The game makes it a `Violation` of the clause the check is marked with."""
+    data involved. The game makes it a `Violation` of the clause the check is marked with.
+    The message may be given as a function making it: it is made when first read, so that
+    `legal_actions`, which needs only the verdict, never makes it."""
 
-    __slots__ = ("data", "message")
+    __slots__ = ("_message", "data")
 
-    def __init__(self, message: str, data: Mapping[str, Any]) -> None:
-        self.message = message
+    def __init__(self, message: str | Callable[[], str], data: Mapping[str, Any]) -> None:
+        self._message = message
         self.data = data
+
+    @property
+    def message(self) -> str:
+        """The text of the refusal."""
+        message = self._message
+        if not isinstance(message, str):
+            message = self._message = message()
+        return message
 
     def __repr__(self) -> str:
         return f"Refusal({self.message!r}, {dict(self.data)!r})"
 
 
-def refuse(message: str, **data: Any) -> Refusal:
-    """A check's refusal: `refuse(f"{major} garrisons {minor}", garrison=major)`."""
+def refuse(message: str | Callable[[], str], **data: Any) -> Refusal:
+    """A check's refusal: `refuse(f"{major} garrisons {minor}", garrison=major)`, or with a
+    function making the message where refusals are frequent and their text seldom read
+    (`refuse(lambda: f"...", ...)`)."""
     return Refusal(message, data)
 
 
@@ -224,7 +236,9 @@ def candidates(
 
     It yields commands, or batches of them (tuples or lists) whose commands share what the
     kind's `batched` checks read: those run once per batch. It decides nothing about
-    legality (the checks in force do), so it never asks what is switched off.
+    legality (the checks in force do on everything it lists); to leave out at once the
+    commands a check in force would refuse, it asks the check itself on one of them
+    (`play.rules.refuses(check, play, probe)`), never a copy of it.
     """
 
     def mark(fn: Callable[[Play], Candidates[C]]) -> Callable[[Play], Candidates[C]]:
@@ -272,19 +286,55 @@ class _Rule(Generic[T]):
     ) -> Callable[Concatenate[Play, P], R | T]:
         key = self.name or f"{fn.__module__}.{fn.__qualname__}"
         otherwise = self.otherwise
-
-        def run(play: Play, /, *args: P.args, **kwargs: P.kwargs) -> R | T:
-            # the function in force in this game: this one, a variant's, or None while off
-            impl = play.rules.impls.get(key, fn)
-            if impl is None:
-                return otherwise
-            found: R = impl(play, *args, **kwargs)
-            return found
-
+        run: Callable[Concatenate[Play, P], R | T] = _dispatcher(fn, key, otherwise)
         functools.update_wrapper(run, fn)
         setattr(run, SPEC, RuleSpec(key, self.clause, fn, otherwise))
         _mark(run, Mark(Role.RULE, self.clause))
         return run
+
+
+def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
+    """The function a `rule` puts in place of `fn`: it runs the function in force in the
+    game (`fn`, a variant's, or none while the clause is off: then it gives `otherwise`).
+    Rules call rules on every command, so a function of one to four plain parameters after
+    the play gets a dispatcher of that many (a `*args, **kwargs` one costs four times
+    as much a call); any other gets the general one."""
+    params = list(inspect.signature(fn).parameters.values())[1:]
+    plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
+    if plain and len(params) == 1:
+
+        def run1(play: Play, a: Any) -> Any:
+            impl = play.rules.impls.get(key, fn)
+            return otherwise if impl is None else impl(play, a)
+
+        return run1
+    if plain and len(params) == 2:
+
+        def run2(play: Play, a: Any, b: Any) -> Any:
+            impl = play.rules.impls.get(key, fn)
+            return otherwise if impl is None else impl(play, a, b)
+
+        return run2
+    if plain and len(params) == 3:
+
+        def run3(play: Play, a: Any, b: Any, c: Any) -> Any:
+            impl = play.rules.impls.get(key, fn)
+            return otherwise if impl is None else impl(play, a, b, c)
+
+        return run3
+    if plain and len(params) == 4:
+
+        def run4(play: Play, a: Any, b: Any, c: Any, d: Any) -> Any:
+            impl = play.rules.impls.get(key, fn)
+            return otherwise if impl is None else impl(play, a, b, c, d)
+
+        return run4
+
+    def run(play: Play, /, *args: Any, **kwargs: Any) -> Any:
+        impl = play.rules.impls.get(key, fn)
+        return otherwise if impl is None else impl(play, *args, **kwargs)
+
+    return run
 
 
 @overload
@@ -343,6 +393,11 @@ class Rules:
     start: tuple[Callable[..., None], ...]
     pristine: bool
     """Every rule runs as written: none switched off, replaced or removed."""
+    in_force: frozenset[Check]
+    """Every check in force."""
+    canonical: dict[str, dict[int, Any]] = field(factory=dict, eq=False, repr=False)
+    """Per tables (by digest), the commands found canonical under this rulebook, by `id`,
+    each kept alive beside it: games of one rulebook and tables share what they resolved."""
 
     def on(self, clause: str) -> bool:
         """Whether `clause` is in force: the one way a rule asks about a clause it branches
@@ -359,15 +414,32 @@ class Rules:
             )
         return clause not in self.off
 
+    def refuses(self, check: Check, play: Play, cmd: Any) -> bool:
+        """Whether `check` (a check function) is in force in this game and refuses `cmd`:
+        the way a candidates generator leaves out, without listing them, the commands that
+        share with `cmd` what `check` reads (it asks the check itself; one switched off,
+        removed or replaced by a variant refuses nothing here)."""
+        if check not in self.in_force:
+            return False
+        for _ in check(play, cmd):
+            return True
+        return False
+
     def as_written(self, *functions: Callable[..., Any]) -> bool:
-        """Whether each of `functions` (marked `rule`) runs as written in this game: in
-        force, not replaced by a variant. What a rule keeps of what others work out may
-        rely on what those read only while they are the ones written here."""
+        """Whether each of `functions` (checks, or functions marked `rule`) runs as written
+        in this game or is switched off (then it reads nothing): none replaced or removed by
+        a variant. What a rule keeps of what others work out may rely on what those read
+        only while they are the ones written here."""
         if self.pristine:
             return True
         for fn in functions:
-            spec: RuleSpec = getattr(fn, SPEC)
-            if self.impls.get(spec.key, spec.function) is not spec.function:
+            spec: RuleSpec | None = getattr(fn, SPEC, None)
+            if spec is not None:
+                if self.impls.get(spec.key, spec.function) not in (spec.function, None):
+                    return False
+            elif fn not in self.in_force and not any(
+                m.clause in self.off for m in getattr(fn, MARKS, ())
+            ):
                 return False
         return True
 
@@ -646,6 +718,7 @@ class Rulebook:
                 if e.role is Role.START and (impl := impls.get(e.key)) is not None
             ),
             pristine=not self.rewritten and all(fn is not None for fn in impls.values()),
+            in_force=frozenset(fn for fns in ordered.values() for fn, _ in fns),
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:

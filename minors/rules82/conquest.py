@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Iterator
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from attrs import frozen
 
@@ -34,6 +34,7 @@ from .ties import TIED, set_status
 
 __all__ = [
     "Conquer",
+    "attack_memo",
     "attack_table",
     "attackers",
     "colonies_open_to",
@@ -98,11 +99,18 @@ def attackers(p: Play, minor: str) -> dict[str, str]:
     return found if found is not None else _attackers_into(p, minor, table)
 
 
+def attack_memo(p: Play) -> dict[Any, Any]:
+    """Where what reads who may attack whom is kept: it reads the minors, the wars (82.42)
+    and the tables, while the rules it asks are rule 82's own (a variant's may read
+    anything: then it is worked out again after every write)."""
+    if p.rules.pristine or p.rules.as_written(vichy_colony, _through_its_major):
+        return p.board.politics()
+    return p.board.memo()
+
+
 def attack_table(p: Play) -> dict[str, dict[str, str]]:
-    """Where `attackers` keeps what it worked out: it reads the minors, the wars (82.42)
-    and the tables, while the Vichy rule is rule 82's own (a variant's may read anything:
-    then it is worked out again after every write)."""
-    memo = p.board.politics() if p.rules.as_written(vichy_colony) else p.board.memo()
+    """Where `attackers` keeps what it worked out (`attack_memo`)."""
+    memo = attack_memo(p)
     table: dict[str, dict[str, str]] | None = memo.get("attackers")
     if table is None:
         table = memo["attackers"] = {}
@@ -217,11 +225,23 @@ def _conquests_by(by: str, minors: tuple[str, ...]) -> tuple[Conquer, ...]:
 
 @candidates(Conquer)
 def _conquests(p: Play) -> Iterator[tuple[Conquer, ...]]:
-    """Each major power's conquest of each minor, a batch per major (K1 and K2 read only
-    the conqueror)."""
+    """Each major power's conquest of each minor it may attack (the minors 82.41, when in
+    force, refuses left out: worked out once per state of the minors and wars), a batch per
+    major (K1 and K2 read only the conqueror); a major K1 or K2 refuses is left out whole."""
     minors = tuple(p.rs.minors)
     for major in p.rs.majors:
-        yield _conquests_by(major, minors)
+        batch = _conquests_by(major, minors)
+        if p.rules.refuses(_conquer_in_combat, p, batch[0]) or p.rules.refuses(
+            _conqueror_in_the_war, p, batch[0]
+        ):
+            continue
+        memo = attack_memo(p)
+        found: tuple[Conquer, ...] | None = memo.get(("conquests", major))
+        if found is None:
+            found = memo[("conquests", major)] = tuple(
+                c for c in batch if not p.rules.refuses(_war_first, p, c)
+            )
+        yield found
 
 
 def conquer(p: Play, minor: str, by: str, cause: str) -> None:

@@ -168,11 +168,17 @@ def _minor_at_peace(p: Play, cmd: DiplomaticResult) -> list[Refusal]:
         return [refuse(f"{cmd.minor} is not in play", minor=cmd.minor)]
     if state.status in PEACE or _occupied_for_diplomacy(p, cmd.minor, cmd.major):
         return []
-    message = (
-        f"{cmd.minor} is {state.status.value}: diplomacy acts only on a minor at peace "
-        "(neutral, BRPs attributed, hexes controlled)"
-    )
-    return [refuse(message, minor=cmd.minor, status=state.status.value)]
+    status = state.status
+    return [
+        refuse(
+            lambda: (
+                f"{cmd.minor} is {status.value}: diplomacy acts only on a minor at peace "
+                "(neutral, BRPs attributed, hexes controlled)"
+            ),
+            minor=cmd.minor,
+            status=status.value,
+        )
+    ]
 
 
 def _occupied_for_diplomacy(p: Play, minor: str, major: str) -> bool:
@@ -336,12 +342,32 @@ def _scale(minor: str, major: str, low: int, high: int) -> tuple[DiplomaticResul
 
 @candidates(DiplomaticResult)
 def _results(p: Play) -> Iterator[tuple[DiplomaticResult, ...]]:
-    """Every result of the scale by each major power on each minor, a batch per (minor,
-    major): K1, K2, K4 and K7 read only those (and no roll is given)."""
+    """Every result of the scale by each major power on each minor K7 lets it roll on (no
+    roll given), a batch per major: K1 and K2 read only the roller, and the minors K7
+    refuses (asked once per state of the minors) are left out. A roller K1 or K2 refuses
+    is left out whole."""
+    rules = p.rules
     low, high = p.rs.scale
+    minors = tuple(p.rs.minors)
+    memo = p.board.politics() if rules.as_written(_minor_at_peace) else p.board.memo()
     for roller in p.rs.majors:
-        for target in p.rs.minors:
-            yield _scale(target, roller, low, high)
+        probe = _scale(minors[0], roller, low, high)[0]
+        if rules.refuses(_in_diplomacy_phase, p, probe):
+            continue
+        if rules.refuses(_roller_in_the_war, p, probe):
+            continue
+        found: tuple[DiplomaticResult, ...] | None = memo.get(("results", roller))
+        if found is None:
+            found = memo[("results", roller)] = tuple(
+                cmd
+                for target in minors
+                if not rules.refuses(
+                    _minor_at_peace, p, (batch := _scale(target, roller, low, high))[0]
+                )
+                for cmd in batch
+            )
+        if found:
+            yield found
 
 
 @rule("82.22")

@@ -230,7 +230,7 @@ def _trace_in_phase(p: Play, cmd: TraceSupply) -> list[Refusal]:
     return _in_phase_of_limits(p, cmd.units, "tracing supply")
 
 
-@check(TraceSupply, "K3")
+@check(TraceSupply, "K3", batched=True)  # `_traces` lists units on the map outside
 def _trace_units(p: Play, cmd: TraceSupply) -> list[Refusal]:
     """K3: units on the map, outside the minor, trace supply through it."""
     found = _unknown(p, cmd.units)
@@ -257,7 +257,7 @@ def _losses_in_phase(p: Play, cmd: ChooseLosses) -> list[Refusal]:
     return _in_phase_of_limits(p, cmd.units, "choosing losses")
 
 
-@check(ChooseLosses, "K3")
+@check(ChooseLosses, "K3", batched=True)  # `_losses` lists foreign units there
 def _losses_units(p: Play, cmd: ChooseLosses) -> list[Refusal]:
     """K3: the units chosen are foreign units in the minor (or its limit group)."""
     found = _unknown(p, cmd.units)
@@ -283,21 +283,32 @@ def _loss_of(minor: str, unit_id: str) -> ChooseLosses:
 
 @candidates(TraceSupply)
 def _traces(p: Play) -> Iterator[tuple[TraceSupply, ...]]:
-    """Each unit on the map through each minor under a limit now (none is worth tracing
-    through a minor under no limit), a batch per minor (K1 reads only the clock)."""
-    ids = sorted(p.board.units)
+    """Each unit on the map through each minor under a limit now that it is not in (none
+    is worth tracing through a minor under no limit), a batch per minor; none while K1
+    refuses them."""
+    units = p.board.units
+    if not units:
+        return
+    ids = sorted(units)
     for name in _limited(p):
-        yield tuple(_trace_of(u, name) for u in ids)
+        if p.rules.refuses(_trace_in_phase, p, _trace_of(ids[0], name)):
+            continue  # K1 reads only the clock
+        batch = tuple([_trace_of(u, name) for u in ids if units[u].country != name])
+        if batch:
+            yield batch
 
 
 @candidates(ChooseLosses)
 def _losses(p: Play) -> Iterator[tuple[ChooseLosses, ...]]:
-    """Each unit in a minor under a limit now, as the one to go first; a batch per minor
-    (K1 reads only the clock)."""
+    """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
+    minor; none while K1 refuses them."""
+    units = p.board.units
     for name in _limited(p):
-        units = p.board.where.get(name, ())
-        if units:
-            yield tuple(_loss_of(name, u) for u in sorted(units))
+        group = group_of(p, name)
+        foreign = sorted(u for u in p.board.where.get(name, ()) if units[u].owner not in group)
+        batch = tuple(_loss_of(name, u) for u in foreign)
+        if batch and not p.rules.refuses(_losses_in_phase, p, batch[0]):
+            yield batch
 
 
 def _limited(p: Play) -> list[str]:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterator
 from typing import Any, ClassVar
 
 from attrs import field, frozen
@@ -98,7 +98,7 @@ def potential_side(p: Play, unit: Unit) -> Side | None:
 def _memo(p: Play) -> dict[Any, Any]:
     """Where entry answers are kept: they read the minors and the wars (and the tables), so
     they last while those do, while the rules they ask are rule 82's own."""
-    if p.rules.as_written(vichy_colony, _controller_and_allies):
+    if p.rules.pristine or p.rules.as_written(vichy_colony, _controller_and_allies):
         return p.board.politics()
     return p.board.memo()
 
@@ -148,8 +148,13 @@ def entry_refusal(p: Play, owner: str, country: str) -> str | None:
     attacked only after a declaration of war)."""
     if owner == country:
         return None
-    major = _major_of(p, owner)
-    memo = _memo(p)
+    return _entry(p, _major_of(p, owner), country)
+
+
+def _entry(p: Play, major: str | None, country: str) -> str | None:
+    """`entry_refusal` for units fighting for `major` (None: a minor's with no major) in a
+    country not their own, worked out once per state of the minors and wars."""
+    memo = p.board.politics() if p.rules.pristine else _memo(p)
     key = ("entry", major, country)
     try:
         found: str | None = memo[key]
@@ -183,35 +188,52 @@ def entry_violation(p: Play, owner: str, country: str) -> Refusal | None:
 
 
 def _entry_refused(p: Play, owner: str, country: str, clause: str) -> Refusal:
-    if clause == "K3":
-        message = f"{owner}'s units cannot enter {country}: not its side and not at war with it"
-        return refuse(message, owner=owner, country=country)
-    if clause == "82.83C":
-        return refuse(
-            f"{owner}'s units fight only in their own country", owner=owner, country=country
-        )
     major = _major_of(p, owner)
-    state = p.board.minors[country]
-    if clause == "82.41":
-        message = (
-            f"{owner}'s units cannot enter {country} ({state.status.value}): {major} must "
-            "declare war on it first"
+    state = p.board.minors.get(country)
+
+    def message() -> str:
+        if clause == "K3":
+            return f"{owner}'s units cannot enter {country}: not its side and not at war with it"
+        if clause == "82.83C":
+            return f"{owner}'s units fight only in their own country"
+        assert state is not None
+        if clause == "82.41":
+            return (
+                f"{owner}'s units cannot enter {country} ({state.status.value}): {major} must "
+                "declare war on it first"
+            )
+        return (
+            f"{owner}'s units cannot enter {country} ({state.status.value} with "
+            f"{state.major}): {major} must be at war with {state.major} first"
         )
+
+    if clause in ("K3", "82.83C", "82.41"):
         return refuse(message, owner=owner, country=country)
-    message = (
-        f"{owner}'s units cannot enter {country} ({state.status.value} with {state.major}): "
-        f"{major} must be at war with {state.major} first"
-    )
+    assert state is not None
     return refuse(message, owner=owner, country=country, major=state.major)
 
 
-def _entries(p: Play, owners: Iterable[str], country: str, clause: str) -> list[Refusal]:
-    """The refusals under `clause` of units of `owners` entering `country`."""
-    return [
-        _entry_refused(p, owner, country, clause)
-        for owner in owners
-        if entry_refusal(p, owner, country) == clause
-    ]
+def _entries(p: Play, cmd: Move | Place, clause: str) -> list[Refusal]:
+    """The refusals under `clause` of the units of `cmd` entering its country (which owners
+    each clause keeps out is worked out once per command and state: the seven entry checks
+    of a command ask in turn)."""
+    memo = p.board.memo()
+    found = memo.get(id(cmd))
+    if found is None or found[0] is not cmd:
+        if isinstance(cmd, Move):
+            owners, country = _moved_by(p, cmd), cmd.to
+        else:
+            owners, country = tuple(sorted({s.owner for s in cmd.units})), cmd.in_
+        kept_out: dict[str, list[str]] = {}
+        for owner in owners:
+            refusal = entry_refusal(p, owner, country)
+            if refusal is not None:
+                kept_out.setdefault(refusal, []).append(owner)
+        found = memo[id(cmd)] = (cmd, kept_out, country)
+    refused = found[1].get(clause)
+    if refused is None:
+        return []
+    return [_entry_refused(p, owner, found[2], clause) for owner in refused]
 
 
 # ---- place ----------------------------------------------------------------------------------
@@ -270,48 +292,44 @@ def _commonwealth_built_at_home(p: Play, cmd: Place) -> list[Refusal]:
     return found
 
 
-def _placed_by(cmd: Place) -> list[str]:
-    return sorted({s.owner for s in cmd.units})
-
-
 @check(Place, "K3")
 def _place_in_a_major_power(p: Play, cmd: Place) -> list[Refusal]:
     """K3: units go into a major power's home country only for its side or its enemies."""
-    return _entries(p, _placed_by(cmd), cmd.in_, "K3")
+    return _entries(p, cmd, "K3")
 
 
 @check(Place, "82.83C")
 def _place_minor_units_at_home(p: Play, cmd: Place) -> list[Refusal]:
     """82.83C: a minor's units with no major (potential or actual) stay in their country."""
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.83C")
+    return _entries(p, cmd, "82.83C")
 
 
 @check(Place, "82.41")
 def _place_after_declaring_war(p: Play, cmd: Place) -> list[Refusal]:
     """82.41: units go into a minor only where their major may attack it or be there."""
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.41")
+    return _entries(p, cmd, "82.41")
 
 
 @check(Place, "82.12")
 def _place_in_a_colony(p: Play, cmd: Place) -> list[Refusal]:
     """82.12 (and 82.13, 82.42, 82.93 below): units go into a tied minor only once their
     major is at war with the major it is tied to."""
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.12")
+    return _entries(p, cmd, "82.12")
 
 
 @check(Place, "82.13")
 def _place_in_the_commonwealth(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.13")
+    return _entries(p, cmd, "82.13")
 
 
 @check(Place, "82.42")
 def _place_in_an_associate_or_ally(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.42")
+    return _entries(p, cmd, "82.42")
 
 
 @check(Place, "82.93")
 def _place_in_a_tied_pacific_minor(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, _placed_by(cmd), cmd.in_, "82.93")
+    return _entries(p, cmd, "82.93")
 
 
 @handles(Place)
@@ -323,9 +341,8 @@ def _place(p: Play, cmd: Place) -> None:
 
 # ---- move and remove ------------------------------------------------------------------------
 #
-# The Move checks are all `batched`: each reads only the owner of the units, the destination
-# and the units' being on the map, which every batch of `_moves` shares (one owner's units on
-# the map, to one country).
+# The Move checks are all `batched`: in every batch `_moves` lists (one owner's units on the
+# map, to the countries those checks let them into), each gives one verdict for all moves.
 
 
 def _unknown(p: Play, ids: tuple[str, ...]) -> list[Refusal]:
@@ -338,13 +355,13 @@ def _on_the_map(p: Play, cmd: Move) -> list[Unit]:
     return [units[u] for u in cmd.units if u in units]
 
 
-def _moved_by(p: Play, cmd: Move) -> list[str]:
+def _moved_by(p: Play, cmd: Move) -> tuple[str, ...]:
     """The owners of the units a move names, sorted."""
     units = p.board.units
     if len(cmd.units) == 1:
         unit = units.get(cmd.units[0])
-        return [unit.owner] if unit is not None else []
-    return sorted({units[u].owner for u in cmd.units if u in units})
+        return (unit.owner,) if unit is not None else ()
+    return tuple(sorted({units[u].owner for u in cmd.units if u in units}))
 
 
 @check(Move, "K3", batched=True)
@@ -408,41 +425,41 @@ def _commonwealth_zones(p: Play, cmd: Move) -> list[Refusal]:
 @check(Move, "K3", batched=True)
 def _move_into_a_major_power(p: Play, cmd: Move) -> list[Refusal]:
     """K3: units go into a major power's home country only for its side or its enemies."""
-    return _entries(p, _moved_by(p, cmd), cmd.to, "K3")
+    return _entries(p, cmd, "K3")
 
 
 @check(Move, "82.83C", batched=True)
 def _move_minor_units_at_home(p: Play, cmd: Move) -> list[Refusal]:
     """82.83C: a minor's units with no major (potential or actual) stay in their country."""
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.83C")
+    return _entries(p, cmd, "82.83C")
 
 
 @check(Move, "82.41", batched=True)
 def _move_after_declaring_war(p: Play, cmd: Move) -> list[Refusal]:
     """82.41: units go into a minor only where their major may attack it or be there."""
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.41")
+    return _entries(p, cmd, "82.41")
 
 
 @check(Move, "82.12", batched=True)
 def _move_into_a_colony(p: Play, cmd: Move) -> list[Refusal]:
     """82.12 (and 82.13, 82.42, 82.93 below): units go into a tied minor only once their
     major is at war with the major it is tied to."""
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.12")
+    return _entries(p, cmd, "82.12")
 
 
 @check(Move, "82.13", batched=True)
 def _move_into_the_commonwealth(p: Play, cmd: Move) -> list[Refusal]:
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.13")
+    return _entries(p, cmd, "82.13")
 
 
 @check(Move, "82.42", batched=True)
 def _move_into_an_associate_or_ally(p: Play, cmd: Move) -> list[Refusal]:
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.42")
+    return _entries(p, cmd, "82.42")
 
 
 @check(Move, "82.93", batched=True)
 def _move_into_a_tied_pacific_minor(p: Play, cmd: Move) -> list[Refusal]:
-    return _entries(p, _moved_by(p, cmd), cmd.to, "82.93")
+    return _entries(p, cmd, "82.93")
 
 
 @handles(Move)
@@ -450,6 +467,18 @@ def _move(p: Play, cmd: Move) -> None:
     for unit_id in cmd.units:
         p.board.put_unit(moved(p.board.units[unit_id], cmd.to, cmd.hex))
         p.emit(UnitMoved, unit_id, cmd.to, "K3")
+
+
+_ENTRY_CHECKS: dict[str, Any] = {
+    "K3": _move_into_a_major_power,
+    "82.83C": _move_minor_units_at_home,
+    "82.41": _move_after_declaring_war,
+    "82.12": _move_into_a_colony,
+    "82.13": _move_into_the_commonwealth,
+    "82.42": _move_into_an_associate_or_ally,
+    "82.93": _move_into_a_tied_pacific_minor,
+}
+"""The Move check of each clause `entry_refusal` names."""
 
 
 @check(Remove, "K3", batched=True)
@@ -473,16 +502,60 @@ def _move_of(unit_id: str, country: str) -> Move:
 
 @candidates(Move)
 def _moves(p: Play) -> Iterator[tuple[Move, ...]]:
-    """Each unit on the map to each other country, without a hex: a batch per owner and
-    destination."""
+    """Each unit on the map to each other country, without a hex: a batch per owner. An
+    owner whose units K1 or 82.83A refuse is left out whole; a country is left out of an
+    owner's batch when the check of the clause that keeps its units out (`entry_refusal`)
+    or 82.13A refuses them (asked once per major, or zoned owner, and state of the minors
+    and wars), so that every check of a batch gives one verdict for all of its moves."""
     units = p.board.units
+    memo = _memo(p)
     countries = (*p.rs.minors, *p.rs.majors)
     for owner in sorted(p.board.owners()):
         ids = tuple(sorted(p.board.owned[owner]))
-        for country in countries:
-            batch = tuple([_move_of(u, country) for u in ids if units[u].country != country])
-            if batch:
-                yield batch
+        probe = _move_of(ids[0], owner)
+        if p.rules.refuses(_move_in_phase, p, probe):
+            continue
+        if p.rules.refuses(_independent_phases, p, probe):
+            continue
+        major = _major_of(p, owner)
+        zone = owner if owner in p.rs.commonwealth_zones else None
+        targets: frozenset[str] | None = memo.get(("moves to", major, zone))
+        if targets is None:
+            targets = memo[("moves to", major, zone)] = frozenset(_targets(p, major, zone, ids[0]))
+        standing = tuple([units[u].country for u in ids])  # the batch lasts while they stand
+        batch: tuple[Move, ...] | None = memo.get(("moves", owner, ids, standing))
+        if batch is None:
+            batch = memo[("moves", owner, ids, standing)] = tuple(
+                [
+                    _move_of(u, to)
+                    for to in countries
+                    if to in targets or to == owner  # units may always go home
+                    for u in ids
+                    if units[u].country != to
+                ]
+            )
+        if batch:
+            yield batch
+
+
+def _targets(p: Play, major: str | None, zone: str | None, unit_id: str) -> Iterator[str]:
+    """The countries not their own that no entry check in force, nor 82.13A for a zoned
+    owner's units, keeps units fighting for `major` out of. While the entry checks run as
+    written, the one of a clause refuses exactly when `entry_refusal` names that clause:
+    asking whether the clause is on is asking the check."""
+    rules = p.rules
+    exact = rules.as_written(*_ENTRY_CHECKS.values())
+    for country in (*p.rs.minors, *p.rs.majors):
+        clause = _entry(p, major, country)
+        if clause is not None and (
+            rules.on(clause)
+            if exact
+            else rules.refuses(_ENTRY_CHECKS[clause], p, _move_of(unit_id, country))
+        ):
+            continue
+        if zone is not None and rules.refuses(_commonwealth_zones, p, _move_of(unit_id, country)):
+            continue
+        yield country
 
 
 @candidates(Remove)

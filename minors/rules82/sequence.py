@@ -15,8 +15,12 @@ def out_of_turn(p: Play, major: str, phase: Phase, what: str, key: str = "major"
     the major) is done only in `phase` of `major`'s own player turn."""
     if in_turn(p, major, phase):
         return []
-    subject = what.format(major=major)
-    message = f"{subject} in the {side_of(p, major).value} {phase.value} phase, not {p.board.clock}"
+    clock = p.board.clock
+
+    def message() -> str:
+        subject = what.format(major=major)
+        return f"{subject} in the {side_of(p, major).value} {phase.value} phase, not {clock}"
+
     return [refuse(message, **{key: major})]
 
 

@@ -154,16 +154,27 @@ def _tied_to(p: Play, attacker: str, target: str, clause: str) -> list[Refusal]:
         or tie_rule(p.rs, state) != clause
     ):
         return []
+    major = state.major
     if state.status is Status.CONQUERED:
-        message = (
-            f"{target} is conquered by {state.major}: it is attacked without a declaration of war"
+        return [
+            refuse(
+                lambda: (
+                    f"{target} is conquered by {major}: it is attacked without a declaration of war"
+                ),
+                minor=target,
+            )
+        ]
+    status = state.status
+    return [
+        refuse(
+            lambda: (
+                f"{target} is {status.value} with {major}: it shares {major}'s wars, so "
+                f"declare war on {major}"
+            ),
+            minor=target,
+            major=major,
         )
-        return [refuse(message, minor=target)]
-    message = (
-        f"{target} is {state.status.value} with {state.major}: it shares "
-        f"{state.major}'s wars, so declare war on {state.major}"
-    )
-    return [refuse(message, minor=target, major=state.major)]
+    ]
 
 
 def _garrisoned(p: Play, attacker: str, target: str) -> list[Refusal]:
@@ -220,7 +231,7 @@ def _garrison_needs_war(p: Play, cmd: DeclareWar) -> list[Refusal]:
     return _garrisoned(p, cmd.attacker, cmd.target)
 
 
-@check(DeclareWar, "82.56")
+@check(DeclareWar, "82.56", batched=True)  # reads `displace`, None in every batch listed
 def _displace_next_to_capital(p: Play, cmd: DeclareWar) -> list[Refusal]:
     """82.56: the displaced units go to a hex adjacent to the capital."""
     if cmd.displace is None:
@@ -325,18 +336,27 @@ def _declarations_by(attacker: str, targets: tuple[str, ...]) -> tuple[DeclareWa
 
 @candidates(DeclareWar)
 def _declarations(p: Play) -> Iterator[tuple[DeclareWar, ...]]:
-    """Every major power's declaration on every country, a batch per attacker (K1 reads
-    only the attacker)."""
+    """Every major power's declaration on every country, a batch per attacker (K1 and
+    82.56 read only the attacker and `displace`); an attacker K1 refuses is left out
+    whole."""
     targets = p.rs.derived(_countries)
     for attacker in p.rs.majors:
-        yield _declarations_by(attacker, targets)
+        batch = _declarations_by(attacker, targets)
+        if not p.rules.refuses(_declare_in_phase, p, batch[0]):
+            yield batch
 
 
 @candidates(BorderWar)
-def _border_wars(p: Play) -> Iterator[BorderWar]:
-    """The border war of each row of the tables."""
-    for target, row in p.rs.border_wars.items():
-        yield BorderWar(row.attacker, target)
+def _border_wars(p: Play) -> Iterator[tuple[BorderWar, ...]]:
+    """The border war of each row of the tables, while 82.41 (as written) allows those
+    alone; otherwise each major power's on each minor, a batch per attacker."""
+    rows = p.rs.border_wars
+    if p.rules.on("82.41") and p.rules.as_written(_border_war_pair):
+        for target, row in rows.items():
+            yield (BorderWar(row.attacker, target),)
+        return
+    for attacker in p.rs.majors:
+        yield tuple(BorderWar(attacker, minor) for minor in p.rs.minors)
 
 
 @rule("K6")
@@ -523,20 +543,23 @@ def _subvert_in_phase(p: Play, cmd: Subvert) -> list[Refusal]:
     return out_of_turn(p, cmd.major, Phase.DIPLOMACY, "subversion belongs")
 
 
+@check(Subvert, "82.36", batched=True)
+def _subversion_is_communist(p: Play, cmd: Subvert) -> list[Refusal]:
+    """82.36: subversion is Communist."""
+    if p.rs.majors[cmd.major].communist:
+        return []
+    return [refuse(f"subversion is Communist: {cmd.major} cannot subvert", major=cmd.major)]
+
+
 @check(Subvert, "82.36")
 def _subvert_eligible(p: Play, cmd: Subvert) -> list[Refusal]:
-    """82.36: Communist subversion of an eligible minor; a German garrison does not stop it
-    (eligibility: a European minor at peace; the subversion rule itself is not given)."""
-    found = []
-    if not p.rs.majors[cmd.major].communist:
-        found.append(
-            refuse(f"subversion is Communist: {cmd.major} cannot subvert", major=cmd.major)
-        )
+    """82.36: an eligible minor is subverted; a German garrison does not stop it
+    (eligibility: a minor at peace in play; the subversion rule itself is not given)."""
     state = p.board.minors[cmd.minor]
-    if state.status not in PEACE or not state.active:
-        message = f"{cmd.minor} is {state.status.value}: only a minor at peace can be subverted"
-        found.append(refuse(message, minor=cmd.minor))
-    return found
+    if state.status in PEACE and state.active:
+        return []
+    message = f"{cmd.minor} is {state.status.value}: only a minor at peace can be subverted"
+    return [refuse(message, minor=cmd.minor)]
 
 
 @handles(Subvert)
@@ -552,11 +575,15 @@ def _subversions_by(major: str, minors: tuple[str, ...]) -> tuple[Subvert, ...]:
 
 @candidates(Subvert)
 def _subversions(p: Play) -> Iterator[tuple[Subvert, ...]]:
-    """Each major power's subversion of each minor, a batch per major (K1 reads only the
-    major)."""
+    """Each major power's subversion of each minor, a batch per major (K1 and the
+    Communist test of 82.36 read only the major); a major they refuse is left out whole."""
     minors = tuple(p.rs.minors)
     for major in p.rs.majors:
-        yield _subversions_by(major, minors)
+        batch = _subversions_by(major, minors)
+        if not p.rules.refuses(_subvert_in_phase, p, batch[0]) and not p.rules.refuses(
+            _subversion_is_communist, p, batch[0]
+        ):
+            yield batch
 
 
 @rule("82.36", name="subversion")

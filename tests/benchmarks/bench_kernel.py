@@ -24,11 +24,19 @@ import time
 from collections.abc import Callable
 
 import chess
-from minors._kernel.effects import BrpChange, Note, StatusChanged
+from attrs import evolve
 
 import minors
-from minors._kernel.log import Log, LogEntry
-from minors._kernel.state import GameState, LedgerEntry, Pending, evolve
+from minors import (
+    BrpChange,
+    GameState,
+    LedgerEntry,
+    Log,
+    LogEntry,
+    Note,
+    Pending,
+    StatusChanged,
+)
 from minors.domain import DiplomaticLevel, Status
 from minors.scenario import SAMPLE
 from minors.testing import seesaw
