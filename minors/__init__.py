@@ -14,21 +14,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
 
 from ._kernel.board import Board
-from ._kernel.events import (
-    BrpChange,
-    DeadlineSet,
-    Event,
-    Events,
-    Note,
-    PhaseEnded,
-    StatusChanged,
-    UnitEliminated,
-    UnitMoved,
-    UnitPlaced,
-    UnitRemoved,
-    WarBegan,
-    WarEnded,
-)
+from ._kernel.events import Events
 from ._kernel.game import ClockError, StateError
 from ._kernel.kind import CountryName, HexLabel, MajorName, MinorName, UnitIds
 from ._kernel.log import Log, LogEntry
@@ -46,15 +32,7 @@ from ._kernel.rulebook import (
     refuse,
     rule,
 )
-from ._kernel.state import (
-    Deadline,
-    Deployment,
-    GameState,
-    Holding,
-    LedgerEntry,
-    MinorState,
-    Pending,
-)
+from ._kernel.state import GameState
 from .domain import (
     ClauseKind,
     DiplomaticLevel,
@@ -67,6 +45,21 @@ from .domain import (
     Theater,
 )
 from .domain.clock import Moment, MomentError, Phase
+from .domain.events import (
+    BrpChange,
+    DeadlineSet,
+    Event,
+    Note,
+    PhaseEnded,
+    StatusChanged,
+    UnitEliminated,
+    UnitMoved,
+    UnitPlaced,
+    UnitRemoved,
+    WarBegan,
+    WarEnded,
+)
+from .domain.records import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
 from .domain.units import Unit, UnitKind
 from .errors import (
     ClauseError,

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import minors
-from minors._kernel.chain import Chain
 from minors._kernel.log import Log, LogEntry
+from minors.domain.chain import Chain
 from minors.domain.clock import START
 
 

@@ -23,10 +23,11 @@ from collections.abc import Hashable
 from typing import Any
 
 from ..domain import LedgerKind
+from ..domain.chain import Chain
 from ..domain.clock import Moment
+from ..domain.records import LedgerEntry
 from ..domain.units import Unit
-from .chain import Chain
-from .state import GameState, LedgerEntry, MinorRow, entry_key
+from .state import GameState, MinorRow, entry_key
 
 __all__ = ["MISSING", "Board", "Journal"]
 
@@ -348,19 +349,6 @@ class Board:
         removed."""
         return unit_id in self.units or unit_id in self.gone
 
-    def at_war(self, a: str, b: str) -> bool:
-        """Whether two major powers are at war (`wars` holds the sorted pairs)."""
-        return ((a, b) if a < b else (b, a)) in self.wars
-
-    def enemies(self, major: str) -> list[str]:
-        """The major powers at war with `major`, sorted."""
-        memo = self.memo()
-        found: list[str] | None = memo.get(("enemies", major))
-        if found is None:
-            found = sorted({b if a == major else a for a, b in self.wars if major in (a, b)})
-            memo[("enemies", major)] = found
-        return list(found)
-
     # ---- ledger --------------------------------------------------------------------------
 
     def record(self, entry: LedgerEntry) -> None:
@@ -435,30 +423,3 @@ class Board:
                 self._politics.clear()
             found = self._politics[self.era] = {}
         return found
-
-    # ---- checking the indexes ------------------------------------------------------------
-
-    def cache_problems(self) -> list[str]:
-        """What the indexes (units by country and owner, active grants, BRP totals, the
-        position key) get wrong against indexes built afresh from the state (empty when
-        nothing): the invariant `minors.testing.stale_caches`."""
-        fresh = Board(self.snapshot())
-        problems = []
-        for name in ("where", "owned"):
-            kept = {k: set(v) for k, v in getattr(self, name).items() if v}
-            built = {k: set(v) for k, v in getattr(fresh, name).items() if v}
-            if kept != built:
-                problems.append(f"the {name} index {kept} disagrees with the units {built}")
-        kept_grants = {k: tuple(e.seq for e in v) for k, v in self.grants.items() if v}
-        built_grants = {k: tuple(e.seq for e in v) for k, v in fresh.grants.items() if v}
-        if kept_grants != built_grants:
-            problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
-        kept_totals = {k: v for k, v in self.totals.items() if v}
-        built_totals = {k: v for k, v in fresh.totals.items() if v}
-        if kept_totals != built_totals:
-            problems.append(f"BRP totals {kept_totals} disagree with the ledger {built_totals}")
-        if self._contrib is not None and self.key() != fresh.key():
-            problems.append(
-                f"the position key {self.key():#x} is not the position's {fresh.key():#x}"
-            )
-        return problems

@@ -19,12 +19,13 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from cattrs.strategies import configure_tagged_union
 
 from ..domain import convert
+from ..domain.chain import Chain
 from ..domain.clock import Moment
+from ..domain.events import Event
+from ..domain.records import LedgerEntry
 from ..errors import CommandError
-from .chain import Chain
-from .events import Event
 from .kind import Command, Names, field_names, per_kind, vocabulary_key
-from .state import GameState, LedgerEntry
+from .state import GameState
 
 __all__ = [
     "CONVERTER",
@@ -99,23 +100,9 @@ def state_dict(state: GameState) -> dict[str, Any]:
 
 
 def structure_state(data: Mapping[str, Any]) -> GameState:
-    """The state `state_dict` wrote (cattrs errors propagate: the caller says where). A
-    minor's single `deadline` of states written before deadlines were kept per reversal is
-    read as a list of one."""
-    minors = data.get("minors")
-    if isinstance(minors, Mapping) and any(
-        isinstance(m, Mapping) and "deadline" in m for m in minors.values()
-    ):
-        data = {**data, "minors": {name: _deadlines(m) for name, m in minors.items()}}
+    """The state `state_dict` wrote (cattrs errors propagate: the caller says where)."""
     state: GameState = CONVERTER.structure(data, GameState)
     return state
-
-
-def _deadlines(minor: Any) -> Any:
-    if not isinstance(minor, Mapping) or "deadline" not in minor:
-        return minor
-    old = {k: v for k, v in minor.items() if k != "deadline"}
-    return {**old, "deadlines": [minor["deadline"]] if minor["deadline"] else []}
 
 
 # ---- events -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import cattrs
 from attrs import evolve
 
 from ..domain.clock import Moment
+from ..domain.events import PhaseEnded
 from ..domain.units import Unit
 from ..errors import (
     ClockError,
@@ -24,41 +25,17 @@ from ..errors import (
 from ..ruleset.tables import Ruleset, load_ruleset
 from .board import Board, Journal
 from .convert import build_command, state_dict, structure_state
-from .events import Events, PhaseEnded
+from .events import Events
 from .kind import Command, canonical_names
 from .log import Log, LogEntry
 from .rulebook import Check, Play, Rulebook, Rules
-from .state import GameState, MinorState, Pending
+from .state import GameState
 
-__all__ = ["BaseGame", "ClockError", "Sink", "StateError", "position"]
+__all__ = ["BaseGame", "ClockError", "Sink", "StateError"]
 
 
 def _ruleset(ruleset: Ruleset | Iterable[str | Path]) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
-
-
-def position(rs: Ruleset, start: str) -> GameState:
-    """The start position `start` as the tables give it, before any rule ran: the clock,
-    the wars, each minor's status, major, wars, attack and pending alignment."""
-    if start not in rs.starts:
-        raise UnknownNameError("start", start, tuple(rs.starts))
-    spec = rs.starts[start]
-    wars = {(a, b) if a < b else (b, a): Moment.parse(spec.clock) for a, b in spec.wars}
-    attacked_at = Moment.parse(spec.attacked_at) if spec.attacked_at else None
-    pending = {
-        p.minor: Pending(p.partner, p.level, p.rule, Moment.parse(p.due)) for p in spec.pending
-    }
-    minors: dict[str, MinorState] = {}
-    for name, m in rs.minors.items():
-        direct = tuple(sorted(m.start_at_war_with))
-        first = m.start_at_war_with[0] if m.start_at_war_with else None  # as listed (82.81)
-        minors[name] = MinorState(
-            name=name, status=m.start_status, major=m.start_major or None,
-            direct_wars=direct, at_war_with=direct, attacked_by=first,
-            attacked_at=attacked_at if direct else None, pending=pending.get(name),
-            active=m.active,
-        )  # fmt: skip
-    return GameState(clock=Moment.parse(spec.clock), minors=minors, units={}, wars=wars)
 
 
 def phase_ended(ended: Moment, rule: str) -> PhaseEnded:
@@ -135,25 +112,18 @@ class BaseGame:
     ) -> None:
         self._book = self._rulebook(rulebook)
         self._play = Play(Board(state), rs, self._book.in_force(disabled))
-        """The board the rules change in place, the tables and the rules in force."""
         self._log = log or Log()
         self._start = start
-        self._last = rs.calendar_end(start)
-        """The calendar's last moment: the clock never passes it."""
+        self._last = rs.calendar_end(start)  # the clock never passes it
         self._base_seq = base_seq
         self._sink: Sink | None = None
-        self._logging = logging
-        """False for a game made for search (`new(log=False)`): no entry is kept."""
-        self._seq = base_seq + len(self._log)
-        """The number of the last entry made (kept or not)."""
+        self._logging = logging  # False for a game made for search: no entry is kept
+        self._seq = base_seq + len(self._log)  # the last entry made (kept or not)
         self._history: list[tuple[Journal, Log, int, object]] = []
-        """What `pop` undoes: each step's journal, and the log, entry number and political
-        era before it."""
+        """What `pop` undoes: each step's journal, and the log, entry number and era before."""
         self._canonical: dict[int, Command] = self._play.rules.canonical.setdefault(rs.digest, {})
-        """Commands found canonical in these tables under this rulebook, by `id` (each kept
-        alive there, so its id is never another's), shared by the games of both: commands
-        are immutable, so one `legal_actions` lists is resolved once however often it is
-        applied."""
+        """Commands found canonical under these tables and rulebook, by `id` (kept alive
+        there): one that `legal_actions` lists is resolved once however often applied."""
 
     # ---- construction ----------------------------------------------------------------
 
@@ -167,6 +137,12 @@ class BaseGame:
         return book
 
     @classmethod
+    def start_position(cls, rs: Ruleset, start: str) -> GameState:
+        """The position `start` of the tables, before any rule ran (a game's kind knows how
+        its tables give one)."""
+        raise NotImplementedError(f"{cls.__name__} does not say how its tables give a start")
+
+    @classmethod
     def new(
         cls,
         ruleset: Ruleset | Iterable[str | Path] = (),
@@ -177,21 +153,18 @@ class BaseGame:
         log: bool = True,
     ) -> Self:
         """The built-in campaign start (`1939-fall`), with overlay tables if given, under
-        `rulebook` (rule 82 by default).
-
-        `disabled` (for tests) switches off what is marked with those clauses: checks and
-        rules. `log=False` makes a game for search: no log entry is made or kept (`log`
-        stays empty; `push`, `pop` and `key` work as ever).
+        `rulebook` (rule 82 by default). `disabled` switches off what is marked with those
+        clauses; `log=False` makes a game for search that keeps no log entry.
 
         Raises:
-            UnknownNameError: a clause the rulebook's table lacks (with the closest ids), or
-                an unknown start.
+            UnknownNameError: a clause the rulebook's table lacks, or an unknown start.
             ClauseError: a clause nothing is marked with (there is nothing to switch off).
         """
         rs = _ruleset(ruleset)
         book = cls._rulebook(rulebook)
         off = book.clause_ids([disabled] if isinstance(disabled, str) else disabled)
-        game = cls(position(rs, start), rs, disabled=off, rulebook=book, start=start, logging=log)
+        state = cls.start_position(rs, start)
+        game = cls(state, rs, disabled=off, rulebook=book, start=start, logging=log)
         play = game._play
         for fn in play.rules.start:
             fn(play)
@@ -233,10 +206,9 @@ class BaseGame:
         return cls(state, rs, rulebook=rulebook, start=start, base_seq=base_seq, logging=log)
 
     def clone(self) -> Self:
-        """An independent copy: the two boards share their containers until either writes
-        to one (it copies it then), and the log is persistent, so nothing is copied now. A
-        clone writes to no file sink, and `pop` on it stops where it was made (as
-        python-chess's `copy(stack=False)`)."""
+        """An independent copy (containers shared copy-on-write, the log persistent): it
+        writes to no file sink, and `pop` stops where it was made (python-chess's
+        `copy(stack=False)`)."""
         other = type(self).__new__(type(self))
         other._play, other._book, other._log = self._play.fork(), self._book, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
@@ -244,25 +216,6 @@ class BaseGame:
         other._history = []
         other._canonical = self._canonical  # the same tables and rulebook
         return other
-
-    def __repr__(self) -> str:
-        """The rulebook, the clock, the tables (digest, overlays), what is switched off,
-        and how much is going on: `<Game rulebook 'rule82' at 1940-spring/axis/diplomacy
-        ...>`."""
-        board, rs = self._play.board, self._play.rs
-        at_war = sum(1 for m in board.minors.values() if m.active and m.at_war_with)
-        parts = [f"rulebook {self._book.name!r}", f"at {board.clock}"]
-        parts.append(f"tables {rs.digest[:12]}")
-        if rs.sources:
-            parts.append(f"overlays {list(rs.sources)}")
-        if self.disabled:
-            parts.append(f"disabled {sorted(self.disabled)}")
-        counts = ((at_war, "minor", "at war"), (len(board.units), "unit", "on the map"))
-        parts.append(
-            ", ".join(f"{n} {word}{'' if n == 1 else 's'} {what}" for n, word, what in counts)
-        )
-        parts.append(f"{len(self._log)} log {'entry' if len(self._log) == 1 else 'entries'}")
-        return f"<{type(self).__name__} {'; '.join(parts)}>"
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled like a clone (state, tables, log; no file sink), so games can go to other
@@ -291,9 +244,8 @@ class BaseGame:
         return self._seq + 1
 
     def _step(self, entry: LogEntry | None, era: object) -> None:
-        """Write the entry to the sink (if any), then commit the step: a failed write undoes
-        it, leaving the game as it was (in political era `era`). Its journal is kept for
-        `pop`."""
+        """Write the entry to the sink (a failed write undoes the step), then commit the
+        step, its journal kept for `pop`."""
         board = self._play.board
         if entry is not None and self._sink is not None:
             try:
@@ -345,23 +297,14 @@ class BaseGame:
 
     @property
     def raw_state(self) -> GameState:
-        """The state as frozen records (`GameState`: `minors`, `units`, `ledger` ... as attrs
-        objects), for Python code that reads fields: a snapshot that later steps never change
-        (it shares the board's containers, which the board copies before its next write).
-        Not plain data: `state()` is the complete state as JSON-ready data (what
-        `from_state` reads), `to_json()` the summary `minors run --json` prints (docs/api.md,
-        "Three views")."""
+        """The state as frozen records, a snapshot later steps never change (`state()` is
+        the same as plain data, `to_json()` the summary: docs/api.md, "Three views")."""
         return self._play.board.snapshot()
 
     def play(self) -> Play:
-        """What the rules work with — the board, the tables, the rules in force — for code
-        that asks rule functions about the game as it stands (the test kit's invariants,
-        engine queries): read it, never write it; commands write."""
+        """What the rules work with, for code asking rule functions about the game as it
+        stands (invariants, engine queries): read it, never write it."""
         return self._play
-
-    def minor(self, name: str) -> MinorState:
-        """A minor country's frozen record."""
-        return self._play.board.minors[self._play.rs.minor(name).name].view()
 
     def unit(self, unit_id: str) -> Unit:
         """A unit on the map (`UnknownNameError` if there is none by that id)."""
@@ -371,20 +314,6 @@ class BaseGame:
         except (KeyError, TypeError):
             close = difflib.get_close_matches(str(unit_id), units, n=3)
             raise UnknownNameError("unit", unit_id, tuple(close)) from None
-
-    def at_war(self, a: str, b: str) -> bool:
-        """Whether two countries (majors, or a major and a minor) are at war."""
-        rs, board = self._play.rs, self._play.board
-        a, b = rs.resolve(a), rs.resolve(b)
-        if a in rs.majors and b in rs.majors:
-            return board.at_war(a, b)
-        minor, major = (a, b) if a in rs.minors else (b, a)
-        return major in board.minors[minor].at_war_with if minor in rs.minors else False
-
-    def brps(self, major: str) -> int:
-        """The major's BRP credits from rule 82: grants less deductions and costs (kept
-        beside the ledger: O(1) however long the game)."""
-        return self._play.board.totals.get(self._play.rs.major(major).name, 0)
 
     def key(self) -> int:
         """A 64-bit key of the position: statuses, majors, wars, units with owners and
@@ -606,38 +535,6 @@ class BaseGame:
         return out
 
     # ---- output ----------------------------------------------------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON state of docs/scenario-format.md: what `minors run --json` prints, a
-        summary for readers (its schema: `minors schema state`). `state()` is the complete
-        state, `raw_state` its records. `units` are sorted by id, so that a game and its
-        replay from a log print them alike."""
-        board = self._play.board
-        return {
-            "clock": str(board.clock),
-            "minors": {
-                name: {
-                    "status": m.status.value,
-                    "major": m.major,
-                    "at_war_with": list(m.at_war_with),
-                }
-                for name, m in board.minors.items()
-                if m.active
-            },
-            "units": {
-                u.id: {
-                    "owner": u.owner,
-                    "kind": u.kind.value,
-                    "factors": u.factors,
-                    "in": u.country,
-                    **({"hex": u.hex} if u.hex else {}),
-                }
-                for u in sorted(board.units.values(), key=lambda u: u.id)
-            },
-            "eliminated": [i for i, why in board.gone.items() if why == "eliminated"],
-            "brps": {m: self.brps(m) for m in self._play.rs.majors},
-            "error": None,
-        }
 
     def state(self) -> dict[str, Any]:
         """The complete canonical state as plain data: everything `from_state` needs

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..domain.chain import Chain
 from ..domain.clock import Moment
-from .chain import Chain
+from ..domain.events import Event
 from .convert import event_data, fields_of
-from .events import Event, Events
+from .events import Events
 from .kind import Command
 
 __all__ = ["Log", "LogEntry"]

@@ -1,20 +1,11 @@
 """Rulebooks: rules are marked where they are written, and a `Rulebook` collects them.
 
-A decorator only *marks* a function, as `hypothesis.stateful`'s `@rule` does: `check`,
-`handles`, `candidates`, `rule`, `at_phase_start`, `at_phase_end` and `at_start`. A
-`Rulebook` collects the marked functions of the modules and classes it is given and validates
-them when it is built: a clause that is not in its clause table, two handlers for one kind, a
-check for a kind nothing handles, a phase hook that is no rule each fail with an error that
-says how to fix them — all of them at once.
-
-Every marked rule but a handler and a generator carries one clause, and switching the clause
-off (`Game.new(disabled=...)`) switches exactly that code off: a check no longer refuses, a
-`rule` function returns its `otherwise`. A rule that branches on a clause asks
-`play.rules.on(clause)`. `disabled=` takes only the clauses something is marked with.
-
-A rulebook can `extend` another, adding sources and clauses (ids of its own namespace, like
-`H1`) and replacing or removing what the base has; both play side by side in one process.
-The kernel knows no clause: every id comes from a rulebook's clause table.
+A decorator only *marks* a function, as `hypothesis.stateful`'s `@rule` does. A `Rulebook`
+collects the marked functions of its sources and validates them once, reporting every
+problem with its fix. Every marked rule but a handler and a generator carries one clause;
+switching the clause off (`Game.new(disabled=...)`) switches exactly that code off, and a
+rule that branches on a clause asks `play.rules.on(clause)`. A rulebook can `extend`
+another (a variant). The kernel knows no clause: every id comes from a clause table.
 """
 
 from __future__ import annotations
@@ -30,14 +21,14 @@ import marshal
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Concatenate, Generic, ParamSpec, TypeAlias, TypeVar, cast, overload
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ..domain.clock import Phase
+from ..domain.events import note
 from ..errors import ClauseError, RulebookError, UnknownNameError, clause_key
 from ..ruleset.records import Clause
 from ..ruleset.tables import Ruleset
 from .board import Board
-from .events import note
 from .kind import Command, plan
 
 __all__ = [
@@ -54,7 +45,6 @@ __all__ = [
     "candidates",
     "check",
     "handles",
-    "load",
     "refuse",
     "rule",
 ]
@@ -70,10 +60,7 @@ C = TypeVar("C", bound=Command)
 
 class Play:
     """What a rule works with: the board it reads and writes, the tables (`rs`), the rules in
-    force (`rules`: `rules.on("82.34")`) and the events of the step under way.
-
-    A game keeps one; a clone gets its own over a fork of the board.
-    """
+    force (`rules`) and the events of the step under way (a game keeps one)."""
 
     __slots__ = ("board", "events", "rs", "rules")
 
@@ -81,31 +68,25 @@ class Play:
         self.board = board
         self.rs = rs
         self.rules = rules
-        self.events: list[Any] = []
-        """What the rules did in the step under way: events, or `(factory, *args)` to make
-        one when the step's events are read (`emit`, `note`)."""
+        self.events: list[Any] = []  # events, or (factory, *args) making one when read
 
     def fork(self) -> Play:
         """A play of the same rules over a fork of the board."""
         return Play(self.board.fork(), self.rs, self.rules)
 
     def emit(self, *item: Any) -> None:
-        """Record an event of the step under way, `factory(*args)` for `item` = (factory,
-        *args), made only when the step's events are read (`play.emit(UnitMoved, unit_id,
-        to, "K3")`)."""
+        """Record an event, made when read: `play.emit(UnitMoved, unit_id, to, "K3")`."""
         self.events.append(item)
 
     def note(self, rule: str, template: str, *args: Any) -> None:
-        """Record a `Note` under `rule` whose text is `template.format(*args)`, made only
-        when the step's events are read."""
+        """Record a `Note` under `rule`, its text `template.format(*args)` made when read."""
         self.events.append((note, rule, template, *args))
 
 
 class Refusal:
-    """What a check finds wrong with a command: the message (with the values shown) and the
-    data involved. The game makes it a `Violation` of the clause the check is marked with.
-    The message may be given as a function making it: it is made when first read, so that
-    `legal_actions`, which needs only the verdict, never makes it."""
+    """What a check finds wrong with a command, its message and the data involved: the game
+    makes it a `Violation` of the check's clause. A message given as a function is made when
+    first read (`legal_actions`, which needs only the verdict, never makes it)."""
 
     __slots__ = ("_message", "data")
 
@@ -140,22 +121,15 @@ Check: TypeAlias = Callable[[Play, Any], Iterable[Refusal]]
 
 
 class Role(enum.StrEnum):
-    """What a marked function is to a rulebook."""
+    """What a marked function is to a rulebook (the decorators of the same names)."""
 
     CHECK = "check"
-    """A legality check of a command kind: returns its refusals."""
     HANDLER = "handler"
-    """Applies a command kind once its checks passed; one per kind."""
     CANDIDATES = "candidates"
-    """Yields the commands of a kind worth checking for `legal_actions`."""
     RULE = "rule"
-    """A rule applied by other rules, switched off with its clause, replaceable by name."""
     PHASE_START = "phase_start"
-    """A rule run when every phase of its kind starts."""
     PHASE_END = "phase_end"
-    """A rule run when every phase of its kind ends."""
     START = "start"
-    """A rule run once on the start position of a new game."""
 
 
 @frozen
@@ -164,12 +138,9 @@ class Mark:
 
     role: Role
     clause: str | None = None
-    kind: Any = None
-    """The command class (checks, handlers, candidates)."""
-    phase: Any = None
-    """The phase (phase hooks); checked when a rulebook is built."""
+    kind: Any = None  # the command class (checks, handlers, candidates)
+    phase: Any = None  # the phase (phase hooks), checked when a rulebook is built
     batched: bool = False
-    """A check whose verdict is the same for every command of a candidates batch."""
 
 
 @frozen
@@ -201,12 +172,9 @@ def check(
     kind: type[C], clause: str, *, batched: bool = False
 ) -> Callable[[Callable[[Play, C], Iterable[Refusal]]], Callable[[Play, C], Iterable[Refusal]]]:
     """Mark a legality check of commands of `kind` under `clause`: it returns the command's
-    refusals (`refuse(...)`), nothing when the command is fine, and never names a clause.
-
-    `batched`: the check gives the same verdict for every command of a batch that the
-    kind's `candidates` generator yields (it reads only what they share), so that
-    `legal_actions` asks it once per batch.
-    """
+    refusals (`refuse(...)`), nothing when it is fine, and never names a clause. `batched`:
+    it gives one verdict for every command of a batch the kind's generator yields, so that
+    `legal_actions` asks it once per batch."""
 
     def mark(fn: Callable[[Play, C], Iterable[Refusal]]) -> Callable[[Play, C], Iterable[Refusal]]:
         _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched))
@@ -225,21 +193,16 @@ def handles(kind: type[C]) -> Callable[[Callable[[Play, C], None]], Callable[[Pl
     return mark
 
 
-Candidates: TypeAlias = Iterable[C | Sequence[C]]
-"""What a candidates generator yields: commands, or batches of them (tuples or lists)."""
+Candidates: TypeAlias = Iterable[C | Sequence[C]]  # commands, or batches of them
 
 
 def candidates(
     kind: type[C],
 ) -> Callable[[Callable[[Play], Candidates[C]]], Callable[[Play], Candidates[C]]]:
-    """Mark the generator of the commands of `kind` worth checking for `legal_actions`.
-
-    It yields commands, or batches of them (tuples or lists) whose commands share what the
-    kind's `batched` checks read: those run once per batch. It decides nothing about
-    legality (the checks in force do on everything it lists); to leave out at once the
-    commands a check in force would refuse, it asks the check itself on one of them
-    (`play.rules.refuses(check, play, probe)`), never a copy of it.
-    """
+    """Mark the generator of the commands of `kind` worth checking for `legal_actions`:
+    commands, or batches of them whose `batched` checks run once. It decides no legality
+    (the checks in force do, on all it lists); to leave out at once commands a check in
+    force refuses, it asks the check itself (`play.rules.refuses(check, play, probe)`)."""
 
     def mark(fn: Callable[[Play], Candidates[C]]) -> Callable[[Play], Candidates[C]]:
         _mark(fn, Mark(Role.CANDIDATES, None, kind))
@@ -275,8 +238,7 @@ def at_start(fn: R) -> R:
 
 
 class _Rule(Generic[T]):
-    """The decorator `rule` returns: the wrapped function returns what it returns, or
-    `otherwise` (a `T`) while switched off, and is typed so."""
+    """What `rule` returns: the wrapped function gives `otherwise` (a `T`) while off."""
 
     def __init__(self, clause: str, otherwise: T, name: str | None) -> None:
         self.clause, self.otherwise, self.name = clause, otherwise, name
@@ -294,11 +256,10 @@ class _Rule(Generic[T]):
 
 
 def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
-    """The function a `rule` puts in place of `fn`: it runs the function in force in the
-    game (`fn`, a variant's, or none while the clause is off: then it gives `otherwise`).
-    Rules call rules on every command, so a function of one to four plain parameters after
-    the play gets a dispatcher of that many (a `*args, **kwargs` one costs four times
-    as much a call); any other gets the general one."""
+    """What a `rule` puts in place of `fn`: it runs the function in force (`fn`, a
+    variant's, or none while off: then it gives `otherwise`). One of one to four plain
+    parameters gets a dispatcher of that many (a `*args, **kwargs` one costs four times as
+    much a call, and rules call rules on every command)."""
     params = list(inspect.signature(fn).parameters.values())[1:]
     plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
     if plain and len(params) == 1:
@@ -346,11 +307,9 @@ def rule(clause: str, *, otherwise: T, name: str | None = None) -> _Rule[T]: ...
 
 
 def rule(clause: str, *, otherwise: Any = None, name: str | None = None) -> _Rule[Any]:
-    """Mark a function as a rule of `clause` that other rules apply: while the clause is
-    switched off it does nothing and returns `otherwise` (its type says so: `R |
-    type(otherwise)`); a rulebook that replaces it (by `name`, a plain word, default the
-    function's qualified name) runs the replacement instead.
-    """
+    """Mark a function as a rule of `clause` that other rules apply: while the clause is off
+    it does nothing and returns `otherwise` (typed `R | type(otherwise)`); a variant
+    replaces it by `name` (default: the function's qualified name)."""
     return _Rule(clause, otherwise, name)
 
 
@@ -583,38 +542,18 @@ class Rulebook:
                 )
         out: list[Entry] = []
         for entry in entries:
-            if entry.key in dropped:
-                if entry.role is Role.RULE:
-                    out.append(
-                        Entry(
-                            entry.role,
-                            entry.key,
-                            _removed,
-                            entry.clause,
-                            None,
-                            None,
-                            entry.otherwise,
-                        )
-                    )
-                continue
             new = wanted.get(entry.key)
-            if new is None:
+            if entry.key in dropped:
+                if entry.role is Role.RULE:  # it answers its callers with `otherwise`
+                    out.append(evolve(entry, function=_removed))
+            elif new is None:
                 out.append(entry)
-                continue
-            marks = [m for m in getattr(new, MARKS, ()) if m.role is entry.role]
-            mark = marks[0] if marks else None
-            spec: RuleSpec | None = getattr(new, SPEC, None)
-            out.append(
-                Entry(
-                    entry.role,
-                    entry.key,
-                    spec.function if spec is not None else new,
-                    (mark.clause if mark and mark.clause else None) or entry.clause,
-                    entry.kind,
-                    entry.phase,
-                    entry.otherwise,
-                )
-            )
+            else:
+                mark = next((m for m in getattr(new, MARKS, ()) if m.role is entry.role), None)
+                spec: RuleSpec | None = getattr(new, SPEC, None)
+                function = spec.function if spec is not None else new
+                clause = (mark.clause if mark is not None else None) or entry.clause
+                out.append(evolve(entry, function=function, clause=clause))
         return out
 
     def _problems(self) -> Iterator[str]:
@@ -872,39 +811,3 @@ def _batched(fn: Any) -> bool:
 
 def _removed(play: Play, *args: Any, **kwargs: Any) -> None:
     """What a removed rule runs: nothing (its callers get its `otherwise`)."""
-
-
-def load(spec: str) -> Rulebook:
-    """The rulebook `module:attribute` names (the CLI's `--rulebook`): imported from the
-    caller's word, never from a log's.
-
-    Raises:
-        RulebookError: the spec is malformed, the module cannot be imported, or the
-            attribute is missing or not a `Rulebook`.
-    """
-    module_name, colon, attribute = spec.partition(":")
-    where = f"--rulebook {spec!r}"
-    if not colon or not module_name or not attribute:
-        raise RulebookError(
-            spec, [f"{where}: write module:attribute, like minors.examples.winter_truce:RULEBOOK"]
-        )
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # a user's module may fail in any way: report it, no traceback
-        raise RulebookError(
-            spec, [f"{where}: cannot import {module_name!r}: {type(exc).__name__}: {exc}"]
-        ) from None
-    found = module
-    for part in attribute.split("."):
-        if not hasattr(found, part):
-            names = [n for n in dir(found) if isinstance(getattr(found, n, None), Rulebook)]
-            raise RulebookError(
-                spec,
-                [f"{where}: {module_name} has no {attribute!r}{_closest(part, names)}"],
-            )
-        found = getattr(found, part)
-    if not isinstance(found, Rulebook):
-        raise RulebookError(
-            spec, [f"{where}: {attribute} is a {type(found).__name__}, not a Rulebook"]
-        )
-    return found

@@ -26,11 +26,11 @@ from typing import Any
 from attrs import frozen
 
 from .._kernel.convert import build_command, event_data, event_from_data
-from .._kernel.events import Event
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
 from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
+from ..domain.events import Event
 from ..errors import (
     ClockError,
     CommandError,

@@ -14,7 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from .._kernel.convert import event_data
-from .._kernel.events import (
+from .._kernel.log import LogEntry
+from ..domain import LedgerKind
+from ..domain.clock import Moment
+from ..domain.events import (
     BrpChange,
     DeadlineSet,
     Event,
@@ -28,9 +31,6 @@ from .._kernel.events import (
     WarBegan,
     WarEnded,
 )
-from .._kernel.log import LogEntry
-from ..domain import LedgerKind
-from ..domain.clock import Moment
 from ..errors import LogRangeError
 from ..rules82 import Game
 

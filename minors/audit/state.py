@@ -15,9 +15,9 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from .._kernel.chain import Chain
 from .._kernel.convert import CONVERTER
 from .._kernel.state import GameState
+from ..domain.chain import Chain
 from .lines import GENESIS, canonical
 
 __all__ = ["Digests", "apply_changes", "changes", "tree_digest"]

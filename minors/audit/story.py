@@ -20,7 +20,11 @@ from typing import Any
 import attrs
 from attrs import frozen
 
-from .._kernel.events import (
+from .._kernel.log import LogEntry
+from .._kernel.rulebook import Rulebook
+from ..domain import Faction, Season, Status
+from ..domain.clock import Moment
+from ..domain.events import (
     BrpChange,
     DeadlineSet,
     Event,
@@ -34,10 +38,6 @@ from .._kernel.events import (
     WarBegan,
     WarEnded,
 )
-from .._kernel.log import LogEntry
-from .._kernel.rulebook import Rulebook
-from ..domain import Faction, Season, Status
-from ..domain.clock import Moment
 from ..errors import MinorsError, ReportError, UnknownNameError
 from ..rules82 import Game
 from .report import describe

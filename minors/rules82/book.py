@@ -13,15 +13,17 @@ them.
 
 from __future__ import annotations
 
+import difflib
+import importlib
 from collections.abc import Mapping
 
-from .._kernel.rulebook import Rulebook, RulebookError, load
+from .._kernel.rulebook import Rulebook, RulebookError
 from ..domain import ClauseKind
 from ..ruleset.loader import builtin_clauses
 from ..ruleset.records import Clause
 from . import conquest, deployment, diplomacy, limits, movement, survival, ties, war
 
-__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "find_rulebook"]
+__all__ = ["HOOKS", "KERNEL_RULES", "RULEBOOK", "VARIANTS", "find_rulebook", "load"]
 
 
 _KERNEL = {
@@ -81,3 +83,44 @@ def find_rulebook(name: str) -> Rulebook:
 
 HOOKS = ("subversion", "vichy", "vichy_colony", "limit_exempt")
 """The named rules of rule 82 that stand for rules it does not give."""
+
+
+def load(spec: str) -> Rulebook:
+    """The rulebook `module:attribute` names (the CLI's `--rulebook`): imported from the
+    caller's word, never from a log's.
+
+    Raises:
+        RulebookError: the spec is malformed, the module cannot be imported, or the
+            attribute is missing or not a `Rulebook`.
+    """
+    module_name, colon, attribute = spec.partition(":")
+    where = f"--rulebook {spec!r}"
+    if not colon or not module_name or not attribute:
+        raise RulebookError(
+            spec, [f"{where}: write module:attribute, like minors.examples.winter_truce:RULEBOOK"]
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # a user's module may fail in any way: report it, no traceback
+        raise RulebookError(
+            spec, [f"{where}: cannot import {module_name!r}: {type(exc).__name__}: {exc}"]
+        ) from None
+    found = module
+    for part in attribute.split("."):
+        if not hasattr(found, part):
+            names = [n for n in dir(found) if isinstance(getattr(found, n, None), Rulebook)]
+            raise RulebookError(
+                spec,
+                [f"{where}: {module_name} has no {attribute!r}{_closest(part, names)}"],
+            )
+        found = getattr(found, part)
+    if not isinstance(found, Rulebook):
+        raise RulebookError(
+            spec, [f"{where}: {attribute} is a {type(found).__name__}, not a Rulebook"]
+        )
+    return found
+
+
+def _closest(word: str, options: list[str]) -> str:
+    close = difflib.get_close_matches(word, options, n=3)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""

@@ -8,26 +8,17 @@ from typing import Any, ClassVar
 
 from attrs import frozen
 
-from .._kernel.events import UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
-from .._kernel.rulebook import (
-    Play,
-    Refusal,
-    at_phase_end,
-    candidates,
-    check,
-    handles,
-    refuse,
-    rule,
-)
+from .._kernel.rulebook import Play, Refusal, at_phase_end, candidates, check, handles, refuse, rule
 from .._kernel.state import Minor
 from ..domain import CommandKind, Side, Status
 from ..domain.clock import Phase
+from ..domain.events import UnitEliminated
 from ..domain.units import GROUND
 from ..ruleset.tables import Ruleset
 from .diplomacy import deduct_all
 from .machine import Trigger, fired
-from .powers import side_of
+from .powers import enemies, side_of
 from .sequence import by_name, out_of_turn
 from .survival import on_occupation
 from .ties import TIED, set_status
@@ -142,7 +133,7 @@ def _through_its_major(p: Play, state: Minor) -> Collection[str]:
     """82.42: the powers at war with the major a minor is associated with, allied to or
     conquered by attack it without a declaration."""
     if state.status in _TIED_TO_FIGHT and state.major is not None:
-        return p.board.enemies(state.major)
+        return enemies(p, state.major)
     return ()
 
 

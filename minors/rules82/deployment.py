@@ -15,7 +15,6 @@ from typing import ClassVar
 
 from attrs import evolve, field, frozen
 
-from .._kernel.events import UnitEliminated, UnitPlaced
 from .._kernel.kind import Command, MinorName, factor_count
 from .._kernel.rulebook import (
     Play,
@@ -29,9 +28,10 @@ from .._kernel.rulebook import (
     refuse,
     rule,
 )
-from .._kernel.state import Deployment
 from ..domain import CommandKind, FootnoteKind, Side, Status, Theater
 from ..domain.clock import Phase
+from ..domain.events import UnitEliminated, UnitPlaced
+from ..domain.records import Deployment
 from ..domain.units import GROUND, Unit, UnitKind
 from ..ruleset.records import COLUMNS, COMMONWEALTH_COLUMNS
 from ..ruleset.tables import Ruleset

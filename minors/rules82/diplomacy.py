@@ -9,7 +9,6 @@ from typing import ClassVar
 
 from attrs import frozen
 
-from .._kernel.events import BrpChange, DeadlineSet, UnitEliminated
 from .._kernel.kind import Command, MajorName, MinorName
 from .._kernel.rulebook import (
     Play,
@@ -22,9 +21,10 @@ from .._kernel.rulebook import (
     refuse,
     rule,
 )
-from .._kernel.state import Deadline, Holding, LedgerEntry
 from ..domain import CommandKind, DiplomaticLevel, LedgerKind, ScaleEffect, Side, Status, Theater
 from ..domain.clock import Phase
+from ..domain.events import BrpChange, DeadlineSet, UnitEliminated
+from ..domain.records import Deadline, Holding, LedgerEntry
 from ..ruleset.records import LevelEffect
 from ..ruleset.tables import Ruleset
 from .brps import grants_by_level, prorate

@@ -9,20 +9,11 @@ from typing import ClassVar
 
 from attrs import frozen
 
-from .._kernel.events import UnitEliminated
 from .._kernel.kind import Command, MinorName, UnitIds
-from .._kernel.rulebook import (
-    Play,
-    Refusal,
-    at_phase_end,
-    candidates,
-    check,
-    handles,
-    refuse,
-    rule,
-)
+from .._kernel.rulebook import Play, Refusal, at_phase_end, candidates, check, handles, refuse, rule
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
+from ..domain.events import UnitEliminated
 from ..domain.units import Unit, UnitKind
 from ..ruleset.records import Limit
 from ..ruleset.tables import Ruleset

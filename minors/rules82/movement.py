@@ -9,15 +9,15 @@ from typing import Any, ClassVar
 
 from attrs import field, frozen
 
-from .._kernel.events import UnitMoved, UnitPlaced, UnitRemoved
 from .._kernel.kind import Command, CountryName, HexLabel, UnitIds, factor_count
 from .._kernel.rulebook import Play, Refusal, candidates, check, handles, refuse, rule
 from .._kernel.state import Minor
 from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
+from ..domain.events import UnitMoved, UnitPlaced, UnitRemoved
 from ..domain.units import Unit, UnitKind, moved
 from .conquest import attackers, vichy_colony
-from .powers import allies, side_members, side_of
+from .powers import allies, at_war, side_members, side_of
 from .ties import TIED, tie_rule
 
 __all__ = [
@@ -165,7 +165,7 @@ def _entry(p: Play, major: str | None, country: str) -> str | None:
         found = (
             None
             if major is not None
-            and (side_of(p, major) is side_of(p, country) or p.board.at_war(major, country))
+            and (side_of(p, major) is side_of(p, country) or at_war(p, major, country))
             else "K3"
         )
     elif major is None:

@@ -3,13 +3,22 @@ allied with whom, which side a unit fights for, and war between major powers."""
 
 from __future__ import annotations
 
-from .._kernel.events import WarBegan
 from .._kernel.rulebook import Play
 from ..domain import Faction, Side
+from ..domain.events import WarBegan
 from ..domain.units import Unit
 from ..ruleset.tables import Ruleset
 
-__all__ = ["add_war", "allies", "faction_of", "owner_side", "side_members", "side_of"]
+__all__ = [
+    "add_war",
+    "allies",
+    "at_war",
+    "enemies",
+    "faction_of",
+    "owner_side",
+    "side_members",
+    "side_of",
+]
 
 
 def faction_of(p: Play, major: str) -> Faction:
@@ -51,3 +60,20 @@ def add_war(p: Play, a: str, b: str, rule: str, cause: str) -> None:
     """Major powers `a` and `b` are at war from now."""
     p.board.write("wars", (a, b) if a < b else (b, a), p.board.clock)
     p.emit(WarBegan, a, b, rule, cause)
+
+
+def at_war(p: Play, a: str, b: str) -> bool:
+    """Whether two major powers are at war (the board's wars hold the sorted pairs)."""
+    return ((a, b) if a < b else (b, a)) in p.board.wars
+
+
+def enemies(p: Play, major: str) -> list[str]:
+    """The major powers at war with `major`, sorted (worked out once per state)."""
+    memo = p.board.memo()
+    found: list[str] | None = memo.get(("enemies", major))
+    if found is None:
+        wars = p.board.wars
+        found = memo[("enemies", major)] = sorted(
+            {b if a == major else a for a, b in wars if major in (a, b)}
+        )
+    return list(found)

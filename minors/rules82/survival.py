@@ -6,12 +6,13 @@ from __future__ import annotations
 from attrs import evolve
 
 from .._kernel.rulebook import Play, at_phase_start, rule
-from .._kernel.state import Minor, Pending
+from .._kernel.state import Minor
 from ..domain import DiplomaticLevel, Side, Status
 from ..domain.clock import Moment, Phase
+from ..domain.records import Pending
 from ..ruleset.records import Alignment
 from .machine import Context, Trigger, fire
-from .powers import faction_of, side_of
+from .powers import at_war, faction_of, side_of
 from .sequence import by_name
 from .ties import neutral_major, set_status
 
@@ -225,7 +226,7 @@ def _align(p: Play, row: Alignment) -> None:
     `after_turns` game turns on (the start of that turn, as 82.91D's second turn)."""
     state = p.board.minors.get(row.minor)
     clause = _clause(row)
-    if state is None or not p.board.at_war(*row.war):
+    if state is None or not at_war(p, *row.war):
         return
     free = Context(partner_free=row.partner not in state.barred)
     verb = "ally" if row.level is DiplomaticLevel.ALLIANCE else "associate"

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from .._kernel.events import StatusChanged, WarBegan, WarEnded
 from .._kernel.rulebook import Play, at_start, rule
 from .._kernel.state import Minor, MinorRow
 from ..domain import Status, Theater
+from ..domain.events import StatusChanged, WarBegan, WarEnded
 from ..ruleset.tables import Ruleset
-from .powers import faction_of
+from .powers import enemies, faction_of
 from .sequence import by_name
 
 __all__ = [
@@ -53,7 +53,7 @@ def derive_wars(
     if status not in TIED or major is None:
         return direct  # kept sorted and unique where it is written
     wars = set(direct)
-    wars.update(p.board.enemies(major))
+    wars.update(enemies(p, major))
     wars.discard(major)
     return tuple(sorted(wars))
 
@@ -84,7 +84,7 @@ def set_status(
 def neutral_major(p: Play, major: str) -> bool:
     """82.81B: not at war with any major power of an opposing faction."""
     own = faction_of(p, major)
-    return not any(faction_of(p, e) is not own for e in p.board.enemies(major))
+    return not any(faction_of(p, e) is not own for e in enemies(p, major))
 
 
 @rule("82.12")
@@ -92,7 +92,7 @@ def refresh_wars(p: Play, clause: str = "82.12", majors: Collection[str] | None 
     """Rederive the minors' wars after wars between majors began or ended: of every minor,
     or (`majors`) of those tied to the majors whose enemies changed (the others' wars are
     their own, which no war between majors changes)."""
-    enemies: dict[str, list[str]] = {}
+    foes: dict[str, list[str]] = {}
     names = (
         p.rs.minors  # table order, whatever order the dict was built in
         if majors is None
@@ -102,9 +102,9 @@ def refresh_wars(p: Play, clause: str = "82.12", majors: Collection[str] | None 
         state = p.board.minors[name]
         major = state.major
         if major is not None and state.status in TIED:
-            found = enemies.get(major)
+            found = foes.get(major)
             if found is None:
-                found = enemies[major] = p.board.enemies(major)
+                found = foes[major] = enemies(p, major)
             wars = tuple(sorted({*state.direct_wars, *found} - {major}))
         else:
             wars = wars_of(p, state)

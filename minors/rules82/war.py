@@ -9,18 +9,19 @@ from typing import ClassVar
 
 from attrs import evolve, frozen
 
-from .._kernel.events import BrpChange, UnitMoved, WarEnded
 from .._kernel.kind import Command, CountryName, HexLabel, MajorName, MinorName
 from .._kernel.rulebook import Play, Refusal, at_start, candidates, check, handles, refuse, rule
-from .._kernel.state import LedgerEntry, Minor, Pending
+from .._kernel.state import Minor
 from ..domain import CommandKind, LedgerKind, Status, Theater
 from ..domain.clock import Moment, Phase
+from ..domain.events import BrpChange, UnitMoved, WarEnded
+from ..domain.records import LedgerEntry, Pending
 from ..domain.units import GROUND
 from ..ruleset.tables import Ruleset
 from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
 from .machine import Trigger, fired
-from .powers import add_war, allies, faction_of, side_of
+from .powers import add_war, allies, at_war, enemies, faction_of, side_of
 from .sequence import by_name, out_of_turn
 from .survival import attack_renews, on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
@@ -122,7 +123,7 @@ def _not_at_war_yet(p: Play, attacker: str, target: str) -> list[Refusal]:
         if target == attacker or faction_of(p, target) is faction_of(p, attacker):
             message = f"{attacker} cannot declare war on its own faction's {target}"
             found.append(refuse(message, target=target))
-        elif p.board.at_war(attacker, target):
+        elif at_war(p, attacker, target):
             found.append(refuse(f"{attacker} is already at war with {target}", target=target))
         elif target in p.board.surrendered:
             found.append(refuse(f"{target} has surrendered", target=target))
@@ -187,7 +188,7 @@ def _garrisoned(p: Play, attacker: str, target: str) -> list[Refusal]:
             garrison=major,
         )
         for major in garrisons(p, target, attacker)
-        if not p.board.at_war(attacker, major)
+        if not at_war(p, attacker, major)
     ]
 
 
@@ -530,7 +531,7 @@ def _garrison_partner(p: Play, minor: str, barred: tuple[str, ...], attacker: st
     if not p.board.occupied(minor):
         return None
     for major in garrisons(p, minor, attacker):
-        if p.board.at_war(major, attacker) and major not in barred:
+        if at_war(p, major, attacker) and major not in barred:
             return major
     return None
 
@@ -655,14 +656,14 @@ def _surrenders(p: Play) -> Iterator[Surrender]:
 
 @handles(Surrender)
 def _surrender(p: Play, cmd: Surrender) -> None:
-    enemies = tuple(p.board.enemies(cmd.major))
-    p.board.replace("surrendered", {**p.board.surrendered, cmd.major: enemies})
+    foes = tuple(enemies(p, cmd.major))
+    p.board.replace("surrendered", {**p.board.surrendered, cmd.major: foes})
     if cmd.major not in p.board.fallen:
         p.board.replace("fallen", {**p.board.fallen, cmd.major: p.board.clock})
     p.board.replace("wars", {pair: m for pair, m in p.board.wars.items() if cmd.major not in pair})
-    for enemy in enemies:
+    for enemy in foes:
         p.emit(WarEnded, cmd.major, enemy, "K2", f"{cmd.major} surrenders")
-    refresh_wars(p, "K2", (cmd.major, *enemies))
+    refresh_wars(p, "K2", (cmd.major, *foes))
     _free_french(p, cmd.major)
     vichy(p)
 
@@ -708,12 +709,12 @@ def _reentries(p: Play) -> Iterator[ReenterWar]:
 
 @handles(ReenterWar)
 def _reenter(p: Play, cmd: ReenterWar) -> None:
-    enemies = p.board.surrendered[cmd.major]
+    foes = p.board.surrendered[cmd.major]
     p.board.replace("surrendered", {m: e for m, e in p.board.surrendered.items() if m != cmd.major})
-    for enemy in enemies:
-        if enemy not in p.board.surrendered and not p.board.at_war(cmd.major, enemy):
+    for enemy in foes:
+        if enemy not in p.board.surrendered and not at_war(p, cmd.major, enemy):
             add_war(p, cmd.major, enemy, "K2", f"{cmd.major} re-enters the war")
-    refresh_wars(p, "K2", (cmd.major, *enemies))
+    refresh_wars(p, "K2", (cmd.major, *foes))
     _waiting_associations(p, cmd.major)
 
 

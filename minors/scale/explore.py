@@ -39,9 +39,9 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .._kernel.events import Event, WarBegan, WarEnded
 from ..domain import CommandKind
 from ..domain.clock import Moment
+from ..domain.events import Event, WarBegan, WarEnded
 from ..errors import MinorsError, RuleViolation, ScaleError, ScaleInputError
 from ..rules82 import Game
 from ..rules82.commands import Command

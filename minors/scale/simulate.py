@@ -20,11 +20,11 @@ from typing import Any
 
 from attrs import field, frozen
 
-from .._kernel.events import PhaseEnded, StatusChanged
 from .._kernel.rulebook import Rulebook
 from ..audit.log import digest, open_log
 from ..domain import Status
 from ..domain.clock import Moment
+from ..domain.events import PhaseEnded, StatusChanged
 from ..errors import RuleViolation, ScaleError, ScaleInputError, ScenarioRuleViolation
 from ..rules82 import Game
 from ..rules82.commands import Command

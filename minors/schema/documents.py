@@ -10,10 +10,10 @@ from typing import Any
 import attrs
 
 from .._kernel.convert import CONVERTER
-from .._kernel.events import Event
 from .._kernel.kind import Names, field_names, vocabulary_key
 from ..audit.log import FORMAT as LOG_FORMAT
 from ..domain import ClauseKind, Status
+from ..domain.events import Event
 from ..domain.units import UnitKind
 from ..rules82.commands import KINDS
 from ..ruleset import a25, loader

@@ -46,12 +46,14 @@ except ImportError as missing:  # say what to install, not only what is missing
 
     raise ModuleNotFoundError(f"minors.testing {NEEDS_HYPOTHESIS}", name="hypothesis") from missing
 
+from .._kernel.board import Board
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log
-from .._kernel.state import GameState, MinorState
+from .._kernel.state import GameState
 from ..audit import log as auditlog
 from ..domain import LedgerKind, Side, Status
 from ..domain.clock import Moment, Phase
+from ..domain.records import MinorState
 from ..domain.units import UnitKind
 from ..errors import MinorsError, RuleViolation, Violation
 from ..rules82 import Game
@@ -502,7 +504,7 @@ def exceeded_limits(game: Game) -> list[str]:
 
 def unlogged_eliminations(game: Game) -> list[str]:
     """Every unit the rules removed is in the log with a rule id."""
-    from .._kernel.events import UnitEliminated
+    from ..domain.events import UnitEliminated
 
     logged = {
         e.unit
@@ -562,10 +564,28 @@ def unbatched_legal_actions(game: Game) -> list[Command]:
 
 
 def stale_caches(game: Game) -> list[str]:
-    """The board's derived caches (unit ids by country and by owner, each minor's active
-    grants, the BRP totals, the position key), kept up to date step by step and undone by
-    `pop`, agree with caches built afresh from the units, the ledger and the position."""
-    return game.play().board.cache_problems()
+    """The board's indexes (unit ids by country and by owner, each minor's active grants,
+    the BRP totals, the position key), kept up to date step by step and undone by `pop`,
+    agree with indexes built afresh from the units, the ledger and the position."""
+    board = game.play().board
+    fresh = Board(game.raw_state)
+    problems = []
+    for name in ("where", "owned"):
+        kept = {k: set(v) for k, v in getattr(board, name).items() if v}
+        built = {k: set(v) for k, v in getattr(fresh, name).items() if v}
+        if kept != built:
+            problems.append(f"the {name} index {kept} disagrees with the units {built}")
+    kept_grants = {k: tuple(e.seq for e in v) for k, v in board.grants.items() if v}
+    built_grants = {k: tuple(e.seq for e in v) for k, v in fresh.grants.items() if v}
+    if kept_grants != built_grants:
+        problems.append(f"active grants {kept_grants} disagree with the ledger {built_grants}")
+    kept_totals = {k: v for k, v in board.totals.items() if v}
+    built_totals = {k: v for k, v in fresh.totals.items() if v}
+    if kept_totals != built_totals:
+        problems.append(f"BRP totals {kept_totals} disagree with the ledger {built_totals}")
+    if board.key() != fresh.key():
+        problems.append(f"the position key {board.key():#x} is not the position's {fresh.key():#x}")
+    return problems
 
 
 def state_problems(game: Game) -> list[str]:

@@ -55,9 +55,9 @@ from typing import Any
 from bench_engine import END, Tally, chess_playout, minors_playout, phase_kinds, probe
 
 import minors
-from minors._kernel.state import Deployment, LedgerEntry, Pending
 from minors.domain import DiplomaticLevel, LedgerKind, Status, Theater
 from minors.domain.clock import Moment, Phase
+from minors.domain.records import Deployment, LedgerEntry, Pending
 from minors.rules82.deployment import force_specs
 from minors.rules82.machine import Trigger, fired
 from minors.rules82.war import DeclareWar
