@@ -343,7 +343,7 @@ def _failing(
     state = {"armed": True}
 
     def broken(fd: int, *args: Any) -> Any:
-        if fd == sink._fd and state["armed"]:
+        if state["armed"] and os.path.samestat(os.fstat(fd), os.stat(sink.path)):
             state["armed"] = False
             if half:
                 original(fd, args[0][: len(args[0]) // 2])

@@ -1,4 +1,5 @@
-"""The persistent append-only sequence behind the log and the BRP ledger."""
+"""The persistent append-only sequence behind the log and the BRP ledger, read through the
+public `minors.Log` (the log is such a sequence, of `LogEntry`)."""
 
 from __future__ import annotations
 
@@ -7,34 +8,39 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import minors
-from minors._kernel.chain import Chain
-from minors._kernel.log import Log, LogEntry
+from minors import Log, LogEntry
 from minors.domain.clock import START
+
+
+def _entry(seq: int) -> LogEntry:
+    """A log entry of its own (entries compare by identity): an `advance` numbered `seq`."""
+    return LogEntry(seq, START, {"command": "advance"}, ())
 
 
 @given(st.lists(st.tuples(st.booleans(), st.lists(st.integers(), max_size=3)), max_size=30))
 def test_a_chain_reads_as_the_tuple_of_what_was_added(steps: list[tuple[bool, list[int]]]) -> None:
     """Every version reads as the tuple of its items, and later appends never change it."""
-    chain: Chain[int] = Chain()
-    versions: list[tuple[Chain[int], tuple[int, ...]]] = [(chain, ())]
-    for single, items in steps:
-        added = (items[0] if items else 0,) if single else tuple(items)
+    chain = Log()
+    versions: list[tuple[Log, tuple[LogEntry, ...]]] = [(chain, ())]
+    for single, numbers in steps:
+        items = [_entry(n) for n in numbers]
+        added = (items[0] if items else _entry(0),) if single else tuple(items)
         chain = chain.append(added[0]) if single else chain.extend(added)
         versions.append((chain, versions[-1][1] + added))
     for version, expected in versions:
         assert version.entries() == expected
         assert len(version) == len(expected)
         assert list(version) == list(expected)
-        assert version == Chain(expected)
+        assert version == Log(expected)
         if expected:
             assert version[-1] == expected[-1]
             assert version[1:] == expected[1:]
 
 
 def test_extending_by_nothing_gives_the_same_chain() -> None:
-    chain = Chain([1, 2])
+    chain = Log([_entry(1), _entry(2)])
     assert chain.extend([]) is chain
-    assert chain.append(3) is not chain
+    assert chain.append(_entry(3)) is not chain
 
 
 def test_a_log_stays_a_log() -> None:

@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import minors
-from minors import CommandError, UnitKind
-from minors._kernel.kind import Command, Names, field_names, vocabulary_key
+from minors import Command, CommandError, UnitIds, UnitKind
 from minors.domain.clock import Moment
 from minors.rules82.commands import KINDS, fields_of
 from minors.scenario import SAMPLE
+from tests.kinds import field_names, vocabulary_key
 
 
 @frozen
@@ -94,7 +94,7 @@ def vocabulary(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     name = draw(st.sampled_from(sorted(ALL)))
     cls = ALL[name]
     hints = typing.get_type_hints(cls)
-    units = {n for n, what in field_names(cls).items() if what is Names.UNITS}
+    units = {n for n, what in field_names(cls).items() if what is UnitIds}
     fields = {}
     for a in attrs.fields(cls):
         if draw(st.integers(0, 19)) == 0:

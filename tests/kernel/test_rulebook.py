@@ -350,9 +350,7 @@ def test_a_named_rule_is_replaced_by_a_variant() -> None:
 def test_a_variant_removes_a_check_of_the_base() -> None:
     """Without 82.34's check a garrisoned minor can be attacked by a power at peace with
     its garrison; the base still refuses it."""
-    from minors.rules82 import war
-
-    book = RULE_82.extend("no-garrison-rule", remove=[war._garrison_needs_war])
+    book = RULE_82.extend("no-garrison-rule", remove=["minors.rules82.war._garrison_needs_war"])
     cmd = minors.command("declare_war", attacker="Russia", target="Rumania")
     unit = {"id": "g1", "owner": "Germany", "kind": "infantry", "factors": 1}
     for rulebook, expected in ((RULE_82, ["82.34"]), (book, [])):

@@ -25,8 +25,18 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import minors
-from minors import ClockError, CommandError, Game, MinorsError, RuleViolation, UnitKind
-from minors._kernel.kind import Names, field_names, vocabulary_key
+from minors import (
+    ClockError,
+    CommandError,
+    CountryName,
+    Game,
+    MajorName,
+    MinorName,
+    MinorsError,
+    RuleViolation,
+    UnitIds,
+    UnitKind,
+)
 from minors.cli import main
 from minors.domain.reading import MAX_BYTES, MAX_DEPTH, MAX_KEY_PARTS
 from minors.rules82.commands import (
@@ -43,6 +53,7 @@ from minors.rules82.commands import (
     UnitSpec,
 )
 from minors.scenario import SAMPLE
+from tests.kinds import field_names, vocabulary_key
 
 BOUND = 10.0
 """Seconds any bad input may take before exit 2: a guard against hangs and blow-ups (a
@@ -490,11 +501,11 @@ def _literal(record: dict[str, str]) -> str:
     return "{ " + ", ".join(f"{k} = {v}" for k, v in record.items()) + " }"
 
 
-def _shape(hint: Any, what: Names | None) -> str:
+def _shape(hint: Any, what: Any) -> str:
     """Which list of `WRONG` values fits a field of type `hint`."""
     args = [a for a in typing.get_args(hint) if a is not type(None)]
     base = args[0] if typing.get_origin(hint) is not tuple and args else hint
-    if what is Names.UNITS:
+    if what is UnitIds:
         return "ids"
     if typing.get_origin(base) is tuple:
         return "ints" if typing.get_args(base)[0] is int else "records"
@@ -558,7 +569,7 @@ NAME_FIELDS = [
     (kind, vocabulary_key(a.name))
     for kind, cls in KINDS.items()
     for a in attrs.fields(cls)
-    if field_names(cls).get(a.name) in (Names.MINOR, Names.MAJOR, Names.COUNTRY)
+    if field_names(cls).get(a.name) in (MinorName, MajorName, CountryName)
 ]
 
 
@@ -596,15 +607,15 @@ def before(which: int) -> tuple[dict[str, Any], int, int]:
 
 
 @functools.cache
-def pools() -> dict[str, tuple[Any, ...]]:
+def pools() -> dict[Any, tuple[Any, ...]]:
     rs = minors.load_ruleset()
     majors, minors_ = (*rs.majors, "USA", "germany"), (*rs.minors, "poland", "Romania")
     hexes = tuple(sorted({h for m in rs.minors.values() for h in m.hexes}))[:20]
     ids = (*sorted(games()[1].raw_state.units)[:6], "u9")
     return {
-        Names.MAJOR: majors,
-        Names.MINOR: minors_,
-        Names.COUNTRY: (*majors, *minors_),
+        MajorName: majors,
+        MinorName: minors_,
+        CountryName: (*majors, *minors_),
         "names": (*majors, *minors_, "Atlantis", ""),
         "hexes": (*hexes, "Nowhere"),
         "ids": ids,
@@ -650,10 +661,10 @@ def _valid(cls: type[Any], a: attrs.Attribute[Any], junk: bool) -> st.SearchStra
     p = pools()
     what = field_names(cls).get(a.name)
     hint = typing.get_type_hints(cls)[a.name]
-    if what is Names.UNITS:
+    if what is UnitIds:
         ids = st.lists(st.sampled_from(p["ids"]), min_size=1, max_size=3, unique=True)
         return (ids | st.lists(st.sampled_from(p["ids"]), max_size=3) if junk else ids).map(tuple)
-    if what in (Names.MINOR, Names.MAJOR, Names.COUNTRY):
+    if what in (MinorName, MajorName, CountryName):
         return st.sampled_from(p["names"] if junk else p[what])
     if a.name in ("hex", "displace"):
         return st.none() | st.sampled_from(p["hexes"])

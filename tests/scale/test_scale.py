@@ -29,7 +29,6 @@ from minors.domain.clock import Moment, Phase
 from minors.errors import ScaleError, ScaleInputError
 from minors.rules82 import RULEBOOK
 from minors.rules82.commands import RefuseAssociation, Subvert
-from minors.rules82.deployment import _deployments_due
 from minors.scale import (
     Campaigns,
     Runner,
@@ -557,7 +556,9 @@ def _deployments_fail(tx: object, side: object) -> None:
     raise ZeroDivisionError("the set-up's bug")
 
 
-BROKEN_SET_UP = RULEBOOK.extend("broken-set-up", replace={_deployments_due: _deployments_fail})
+BROKEN_SET_UP = RULEBOOK.extend(
+    "broken-set-up", replace={"minors.rules82.deployment._deployments_due": _deployments_fail}
+)
 """Rule 82 whose deployments at the end of a declarations phase fail."""
 
 
