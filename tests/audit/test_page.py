@@ -1,6 +1,6 @@
 """The picture of a game (`minors report LOG --html`, `minors run --html`): the page holds a
 band per minor, the BRP chart, the events with their clauses and the status diagram, and
-needs nothing from outside. tests/test_page_browser.py checks it in a real browser."""
+needs nothing from outside. tests/audit/test_page_browser.py checks it in a real browser."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def _blocks(name: str) -> list[str]:
 def test_embedding_search_loop_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/embedding.md's examples run: push / pop with the position key, and the search
     loop finds a declaration."""
-    # The OpenSpiel example needs the openspiel extra: tests/test_openspiel.py runs it.
+    # The OpenSpiel example needs the openspiel extra: tests/project/test_openspiel.py runs it.
     push_pop, search = [b for b in _blocks("embedding.md") if "pyspiel" not in b]
     exec(compile(push_pop, "docs/embedding.md", "exec"), {})
     exec(compile(search, "docs/embedding.md", "exec"), {})

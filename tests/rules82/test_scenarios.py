@@ -10,7 +10,7 @@ complete state (`Game.state()`: `{"minors": {name: {field: value}}}` and top-lev
 for what the JSON state leaves out (standings, bars, deadlines, who attacked first); and
 `notes`, the texts of the log's notes under each clause given, in order. Every situation's
 log is also compared, effect for effect, with `data/scenarios/effects.json` (written by
-`python tests/test_scenarios.py` after a deliberate change of what the rules log). A
+`python -m tests.rules82.test_scenarios` after a deliberate change of what the rules log). A
 second test switches the clauses off (or those in `disable`) and checks the outcome
 changes: the situation really depends on the rule.
 """
@@ -82,7 +82,7 @@ def _line(effect: Any) -> str:
 
 EFFECTS = SCENARIOS / "effects.json"
 """Every effect each situation's log holds, as the rules logged it when the file was written
-(`python tests/test_scenarios.py` writes it): what the audit log says, note for note."""
+(`python -m tests.rules82.test_scenarios` writes it): what the audit log says, note for note."""
 
 
 def _golden() -> dict[str, list[str]]:

@@ -1,6 +1,6 @@
 """Work at scale (minors.scale, docs/scale.md): `minors simulate`, `minors explore` and
 `minors log verify-many`, run in this process (the LocalCluster run is
-tests/test_scale_cluster.py)."""
+tests/scale/test_scale_cluster.py)."""
 
 from __future__ import annotations
 
