@@ -2,10 +2,10 @@
 that carries it, and the tests that notice it switched off (`minors rules coverage`,
 docs/testing.md).
 
-Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in `tests/*.py`, read with
-`ast`, never imported) or in the `clauses` list of a rulebook situation
-(`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by default) holds
-under the clause (`Rulebook.registered()`) and the functions marked with it
+Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in the `test_*.py` of
+`tests/` and its sub-folders, read with `ast`, never imported) or in the `clauses` list of
+a rulebook situation (`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by
+default) holds under the clause (`Rulebook.registered()`) and the functions marked with it
 (`minors.domain.marks`); data is the table rows that carry a clause no code carries
 (`minors.rules82.carriers`). The disabled-clause run (tests/mutation/run_disabled.py)
 switches each clause off in turn and runs the tests that cite it; its results, checked in
@@ -73,13 +73,20 @@ MARKED_MODULES = (
 )
 """The modules whose functions may be marked with a clause (`minors.domain.marks`)."""
 
+SITUATION_TEST = "tests/rules82/test_scenarios.py::test_situation"
+"""The test that plays each rulebook situation of `tests/data/scenarios` (`[stem]`): the
+test of a situation's citations."""
+CASE_TEST = "tests/asl/test_nationality.py::test_rulebook_case"
+"""The test that runs each rulebook case of `tests/data/*/cases.toml` (`[id]`): the test of
+a case's citation."""
+
 RESULTS = Path("mutation") / "disabled.json"
 """The disabled-clause run's results, in the tests folder."""
 
 
 @frozen
 class Citation:
-    """A test's citation of a clause: the test (`tests/test_x.py::test_y`, or the situation
+    """A test's citation of a clause: the test (`tests/kernel/test_x.py::test_y`, or the situation
     file) and where the citation is written (file and line, 0 for a JSON list)."""
 
     clause: str
@@ -241,9 +248,9 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
 
 
 def citations(tests: Path) -> list[Citation]:
-    """Every citation of a clause in the tests folder: markers of `test_*.py`, the
-    `clauses` of `data/scenarios/*.json` and the `clause` of each case of
-    `data/*/cases.toml`.
+    """Every citation of a clause in the tests folder: markers of its `test_*.py` (in
+    sub-folders too), the `clauses` of `data/scenarios/*.json` and the `clause` of each case
+    of `data/*/cases.toml`.
 
     Raises:
         CoverageError: the folder or a file in it cannot be read.
@@ -252,7 +259,7 @@ def citations(tests: Path) -> list[Citation]:
         raise CoverageError(f"no tests folder at {tests}")
     found: list[Citation] = []
     root = tests.parent
-    for path in sorted(tests.glob("test_*.py")):
+    for path in sorted(tests.rglob("test_*.py")):
         found.extend(_marker_citations(path, path.relative_to(root).as_posix()))
     for path in sorted((tests / "data" / "scenarios").glob("*.json")):
         try:
@@ -376,9 +383,9 @@ def _proves(test: str, citation: str) -> bool:
     file, the A25 cases' file)."""
     if citation.startswith("tests/data/scenarios/"):
         stem = citation.rsplit("/", 1)[-1].removesuffix(".json")
-        return test == f"tests/test_scenarios.py::test_situation[{stem}]"
+        return test == f"{SITUATION_TEST}[{stem}]"
     if citation.startswith("tests/data/"):
-        return test.startswith("tests/test_nationality.py::test_rulebook_case[")
+        return test.startswith(f"{CASE_TEST}[")
     return test == citation or test.startswith((f"{citation}[", f"{citation}::"))
 
 

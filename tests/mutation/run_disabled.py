@@ -52,12 +52,12 @@ sys.path.insert(0, str(ROOT))
 from minors.cli.progress import progress  # noqa: E402  (the checkout's, as the runs use)
 
 RESULTS = ROOT / "tests" / "mutation" / "disabled.json"
-DEPENDS = "tests/test_scenarios.py::test_situation_depends_on_its_rule"
+DEPENDS = "tests/rules82/test_scenarios.py::test_situation_depends_on_its_rule"
 
 
 def plan() -> dict[str, list[str]]:
     """Each rule or procedure clause -> the test files that cite it."""
-    from minors.cli.coverage import CHECKED, citations
+    from minors.cli.coverage import CASE_TEST, CHECKED, SITUATION_TEST, citations
     from minors.ruleset.tables import load_ruleset
 
     rs = load_ruleset()
@@ -68,9 +68,9 @@ def plan() -> dict[str, list[str]]:
             continue
         path = citation.test.split("::")[0]
         if path.startswith("tests/data/scenarios/"):
-            path = "tests/test_scenarios.py"
+            path = SITUATION_TEST.split("::")[0]
         elif path.startswith("tests/data/"):
-            path = "tests/test_nationality.py"  # the A25 cases
+            path = CASE_TEST.split("::")[0]  # the A25 cases
         files[citation.clause].add(path)
     return {c: sorted(f) for c, f in sorted(files.items())}
 

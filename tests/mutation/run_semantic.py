@@ -58,15 +58,15 @@ import mutants as mutation  # noqa: E402
 
 DOC = ROOT / "docs" / "mutation.md"
 SITUATIONS = (
-    "tests/test_scenarios.py::test_situation[",
-    "tests/test_survivor_kinds.py::",
-    "tests/test_fidelity.py::",
-    "tests/test_war_checks.py::",
-    "tests/test_movement_situations.py::",
-    "tests/test_rule82_situations.py::",
-    "tests/test_a25_situations.py::",
+    "tests/rules82/test_scenarios.py::test_situation[",
+    "tests/rules82/test_survivor_kinds.py::",
+    "tests/rules82/test_fidelity.py::",
+    "tests/rules82/test_war_checks.py::",
+    "tests/rules82/test_movement_situations.py::",
+    "tests/rules82/test_rule82_situations.py::",
+    "tests/asl/test_a25_situations.py::",
 )
-A25_SITUATIONS = ("tests/test_a25_situations.py::",)
+A25_SITUATIONS = ("tests/asl/test_a25_situations.py::",)
 """The situation files about A25: tried on the mutants of minors.asl, the others on rule 82's."""
 EQUIVALENT = HERE / "equivalent.toml"
 
@@ -106,7 +106,7 @@ def _durations(junit: Path = BUILD / "junit.xml") -> dict[str, float]:
     for case in ET.parse(junit).getroot().iter("testcase"):
         classname, name = case.get("classname", ""), case.get("name", "")
         parts = classname.split(".")
-        # tests.test_x[.Class] -> tests/test_x.py[::Class]
+        # tests.rules82.test_x[.Class] -> tests/rules82/test_x.py[::Class]
         index = next((i for i, p in enumerate(parts) if p.startswith("test_")), None)
         if index is None:
             continue  # a module that could not be collected (a skip)
@@ -173,7 +173,7 @@ def _citing(clauses: set[str]) -> set[str]:
 def _not_mapped() -> set[str]:
     """The tests of the situation files (`SITUATIONS`) written since the map was made: they
     are tried on every mutant of rule 82's modules, those of `A25_SITUATIONS` on A25's."""
-    files = sorted({ROOT / p.split("::")[0] for p in SITUATIONS} & set((ROOT / "tests").iterdir()))
+    files = sorted(p for p in {ROOT / p.split("::")[0] for p in SITUATIONS} if p.is_file())
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
          *map(str, files)],

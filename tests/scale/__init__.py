@@ -1,0 +1,1 @@
+"""Work at scale (`minors.scale`): in this process and on a Dask cluster."""

@@ -1,0 +1,1 @@
+"""The tables as data: cells, overlays, validation, JSON Schemas and the clause registry."""
