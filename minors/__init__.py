@@ -32,7 +32,6 @@ from ._kernel.rulebook import (
     refuse,
     rule,
 )
-from ._kernel.state import GameState
 from .domain import (
     ClauseKind,
     DiplomaticLevel,
@@ -60,6 +59,7 @@ from .domain.events import (
     WarEnded,
 )
 from .domain.records import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
+from .domain.state import GameState
 from .domain.units import Unit, UnitKind
 from .errors import (
     ClauseError,

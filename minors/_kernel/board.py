@@ -26,8 +26,9 @@ from ..domain import LedgerKind
 from ..domain.chain import Chain
 from ..domain.clock import Moment
 from ..domain.records import LedgerEntry
+from ..domain.state import GameState
 from ..domain.units import Unit
-from .state import GameState, MinorRow, entry_key
+from .state import MinorRow, entry_key
 
 __all__ = ["MISSING", "Board", "Journal"]
 

@@ -1,10 +1,7 @@
-"""The kernel's one converter (cattrs): states, commands and events to plain data and back.
+"""Command kinds to plain data and back (cattrs), on the converter of states and events.
 
-Built on the domain converter (strict scalars, enums, moments, levels). A state's ledger
-and wars have hooks of their own; events are a tagged union keyed by `effect` (the record's
-class name, as the log and the JSON of a run write them); every command kind is structured
-strictly with its keys as the scenario vocabulary writes them (`in`, not `in_`) and written
-back without its fields at their default.
+Every command kind is structured strictly with its keys as the scenario vocabulary writes
+them (`in`, not `in_`) and written back without its fields at their default.
 """
 
 from __future__ import annotations
@@ -16,26 +13,13 @@ from typing import Any
 import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
-from cattrs.strategies import configure_tagged_union
 
 from ..domain import convert
-from ..domain.chain import Chain
-from ..domain.clock import Moment
-from ..domain.events import Event
-from ..domain.records import LedgerEntry
+from ..domain.state import records_converter
 from ..errors import CommandError
 from .kind import Command, Names, field_names, per_kind, vocabulary_key
-from .state import GameState
 
-__all__ = [
-    "CONVERTER",
-    "build_command",
-    "event_data",
-    "event_from_data",
-    "fields_of",
-    "state_dict",
-    "structure_state",
-]
+__all__ = ["CONVERTER", "build_command", "fields_of"]
 
 
 def _is_command(kind: Any) -> bool:
@@ -48,28 +32,7 @@ def _renames(kind: type[Any]) -> dict[str, Any]:
 
 
 def _converter() -> cattrs.Converter:
-    conv = convert.converter()
-
-    def wars_out(wars: dict[tuple[str, str], Moment]) -> list[list[str]]:
-        return [[a, b, str(m)] for (a, b), m in sorted(wars.items())]
-
-    def wars_in(value: Any, _: Any) -> dict[tuple[str, str], Moment]:
-        return {(a, b): Moment.parse(m) for a, b, m in value}
-
-    def chain_out(chain: Chain[LedgerEntry]) -> list[Any]:
-        return [conv.unstructure(entry) for entry in chain]
-
-    def chain_in(value: Any, _: Any) -> Chain[LedgerEntry]:
-        if not isinstance(value, list):
-            raise TypeError(f"the ledger is a list of entries, not {type(value).__name__}")
-        return Chain(conv.structure(entry, LedgerEntry) for entry in value)
-
-    conv.register_unstructure_hook_func(lambda t: t == Chain[LedgerEntry], chain_out)
-    conv.register_structure_hook_func(lambda t: t == Chain[LedgerEntry], chain_in)
-    wars_type = dict[tuple[str, str], Moment]
-    conv.register_unstructure_hook_func(lambda t: t == wars_type, wars_out)
-    conv.register_structure_hook_func(lambda t: t == wars_type, wars_in)
-
+    conv = records_converter()
     conv.register_structure_hook_factory(
         _is_command,
         lambda kind: make_dict_structure_fn(
@@ -82,59 +45,11 @@ def _converter() -> cattrs.Converter:
             kind, conv, _cattrs_omit_if_default=True, **_renames(kind)
         ),
     )
-    configure_tagged_union(Event, conv, tag_generator=lambda cls: cls.__name__, tag_name="effect")
     return conv
 
 
 CONVERTER = _converter()
-"""States, commands and events to plain data and back."""
-
-
-# ---- states ---------------------------------------------------------------------------------
-
-
-def state_dict(state: GameState) -> dict[str, Any]:
-    """The complete canonical state as plain data."""
-    data: dict[str, Any] = CONVERTER.unstructure(state)
-    return data
-
-
-def structure_state(data: Mapping[str, Any]) -> GameState:
-    """The state `state_dict` wrote (cattrs errors propagate: the caller says where)."""
-    state: GameState = CONVERTER.structure(data, GameState)
-    return state
-
-
-# ---- events -----------------------------------------------------------------------------------
-
-
-_EVENT_DATA: Callable[[Event], dict[str, Any]] = CONVERTER.get_unstructure_hook(Event)
-"""The tagged union's hook, what `CONVERTER.unstructure(event, Event)` calls (found once,
-not at every event of a log)."""
-
-
-def event_data(event: Event) -> dict[str, Any]:
-    """An event as plain data, its class name as `effect` (what the tagged union's hook
-    writes, through the record's own hook: a log writes one per event)."""
-    kind = type(event)
-    found = _EVENT_WRITERS.get(kind)
-    if found is None:
-        if kind not in _EVENT_KINDS:
-            return _EVENT_DATA(event)  # not a member of the union: cattrs says why
-        found = _EVENT_WRITERS[kind] = (CONVERTER.get_unstructure_hook(kind), kind.__name__)
-    data = found[0](event)
-    data["effect"] = found[1]
-    return data
-
-
-_EVENT_KINDS = frozenset(typing.get_args(Event))
-_EVENT_WRITERS: dict[type[Any], tuple[Callable[[Any], dict[str, Any]], str]] = {}
-
-
-def event_from_data(data: Mapping[str, Any]) -> Event:
-    """The event `event_data` wrote (for reading a log file)."""
-    event: Event = CONVERTER.structure(data, typing.cast(Any, Event))
-    return event
+"""States, events and commands to plain data and back."""
 
 
 # ---- commands --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from attrs import evolve
 
 from ..domain.clock import Moment
 from ..domain.events import PhaseEnded
+from ..domain.state import GameState, state_dict, structure_state
 from ..domain.units import Unit
 from ..errors import (
     ClockError,
@@ -24,12 +25,11 @@ from ..errors import (
 )
 from ..ruleset.tables import Ruleset, load_ruleset
 from .board import Board, Journal
-from .convert import build_command, state_dict, structure_state
+from .convert import build_command
 from .events import Events
 from .kind import Command, canonical_names
 from .log import Log, LogEntry
 from .rulebook import Check, Play, Rulebook, Rules
-from .state import GameState
 
 __all__ = ["BaseGame", "ClockError", "Sink", "StateError"]
 

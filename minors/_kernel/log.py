@@ -12,7 +12,8 @@ from typing import Any
 from ..domain.chain import Chain
 from ..domain.clock import Moment
 from ..domain.events import Event
-from .convert import event_data, fields_of
+from ..domain.state import event_data
+from .convert import fields_of
 from .events import Events
 from .kind import Command
 

@@ -1,5 +1,5 @@
-"""The state of a game as frozen data (`GameState`), a minor's row on the live board
-(`MinorRow`), and the stable hash the position key is made of."""
+"""A minor's row on the live board (`MinorRow`), and the stable hash the position key is
+made of."""
 
 from __future__ import annotations
 
@@ -8,15 +8,12 @@ import hashlib
 from typing import Any
 
 import attrs
-from attrs import frozen
 
 from ..domain import Status
-from ..domain.chain import Chain
 from ..domain.clock import Moment
-from ..domain.records import Deadline, Deployment, Holding, LedgerEntry, MinorState, Pending
-from ..domain.units import Unit
+from ..domain.records import Deadline, Deployment, Holding, MinorState, Pending
 
-__all__ = ["GameState", "Minor", "MinorRow", "entry_key", "stable_hash"]
+__all__ = ["Minor", "MinorRow", "entry_key", "stable_hash"]
 
 
 class MinorRow:
@@ -86,32 +83,6 @@ Minor = MinorState | MinorRow
 
 MINOR_FIELDS = tuple(a.name for a in attrs.fields(MinorState))
 """The fields of a minor's record, in `MinorState`'s order (a `MinorRow` has the same)."""
-
-
-@frozen
-class GameState:
-    """Everything the rules know at one moment, as frozen data: what `raw_state` gives and
-    `state()` serializes whole. The live game keeps the same fields in a journaled board
-    (`Tx`); a `GameState` is a snapshot of it that no later change touches."""
-
-    clock: Moment
-    minors: dict[str, MinorState]
-    units: dict[str, Unit]
-    wars: dict[tuple[str, str], Moment]
-    """Wars between major powers, keyed by the sorted pair of names."""
-    ledger: Chain[LedgerEntry] = attrs.field(factory=Chain)
-    """Every BRP change in order (a persistent chain: appending copies nothing)."""
-    surrendered: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    """Majors out of the war, with the enemies they had when they surrendered."""
-    fallen: dict[str, Moment] = attrs.field(factory=dict)
-    """When each major power surrendered first (France's fall, 82.91F)."""
-    eliminated: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    """Units taken off the map by a `remove` (K3): their ids are never given again."""
-    traces: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    """82.32B: units declared this phase as tracing supply through a minor (minor -> ids)."""
-    losses: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    """82.321B: the owner's choice of which excess units go first (minor -> ids)."""
 
 
 # ---- the position key: a stable 64-bit hash (never Python's salted `hash`) -------------------

@@ -25,12 +25,12 @@ from typing import Any
 
 from attrs import frozen
 
-from .._kernel.convert import build_command, event_data, event_from_data
+from .._kernel.convert import build_command
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
-from .._kernel.state import GameState
 from ..domain.clock import Moment, MomentError
 from ..domain.events import Event
+from ..domain.state import GameState, event_data, event_from_data
 from ..errors import (
     ClockError,
     CommandError,

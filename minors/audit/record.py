@@ -11,11 +11,10 @@ import typing
 from importlib.metadata import version
 from typing import Any
 
-from .._kernel.convert import event_data, state_dict
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
-from .._kernel.state import GameState
 from ..domain.clock import Moment
+from ..domain.state import GameState, event_data, state_dict
 from ..rules82 import Game
 from .lines import canonical, digest, entry_line, seal, text
 from .state import Digests, changes

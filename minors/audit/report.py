@@ -13,7 +13,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .._kernel.convert import event_data
 from .._kernel.log import LogEntry
 from ..domain import LedgerKind
 from ..domain.clock import Moment
@@ -31,6 +30,7 @@ from ..domain.events import (
     WarBegan,
     WarEnded,
 )
+from ..domain.state import event_data
 from ..errors import LogRangeError
 from ..rules82 import Game
 

@@ -16,9 +16,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .._kernel.convert import structure_state
 from .._kernel.log import LogEntry
-from .._kernel.state import GameState
+from ..domain.state import GameState, structure_state
 from ..errors import LogLocked, LogWriteError
 from ..rules82 import Game
 from .lines import GENESIS, seal

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._kernel.convert import CONVERTER
-from .._kernel.state import GameState
 from ..domain.chain import Chain
+from ..domain.state import GameState
 from .lines import GENESIS, canonical
 
 __all__ = ["Digests", "apply_changes", "changes", "tree_digest"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from .._kernel.game import BaseGame, ClockError, Sink, StateError
-from .._kernel.state import GameState
 from ..domain.clock import Moment
 from ..domain.records import MinorState, Pending
+from ..domain.state import GameState
 from ..errors import UnknownNameError
 from ..ruleset.tables import Ruleset
 from .book import RULEBOOK

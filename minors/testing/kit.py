@@ -49,11 +49,11 @@ except ImportError as missing:  # say what to install, not only what is missing
 from .._kernel.board import Board
 from .._kernel.kind import Names, field_names
 from .._kernel.log import Log
-from .._kernel.state import GameState
 from ..audit import log as auditlog
 from ..domain import LedgerKind, Side, Status
 from ..domain.clock import Moment, Phase
 from ..domain.records import MinorState
+from ..domain.state import GameState
 from ..domain.units import UnitKind
 from ..errors import MinorsError, RuleViolation, Violation
 from ..rules82 import Game
