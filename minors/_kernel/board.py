@@ -1,20 +1,10 @@
-"""The board: the live position, changed in place and every change journaled.
+"""The board: the live position, changed in place, every change journaled.
 
-A game keeps one `Board`. Rules read its containers and change them through three journaled
-writes: `write` (an entry of a dict: a unit, a war, a BRP total ...), `update` (fields of a
-minor's row) and `replace` (a whole attribute: the clock, a dict rebuilt). Each records in
-`journal` what it replaced, so that `undo` puts back exactly what was there (python-chess's
-`push` / `pop`): a command that fails half-way is undone, and `pop` undoes a whole step at
-any depth. A write costs the same whatever the size of the world.
-
-Clones share containers copy-on-write: `fork` gives a second board over the same
-containers, and each board copies a container the first time it writes to it afterwards. A
-`GameState` snapshot shares them the same way, so what it holds never changes.
-
-Beside the state the board keeps indexes derived from it, written with it: unit ids by
-country and by owner, each minor's grants no deduction has undone, each major's BRP total,
-and the position key (the entries written since it was last asked for are hashed again when
-it is). The board knows no rule: what the containers mean is the rules' business.
+Rules change it through three journaled writes: `write` (an entry of a dict), `update`
+(fields of a minor's row) and `replace` (a whole attribute). `undo` puts back what the
+journal recorded, last first (python-chess's `push` / `pop`). Forks and snapshots share
+containers copy-on-write. Beside the state it keeps indexes written with it (units by
+country and owner, active grants, BRP totals) and the position key. It knows no rule.
 """
 
 from __future__ import annotations
@@ -405,9 +395,8 @@ class Board:
     # ---- what rules work out from the state ----------------------------------------------
 
     def memo(self) -> dict[Hashable, Any]:
-        """A scratch dict for what rules work out from the state as it stands: every write
-        drops it, so an entry is never stale. Keys are tuples beginning with a word naming
-        what they hold."""
+        """A scratch dict for what rules work out from the state as it stands (every write
+        drops it). Keys are tuples beginning with a word naming what they hold."""
         found = self._memo
         if found is None:
             found = self._memo = {}
@@ -415,9 +404,8 @@ class Board:
 
     def politics(self) -> dict[Hashable, Any]:
         """A scratch dict like `memo` that lasts while the political state (the minors, the
-        wars between majors, the surrenders) does not change: what rules work out from those
-        alone survives moves of units and the clock. Forks share it, and `pop` finds the
-        dict of the state it returns to."""
+        wars, the surrenders) does not change: it survives moves of units and the clock, and
+        forks share it."""
         found = self._politics.get(self.era)
         if found is None:
             if len(self._politics) >= 64:

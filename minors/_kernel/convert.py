@@ -97,8 +97,7 @@ def _empty(name: str, record: Any) -> None:
 
 
 def build_command(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
-    """The command `name` of `kinds` from its fields in the scenario vocabulary, read by
-    the kind's cattrs hook (strict: an unknown field is refused).
+    """The command `name` of `kinds` from its fields in the scenario vocabulary (strict).
 
     Raises:
         CommandError: unknown command, unknown or missing field, or a value of the wrong type

@@ -1,5 +1,4 @@
-"""The game engine behind the public `Game`: board, clock and log, and a rulebook whose
-rules it runs (it has none of its own). `minors.Game` is this with rule 82 by default."""
+"""The game engine behind `minors.Game`: a board, a clock, a log, and a rulebook's rules."""
 
 from __future__ import annotations
 
@@ -74,8 +73,7 @@ def _unpickle(
 
 
 class Sink(Protocol):
-    """Where log entries go as they are made (an audit-log file: `minors.auditlog`, or a
-    verifier's replay)."""
+    """Where log entries go as they are made (an audit-log file, a verifier's replay)."""
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
         """Record `entry`; `state()` gives the state after it (a snapshot, made only if the
@@ -83,12 +81,8 @@ class Sink(Protocol):
 
 
 class BaseGame:
-    """A game: apply commands, advance the clock, clone, inspect.
-
-    The rules come from a `Rulebook` (`default_rulebook` unless one is given); the kernel has
-    no rule of its own: a command runs the checks and handler the rulebook holds for its
-    kind.
-    """
+    """A game: apply commands, advance the clock, clone, inspect. Its rules are a
+    `Rulebook`'s (`default_rulebook` unless one is given): it has none of its own."""
 
     default_rulebook: ClassVar[Rulebook | None] = None
     """The rulebook of `new` and `from_state` when none is given (`minors.Game`: rule 82)."""
@@ -206,9 +200,8 @@ class BaseGame:
         return cls(state, rs, rulebook=rulebook, start=start, base_seq=base_seq, logging=log)
 
     def clone(self) -> Self:
-        """An independent copy (containers shared copy-on-write, the log persistent): it
-        writes to no file sink, and `pop` stops where it was made (python-chess's
-        `copy(stack=False)`)."""
+        """An independent copy that copies nothing now (python-chess's `copy(stack=False)`):
+        no file sink, and `pop` stops here."""
         other = type(self).__new__(type(self))
         other._play, other._book, other._log = self._play.fork(), self._book, self._log
         other._start, other._base_seq, other._sink = self._start, self._base_seq, None
@@ -244,8 +237,7 @@ class BaseGame:
         return self._seq + 1
 
     def _step(self, entry: LogEntry | None, era: object) -> None:
-        """Write the entry to the sink (a failed write undoes the step), then commit the
-        step, its journal kept for `pop`."""
+        """Write the entry to the sink (a failed write undoes the step), then commit it."""
         board = self._play.board
         if entry is not None and self._sink is not None:
             try:
@@ -316,11 +308,8 @@ class BaseGame:
             raise UnknownNameError("unit", unit_id, tuple(close)) from None
 
     def key(self) -> int:
-        """A 64-bit key of the position: statuses, majors, wars, units with owners and
-        places, pending associations, deadlines, BRP totals, the clock; not its history
-        (no ledger numbers, no order of eliminations). Equal positions have equal keys in
-        every process and under every PYTHONHASHSEED; kept incrementally (Zobrist hashing:
-        the entries written since it was last asked for are hashed again)."""
+        """A 64-bit key of the position, not of its history: equal positions have equal
+        keys in every process and under every PYTHONHASHSEED (docs/embedding.md)."""
         return self._play.board.key()
 
     # ---- commands --------------------------------------------------------------------
@@ -337,8 +326,7 @@ class BaseGame:
 
     def resolve(self, cmd: Command) -> Command:
         """The command with every name in canonical spelling; `CommandError` if a name is
-        unknown or of the wrong kind (a minor where a major belongs ...), or if the
-        rulebook has no such kind."""
+        unknown or of the wrong kind, or if the rulebook has no such kind."""
         resolved: Command = canonical_names(self._play.rs, cmd)
         if type(resolved) not in self._play.rules.handlers:
             raise CommandError(
@@ -371,8 +359,7 @@ class BaseGame:
         return RuleViolation(found).violations if found else []
 
     def apply(self, cmd: Command) -> Events:
-        """Apply `cmd` and return its events (an immutable sequence, `Events`, whose
-        records are made when first read).
+        """Apply `cmd` and return its events (`Events`, made when first read).
 
         Raises:
             RuleViolation: `cmd` is illegal now; the game is left exactly as it was.
@@ -411,15 +398,13 @@ class BaseGame:
         return self.apply(cmd)
 
     def push_unchecked(self, cmd: Command) -> Events:
-        """Apply a command that `legal_actions` has just listed for this very position,
-        without resolving its names or running its checks again (a search engine's hot
-        path). Anything else is undefined: use `push`. Undone by `pop`."""
+        """Apply a command `legal_actions` has just listed for this very position, its
+        checks not run again (anything else is undefined: use `push`)."""
         return self._run(cmd)
 
     def pop(self) -> None:
-        """Undo the last step (`push`, `apply`, `advance_to`), at any depth back to where
-        the game was made or cloned (or its stack cleared: `clear_stack`): the state, the
-        position key and the log are exactly as they were.
+        """Undo the last step (`push`, `apply`, `advance_to`) back to where the game was
+        made, cloned or its stack cleared: state, key and log are exactly as they were.
 
         Raises:
             StateError: nothing to undo, or a file log is attached (its entries are final).
@@ -434,9 +419,8 @@ class BaseGame:
         self._play.board.undo(journal, era=era)
 
     def clear_stack(self) -> None:
-        """Forget the steps `pop` could undo (python-chess's `clear_stack`): the game stays
-        as it is, its log too, and `pop` stops here. A long replay that never takes a step
-        back (an audit log's verifier) keeps no journal of the steps behind it."""
+        """Forget the steps `pop` could undo (python-chess's `clear_stack`): a long replay
+        keeps no journal of the steps behind it."""
         self._history.clear()
 
     @property
@@ -489,14 +473,9 @@ class BaseGame:
         return events
 
     def legal_actions(self, kinds: str | Iterable[str] | None = None) -> list[Command]:
-        """The commands legal now, of the kinds whose rules generate candidates (see
-        docs/embedding.md): under rule 82 declarations, border wars, subversions,
-        diplomatic results over the whole scale, conquests, refusals, surrenders,
-        re-entries, and moves and removals of the units on the map (moves to a country,
-        without a hex), the default set-up of a deployment due now, supply traces through
-        limited minors and single chosen losses. `place` is not enumerated.
-
-        `kinds` is one kind (`"declare_war"`) or several; None for all.
+        """The commands legal now of `kinds` (one kind, several, or None for all): every
+        candidate the kinds' generators yield that passes their checks in force
+        (docs/embedding.md lists what rule 82 enumerates).
 
         Raises:
             CommandError: a kind the rulebook does not have (with the closest).
@@ -537,7 +516,6 @@ class BaseGame:
     # ---- output ----------------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
-        """The complete canonical state as plain data: everything `from_state` needs
-        (ledger, bars, pending associations, deadlines ...); a superset of `to_json()`, and
-        what an audit log's snapshots hold. `raw_state` is the same as records."""
+        """The complete canonical state as plain data, all `from_state` needs (a superset
+        of `to_json()`; `raw_state` is the same as records)."""
         return state_dict(self._play.board.snapshot())

@@ -1,12 +1,8 @@
 """Command kinds: the `Command` base, what each field names, and the generic work on them.
 
-A kind is declared once, beside its rules: a frozen attrs class that subclasses `Command`,
-with a `name` (the scenario vocabulary's) and fields whose annotations say what they name
-(`MinorName`, `MajorName`, `CountryName`, `UnitIds` ...). From that alone the kernel builds a
-command from scenario fields (`build_command`), writes it back (`fields_of`), and puts every
-name in canonical spelling (`canonical_names`); the test kit draws its fields. The kernel has
-no per-kind code: checks, handler and candidates of a kind are marked in its rule module and
-collected by a `Rulebook`.
+A kind is a frozen attrs class subclassing `Command`, declared beside its rules, with a
+`name` and fields whose annotations say what they name (`MinorName`, `UnitIds` ...): from
+that alone commands are built, written back and made canonical. No code is per kind.
 """
 
 from __future__ import annotations
@@ -47,9 +43,8 @@ V = typing.TypeVar("V")
 
 
 def per_kind(fn: Callable[[type[Any]], V]) -> Callable[[type[Any]], V]:
-    """`functools.cache` for a function of a class (a command kind, a record type), typed
-    so: mypy takes class objects for unhashable (their `__hash__` is read as the
-    instances')."""
+    """`functools.cache` for a function of a class, typed so (mypy reads a class's
+    `__hash__` as its instances')."""
     return functools.cache(fn)  # type: ignore[return-value]
 
 
@@ -291,13 +286,11 @@ def factor_count(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> 
 
 
 def canonical_names(rs: Ruleset, cmd: Any) -> Any:
-    """The command with every name in canonical spelling (the command itself when they all
-    are: the hot path of engines).
+    """The command with every name in canonical spelling (itself when they all are).
 
     Raises:
-        CommandError: not a command, a field of the wrong type or empty (a unit list with
-            no unit), a name unknown or of the wrong kind (a minor where a major belongs),
-            or a unit listed twice.
+        CommandError: not a command, a field of the wrong type or empty, a name unknown or
+            of the wrong kind, or a unit listed twice.
     """
     if isinstance(cmd, Command):
         try:

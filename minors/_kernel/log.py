@@ -1,9 +1,5 @@
-"""The in-memory log: an append-only chain whose prefix clones share.
-
-Appending makes a new head that points at the old one, so a clone keeps its own head and
-never sees what another clone appends. Nothing is copied, hashed or written here, and an
-entry makes its plain data only when it is read.
-"""
+"""The in-memory log: a persistent chain whose prefix clones share, of entries that make
+their plain data only when read (nothing is copied, hashed or written here)."""
 
 from __future__ import annotations
 
@@ -21,13 +17,8 @@ __all__ = ["Log", "LogEntry"]
 
 
 class LogEntry:
-    """One applied command (or one `advance`), the moment and sequence number it carries,
-    and every event the rules produced from it.
-
-    `command` (the command as the scenario vocabulary writes it) and `effects` (the event
-    records) are made when first read: a game that keeps a log but never reads it pays
-    almost nothing for it.
-    """
+    """One applied command (or `advance`), its moment and sequence number, and its events;
+    `command` and `effects` are made when first read."""
 
     __slots__ = ("_cmd", "_command", "_effects", "_events", "moment", "seq")
 

@@ -256,10 +256,10 @@ class _Rule(Generic[T]):
 
 
 def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
-    """What a `rule` puts in place of `fn`: it runs the function in force (`fn`, a
-    variant's, or none while off: then it gives `otherwise`). One of one to four plain
-    parameters gets a dispatcher of that many (a `*args, **kwargs` one costs four times as
-    much a call, and rules call rules on every command)."""
+    """What `rule` puts in place of `fn`: it runs the function in force (`fn`, a variant's,
+    or none while off: then it gives `otherwise`). One of one to four plain parameters gets
+    a dispatcher of that many (about 20 calls per command; `*args, **kwargs` costs 2.5 times
+    as much a call)."""
     params = list(inspect.signature(fn).parameters.values())[1:]
     plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
     if plain and len(params) == 1:
@@ -338,11 +338,10 @@ class Rules:
     book: Rulebook
     off: frozenset[str]
     checks: Mapping[type[Any], tuple[tuple[Check, str], ...]]
-    """(check, clause) of every check in force per kind, in clause order."""
+    """(check, clause) of every check in force per kind, in clause order; `batched` and
+    `single` split them as `legal_actions` asks them (once per batch, once per command)."""
     batched: Mapping[type[Any], tuple[tuple[Check, str], ...]]
-    """Those `legal_actions` asks once per candidates batch."""
     single: Mapping[type[Any], tuple[tuple[Check, str], ...]]
-    """Those it asks of each command of a batch that passed."""
     handlers: Mapping[type[Any], Callable[..., None]]
     candidates: Mapping[type[Any], Callable[..., Any]]
     impls: Mapping[str, Callable[..., Any] | None]
@@ -353,15 +352,12 @@ class Rules:
     pristine: bool
     """Every rule runs as written: none switched off, replaced or removed."""
     in_force: frozenset[Check]
-    """Every check in force."""
     canonical: dict[str, dict[int, Any]] = field(factory=dict, eq=False, repr=False)
     """Per tables (by digest), the commands found canonical under this rulebook, by `id`,
     each kept alive beside it: games of one rulebook and tables share what they resolved."""
 
     def on(self, clause: str) -> bool:
-        """Whether `clause` is in force: the one way a rule asks about a clause it branches
-        on (it must be a clause the rulebook marks something with, so that `disabled=`
-        takes it).
+        """Whether `clause` is in force: the one way a rule branches on a clause.
 
         Raises:
             ClauseError: the rulebook marks nothing with `clause`.
@@ -374,10 +370,9 @@ class Rules:
         return clause not in self.off
 
     def refuses(self, check: Check, play: Play, cmd: Any) -> bool:
-        """Whether `check` (a check function) is in force in this game and refuses `cmd`:
-        the way a candidates generator leaves out, without listing them, the commands that
-        share with `cmd` what `check` reads (it asks the check itself; one switched off,
-        removed or replaced by a variant refuses nothing here)."""
+        """Whether `check` is in force here and refuses `cmd`: how a generator leaves out
+        the commands that share with `cmd` what `check` reads (one off, removed or replaced
+        refuses nothing here)."""
         if check not in self.in_force:
             return False
         for _ in check(play, cmd):
@@ -385,10 +380,8 @@ class Rules:
         return False
 
     def as_written(self, *functions: Callable[..., Any]) -> bool:
-        """Whether each of `functions` (checks, or functions marked `rule`) runs as written
-        in this game or is switched off (then it reads nothing): none replaced or removed by
-        a variant. What a rule keeps of what others work out may rely on what those read
-        only while they are the ones written here."""
+        """Whether each of `functions` (checks or rules) runs as written here or is off:
+        none replaced or removed by a variant (a cache may rely on what they read)."""
         if self.pristine:
             return True
         for fn in functions:
@@ -661,13 +654,12 @@ class Rulebook:
         )
 
     def clause_ids(self, ids: Iterable[str]) -> frozenset[str]:
-        """`ids` checked against the clauses something is marked with; a paragraph id may
-        leave out its letter prefix where that names one clause (`25.85` is `A25.85`).
+        """`ids` checked against the clauses something is marked with (`25.85` may stand
+        for `A25.85`).
 
         Raises:
             UnknownNameError: an id the clause table lacks, with the closest ids.
-            ClauseError: a clause nothing is marked with (no code to switch off), with the
-                clauses that can be switched off.
+            ClauseError: a clause nothing is marked with, with those that can be switched off.
         """
         out: set[str] = set()
         for given in ids:

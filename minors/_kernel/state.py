@@ -17,11 +17,9 @@ __all__ = ["Minor", "MinorRow", "entry_key", "stable_hash"]
 
 
 class MinorRow:
-    """A minor country's record on the live board (`Board.minors`): the fields of
-    `MinorState`, read as rules read a `MinorState`, and changed in place by `Board.update`,
-    each change journaled. What users get is the `MinorState` made from it (`view`), which
-    no later change touches. (A plain slotted class: a status change writes a few fields
-    instead of building an 18-field frozen record.)"""
+    """A minor's record on the live board: `MinorState`'s fields, changed in place by
+    `Board.update` (a status change writes a few fields, not an 18-field record); `view`
+    gives the frozen `MinorState`."""
 
     __slots__ = (
         "active", "at_war_with", "attacked_at", "attacked_by", "barred", "cached", "deadlines",
@@ -144,7 +142,6 @@ def _compute(value: Any) -> int:
 
 
 def entry_key(container: str, key: Any, value: Any) -> int:
-    """The key of one entry of the position (a minor's record, a unit, a war, a BRP total
-    ...): the stable hash of where it is and what it holds. The position key XORs them all,
-    so that the order they were written in does not count (Zobrist hashing)."""
+    """The key of one entry of the position: the stable hash of where it is and what it
+    holds (the position key XORs them all: Zobrist hashing)."""
     return _mix(_mix(stable_hash(container), stable_hash(key)), stable_hash(value))
