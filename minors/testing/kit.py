@@ -1,23 +1,10 @@
 """Property-based testing of `minors` and of house rules: Hypothesis strategies, the
 `MinorsStateMachine` and the invariants every game must keep (docs/testing.md).
 
-Install the `testing` extra (`pip install 'minors[testing]'`): this module imports
-Hypothesis, and `import minors` never imports it. Importing it registers two settings
-profiles, `minors-ci` (fast) and `minors-thorough` (on demand); load one with
-`hypothesis.settings.load_profile("minors-ci")`.
-
-The invariants read the game state only, never the tables, so they hold under any
-ruleset: a house rule (an overlay) that breaks one is a broken house rule. Point the
-machine at an overlay in a few lines:
-
-    from minors.testing import MinorsStateMachine
-
-    class HouseRules(MinorsStateMachine):
-        ruleset = ["house.toml"]
-
-    TestHouseRules = HouseRules.TestCase
-
-or run `pytest --minors-ruleset house.toml` (the `minors` pytest plugin).
+Importing it registers two Hypothesis settings profiles, `minors-ci` (fast) and
+`minors-thorough` (on demand). The invariants read the game state only, never the tables,
+so they hold under any ruleset: a house rule (an overlay) that breaks one is a broken
+house rule.
 """
 
 from __future__ import annotations
@@ -818,17 +805,6 @@ class MinorsStateMachine(RuleBasedStateMachine):
             return False
         self.attempt_command(data.draw(st.sampled_from(legal), label="legal move"))
         return True
-
-    def play_listed(self, data: st.DataObject, kinds: list[str]) -> None:
-        """Apply a command drawn from `legal_actions(kinds)` (a step)."""
-        self.steps += 1
-        self.attempt = None
-        legal = self.game.legal_actions(kinds)
-        if not legal:
-            return
-        others = [(c, tuple(self.game.check(c))) for c in legal[:: max(1, len(legal) // 8)]]
-        cmd = data.draw(st.sampled_from(legal), label="legal command")
-        self.attempt_command(cmd, listed=True, others=others)
 
     @rule(cmd=commands())
     def play_any(self, cmd: Command) -> None:
