@@ -11,8 +11,8 @@ which the invariants of `minors.testing` need).
 from __future__ import annotations
 
 from .explore import PASS, Exploration, Search, Violation, explore
-from .jobs import simulate
 from .policy import DEFAULT_POLICY, Policy, load_policy, phase_kinds, random_policy
+from .report import simulate
 from .runner import Payload, Runner, Setup
 from .simulate import (
     CampaignResult,

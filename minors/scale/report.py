@@ -15,10 +15,11 @@ from ..domain import Status
 from ..domain.clock import Moment
 from ..errors import ScaleInputError
 from ..ruleset.tables import Ruleset
-from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, season_label
+from .runner import Runner
+from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, run_campaigns, season_label
 from .stats import CONFIDENCE, holm, mean_interval, paired_p, wilson
 
-__all__ = ["Side", "differences", "shown", "summary"]
+__all__ = ["Side", "differences", "shown", "simulate", "summary"]
 
 NEVER = "never"
 NONE = "none"
@@ -268,3 +269,29 @@ def shown(interval: dict[str, Any], percent: bool = False) -> str:
     if percent:
         return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"
+
+
+def simulate(
+    base: Campaigns, count: int, runner: Runner, versus: Campaigns | None = None
+) -> dict[str, Any]:
+    """`count` campaigns of `base` (and of `versus`, with the same seeds) as `minors simulate
+    --json` prints them: the base side's report, with `versus` (the other side's report and
+    the paired `differences`) when there is another side.
+
+    Raises:
+        ScaleInputError: the two sides are seeded differently (they would not be paired).
+    """
+    if versus is not None and versus.seed != base.seed:
+        raise ScaleInputError(
+            f"both sides play the same seeds: --seed {base.seed} against {versus.seed}"
+        )
+    first = Side("base", base, tuple(run_campaigns(base, count, runner)))
+    if versus is None:
+        return {**summary(first), "ran_on": runner.setup.describe()}
+    other = Side("versus", versus, tuple(run_campaigns(versus, count, runner)))
+    # the figures of both sides over the same campaigns: those that completed on both
+    failed = frozenset(r.index for side in (first, other) for r in side.results if r.error)
+    document = summary(first, failed)
+    document["ran_on"] = runner.setup.describe()
+    document["versus"] = {**summary(other, failed), "differences": differences(first, other)}
+    return document
