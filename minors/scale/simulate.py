@@ -1,12 +1,11 @@
 """`minors simulate`: many campaigns from one position to a horizon, each with its own seed,
 under a policy, under one set of rules or two (docs/scale.md).
 
-A campaign is a pure function of its spec and its index: the seed of campaign `i` is drawn
-from the simulation's seed and `i` (SHA-256, the same in every process), so any outcome the
-report names is replayed by running campaign `i` again (`replay_campaign`), and the report
-is the same whatever the number of workers. With `--versus-*` the second set of rules plays
-the same seeds (common random numbers): the difference between the sides is the rule's, and
-each difference is reported as the mean of the paired differences with its t interval.
+A campaign is a pure function of its spec and its index (its seed is drawn from the
+simulation's seed and the index by SHA-256), so any outcome is replayed by running it again
+(`replay_campaign`) and the report is the same on any number of workers. With `--versus-*`
+the second set of rules plays the same seeds (common random numbers), so the difference
+between the sides is the rule's.
 """
 
 from __future__ import annotations
@@ -64,23 +63,18 @@ def campaign_seed(seed: int, index: int) -> int:
 
 
 def phase_rng(seed: int, moment: Moment) -> random.Random:
-    """The random numbers a campaign's policy draws in the phase at `moment`: drawn afresh
-    each phase from the campaign's seed and the moment, so that two sets of rules playing
-    the same seed draw alike in every phase, however their earlier phases differed
-    (common random numbers, phase by phase)."""
+    """The random numbers a campaign's policy draws in the phase at `moment`, drawn afresh
+    each phase so that two sets of rules playing the same seed draw alike in every phase,
+    however their earlier phases differed."""
     data = hashlib.sha256(f"minors-phase:{seed}:{moment.index}".encode()).digest()
     return random.Random(int.from_bytes(data[:8], "big"))
 
 
 def root_game(
-    scenario: str | None,
-    at: str | None,
-    overlays: Sequence[str],
-    rulebook: Rulebook | None,
+    scenario: str | None, at: str | None, overlays: Sequence[str], rulebook: Rulebook | None
 ) -> Game:
-    """The position work starts from: the built-in start (`1939-fall`), or a scenario played
-    to its end or to `at` (as `minors run FILE --until AT`), under `overlays` (which
-    replace the scenario's own, as `--ruleset` does) and `rulebook`.
+    """The position work starts from: the built-in start, or a scenario played to its end
+    or to `at`, under `overlays` (which replace the scenario's own) and `rulebook`.
 
     Raises:
         ScaleInputError: the scenario breaks a rule before the position is reached.
@@ -168,9 +162,7 @@ class CampaignResult:
     """The command it stopped on, if a command stopped it (its replay ends with it)."""
     error: str = ""
     """Why the campaign stopped before the horizon, if it did: a command the rules refused,
-    a rule that failed (a bug of the rulebook) or a policy that raised (its bug). Such a
-    campaign is left out of the report's figures and listed with its index, to be
-    replayed."""
+    a rule or a policy that raised. The report lists it apart from its figures."""
 
 
 def _check(spec: Campaigns) -> None:
@@ -206,8 +198,7 @@ def _logged_copy(spec: Campaigns, path: Path) -> Game:
 
 def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     """Play campaign `index` of `spec` to the horizon: its result and its final game. A
-    command the rules refuse or a rule that fails stops the campaign there, and its result
-    says why (`error`).
+    command refused or a rule that fails stops it there (`error` says why).
 
     Raises:
         ScaleError: the worker's tables or rulebook differ from the client's.
@@ -349,12 +340,9 @@ def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignR
 
 
 def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, str]:
-    """Campaign `index` played again in this process: its result (equal to the one the
-    simulation reported), its final game, and the scenario file that `minors run --until
-    HORIZON` replays it from (its commands stamped with their moments). A campaign that
-    stopped on a command ends with that command, so that `minors run` (without --until)
-    stops on it. The scenario names its overlays by absolute path: it replays from
-    anywhere."""
+    """Campaign `index` played again in this process: its result, its final game, and the
+    scenario file that `minors run` replays it from (overlays by absolute path; a campaign
+    that stopped on a command ends with it)."""
     result, game = play_campaign(spec, index)
     overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(

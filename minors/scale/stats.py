@@ -1,8 +1,6 @@
-"""The intervals `minors simulate` reports (docs/scale.md): Wilson score intervals for
-proportions, Student t intervals for means and for the mean of paired differences (the two
-sides of `--versus-*` play the same seeds, so each campaign is its own control), and the
-paired t test's p-values with Holm's adjustment for the many measures compared at once.
-All at 95 % unless told otherwise; no SciPy needed."""
+"""The intervals `minors simulate` reports (docs/scale.md): Wilson for proportions, Student
+t for means and paired differences, and the paired t test's p-values with Holm's
+adjustment; no SciPy needed."""
 
 from __future__ import annotations
 
