@@ -75,11 +75,18 @@ __all__ = [
 # ---- settings profiles ------------------------------------------------------------------
 
 settings.register_profile(
-    "minors-ci",
-    max_examples=25,
-    stateful_step_count=25,
+    "minors-thorough",
+    max_examples=1000,
+    stateful_step_count=120,
     deadline=None,
     print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "minors-ci",
+    settings.get_profile("minors-thorough"),
+    max_examples=25,
+    stateful_step_count=25,
     # the same examples on every run of the same code, like Hypothesis's own `ci` profile:
     # a CI run fails for a change, never for a draw (hence no example database either)
     derandomize=True,
@@ -87,15 +94,6 @@ settings.register_profile(
     # no explanation of a failure (which lines only failing runs reached): it costs more
     # runs than the search itself; minors-thorough gives it
     phases=[p for p in HypothesisPhase if p is not HypothesisPhase.explain],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "minors-thorough",
-    max_examples=1000,
-    stateful_step_count=120,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 # ---- strategies -------------------------------------------------------------------------
@@ -165,23 +163,6 @@ def _placements(rs: Ruleset) -> st.SearchStrategy[Placement]:
     )
 
 
-_BY_NAME = {
-    "minor": Names.MINOR,
-    "major": Names.MAJOR,
-    "attacker": Names.MAJOR,
-    "by": Names.MAJOR,
-    "target": Names.COUNTRY,
-    "in_": Names.COUNTRY,
-    "to": Names.COUNTRY,
-    "through": Names.COUNTRY,
-    "hex": Names.HEX,
-    "displace": Names.HEX,
-    "units": Names.UNITS,
-}
-"""What a field names, by the scenario vocabulary's conventions, for kinds whose fields do
-not say it (`minors.kind.MinorName` and the like do)."""
-
-
 def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
     if what is Names.MINOR:
         return minors(rs)
@@ -197,10 +178,10 @@ def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
 def _field(
     rs: Ruleset, owner: type[Any], attribute: attrs.Attribute[Any], hint: Any
 ) -> st.SearchStrategy[Any] | None:
-    """A strategy for one field of a command, by what it names (its annotation, else its
-    name) and its type; None when unknown."""
+    """A strategy for one field of a command, by what it names (its annotation) and its
+    type; None when unknown."""
     name = attribute.name
-    what = field_names(owner).get(name) or _BY_NAME.get(name)
+    what = field_names(owner).get(name)
     if hint is str:
         return _naming(rs, what)
     if hint == (str | None):
@@ -290,10 +271,7 @@ def _step(draw: Callable[[st.SearchStrategy[Any]], Any], game: Game) -> None:
 
 
 def games(
-    ruleset: Sequence[str | Path] = (),
-    *,
-    scenarios: Sequence[str | Path] = (),
-    max_steps: int = 12,
+    ruleset: Sequence[str | Path] = (), *, scenarios: Sequence[str | Path] = (), max_steps: int = 12
 ) -> st.SearchStrategy[Game]:
     """Games reached by legal play (`legal_actions` and clock advances, up to `max_steps`)
     from the Fall 1939 start, or from the end of one of `scenarios` (played by
