@@ -164,11 +164,9 @@ class Exploration:
     positions: int
     """Distinct positions (keys), each checked once."""
     depth: int
-    """The deepest level checked: all its positions, or (when capped) those of least rank
-    that the cap left in."""
+    """The deepest level checked (when capped, the positions of least rank the cap left)."""
     capped: bool
-    """`max_states` stopped the search before its bounds: a level was cut to the positions
-    of least rank, or some of its positions were left unexpanded."""
+    """`max_states` stopped the search before its bounds."""
     max_states: int
     violations: tuple[Violation, ...]
     reduction: bool

@@ -46,8 +46,7 @@ PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
 
 ANY_PHASE: tuple[str, ...] = (K.REFUSE_ASSOCIATION, K.DEPLOY)
 """Choices no phase restricts: a refusal while an association is pending (82.81D), the
-default set-up of a deployment due now (82.52). `surrender` and `reenter_war` (events of
-rules outside rule 82) and `place` / `remove` (the map's bookkeeping) are left out."""
+default set-up of a deployment due now (82.52)."""
 
 
 def phase_kinds(moment: Moment) -> tuple[str, ...]:

@@ -126,12 +126,9 @@ class Runner:
     manager: a cluster it started is shut down when the block ends).
 
     Args:
-        workers: worker processes of a local cluster; 1 runs everything in this process.
-            None: a local cluster of one process per core, unless the job is `small`.
-        scheduler: the address of an existing Dask scheduler (`tcp://host:8786`); its
-            workers do the work (`workers` must then be None).
-        small: the job is small: without `workers`, it runs in this process on Dask's
-            threaded scheduler rather than paying for a cluster's start-up.
+        workers: local worker processes (1: this process; None: one per core, or this
+            process's threads when the job is `small`, sparing a cluster's start-up).
+        scheduler: the address of an existing Dask scheduler, whose workers do the work.
         progress: told (done, total) as tasks finish.
         cluster: start a local cluster even for one worker (a benchmark's baseline).
     """
@@ -232,6 +229,7 @@ class Runner:
     def _local(self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]) -> list[R]:
         from dask.callbacks import Callback
         from dask.local import get_sync
+        from dask.threaded import get
 
         keys = [f"task-{i}" for i in range(len(items))]
         # each task a bare callable, so that Dask never looks inside an item for keys
@@ -246,15 +244,10 @@ class Runner:
             if self.progress is not None:
                 self.progress(done[0], len(items))
 
-        scheduler = "sync" if self.setup.mode == "sync" else "threads"
         with Callback(posttask=finished):
-            if scheduler == "sync":
-                results = get_sync(graph, keys)
-            else:
-                from dask.threaded import get
-
-                results = get(graph, keys, num_workers=self.setup.workers)
-        return list(results)
+            if self.setup.mode == "sync":
+                return list(get_sync(graph, keys))
+            return list(get(graph, keys, num_workers=self.setup.workers))
 
     def _distributed(
         self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]

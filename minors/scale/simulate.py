@@ -148,11 +148,9 @@ class CampaignResult:
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]
-    """Per minor: the moment (index) a major first attacked it (its `attacked_at`, set by a
-    declaration or a border war, in play or before the start position), if one did."""
+    """Per minor: the moment (index) a major first attacked it (`attacked_at`), if one did."""
     conquest: tuple[int | None, ...]
-    """Per minor: the moment (index) it was first conquered (82.11G), if it was: in play,
-    or before the start position as the start's log records it."""
+    """Per minor: the moment (index) it was first conquered (82.11G), if it was."""
     clauses: tuple[tuple[str, int], ...]
     """How often each clause's rules fired (effects naming it), sorted by clause."""
     commands: int
@@ -222,12 +220,16 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         when = game.minor(name).attacked_at
         first_attack.append(when.index if when is not None else None)
     conquest: list[int | None] = [None] * len(minors)
-    for entry in root.log:  # conquests before the start position, dated by its log
-        for e in entry.effects:
+
+    def date_conquests(effects: Sequence[Any], moment: int) -> None:
+        for e in effects:
             if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
                 i = position.get(e.minor)
                 if i is not None and conquest[i] is None:
-                    conquest[i] = entry.moment.index
+                    conquest[i] = moment
+
+    for entry in root.log:  # conquests before the start position, dated by its log
+        date_conquests(entry.effects, entry.moment.index)
     fired: Counter[str] = Counter()
     seasons: list[tuple[tuple[int, int], ...]] = []
     brps: list[tuple[int, ...]] = []
@@ -248,15 +250,11 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
 
     def note(effects: Sequence[Any]) -> None:
         """Count the clauses that fired; date first attacks and conquests."""
-        moment = game.clock.index
         for e in effects:
             rule = getattr(e, "rule", "")
             if rule and not isinstance(e, PhaseEnded):
                 fired[rule] += 1
-            if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
-                i = position.get(e.minor)
-                if i is not None and conquest[i] is None:
-                    conquest[i] = moment
+        date_conquests(effects, game.clock.index)
         board = game.play().board.minors
         for i in list(unattacked):
             when = board[minors[i]].attacked_at

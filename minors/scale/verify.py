@@ -74,9 +74,8 @@ def _verify(rulebook: Rulebook | None, item: tuple[str, str]) -> Checked:
 def verify_many(
     paths: Sequence[str], runner: Runner, rulebook: Rulebook | None = None
 ) -> list[Checked]:
-    """Each log's verdict, in the order given, verified where `runner` runs work. On a
-    cluster the workers read the logs at these paths made absolute here (a shared file
-    system: a worker's working folder is not the client's)."""
+    """Each log's verdict, in the order given, verified where `runner` runs work (a cluster's
+    workers read the paths made absolute here, on a shared file system)."""
     items = [(path, str(Path(path).absolute())) for path in paths]
     return runner.map(_verify, Payload.of(rulebook), items)
 

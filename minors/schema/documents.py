@@ -229,7 +229,7 @@ def error() -> Shape:
                             "description": "The 1-based index of the command at fault, if any.",
                         },
                     }
-                ),
+                )
             }
         ),
     )

@@ -223,13 +223,9 @@ def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
 def commands(
     ruleset: Ruleset | None = None, kinds: Sequence[str] | None = None
 ) -> st.SearchStrategy[Command]:
-    """Arbitrary commands of every kind (legal or not, some malformed for the game: a minor
-    where a major belongs), over the names of `ruleset`.
-
-    The kinds come from `minors.commands.KINDS`, so a kind added there is drawn as soon as
-    its fields are of a name and type `_field` knows; a kind with a field it does not know
-    is left out (see `known_kinds`) until that field is taught here.
-    """
+    """Arbitrary commands of `kinds` (legal or not, some malformed for the game), over the
+    names of `ruleset`; a kind with a field `_field` does not know is left out
+    (`known_kinds`)."""
     rs = _rs(ruleset)
     wanted = sorted(kinds) if kinds is not None else sorted(KINDS)
     parts = [s for s in (_kind(rs, KINDS[name]) for name in wanted) if s is not None]
@@ -273,13 +269,9 @@ def _step(draw: Callable[[st.SearchStrategy[Any]], Any], game: Game) -> None:
 def games(
     ruleset: Sequence[str | Path] = (), *, scenarios: Sequence[str | Path] = (), max_steps: int = 12
 ) -> st.SearchStrategy[Game]:
-    """Games reached by legal play (`legal_actions` and clock advances, up to `max_steps`)
-    from the Fall 1939 start, or from the end of one of `scenarios` (played by
-    `minors.run_scenario`; a scenario that breaks a rule stops before that command).
-
-    `ruleset` is a list of overlay files (`rulesets()` draws some); for a scenario it
-    replaces the file's own overlays, as `minors run --ruleset` does.
-    """
+    """Games reached by legal play (up to `max_steps` commands and clock advances) from the
+    Fall 1939 start or from the end of one of `scenarios`, under the overlay files
+    `ruleset` (which replace a scenario's own)."""
     rs = load_ruleset(ruleset)
     overlays = [str(path) for path in ruleset] or None
 
@@ -302,9 +294,8 @@ def games(
 
 def seesaw(game: Game, names: Sequence[str], rounds: int) -> None:
     """Play `rounds` turns in which Germany gains control of each of `names` (a result of 8)
-    and Britain reverses it (-1), each in its own diplomatic phase: a long ledger of grants
-    and deductions (82.21, 82.22), for tests and benchmarks of long games. A result the rules
-    refuse is skipped."""
+    and Britain reverses it (-1): a long ledger of grants and deductions (82.21, 82.22) for
+    tests and benchmarks of long games."""
     for _ in range(rounds):
         for major, result in (("Germany", 8), ("Britain", -1)):
             side = game.ruleset.side_of[major]
@@ -324,13 +315,9 @@ def _overlay_folder() -> Path:
 
 
 def rulesets() -> st.SearchStrategy[list[str]]:
-    """Small valid overlays: a few minors' BRP values (82.21, 82.22), the 7 / 0 amount, the
-    cost of a declaration on a minor (82.62) and the deployment stacking (82.55).
-
-    Each is a TOML file written to a temporary folder (removed when the interpreter exits)
-    and checked by `load_ruleset`; the value is the list of overlay paths, as
-    `Game.new(ruleset=...)`, `games()` and `MinorsStateMachine.ruleset` take it.
-    """
+    """Small valid overlays (a list of paths to temporary TOML files): a few minors' BRP
+    values (82.21, 82.22), the 7 / 0 amount, the cost of a declaration on a minor (82.62)
+    and the deployment stacking (82.55)."""
     names = tuple(load_ruleset().minors)
 
     @st.composite
@@ -561,31 +548,23 @@ def _load(overlays: tuple[tuple[str, bytes], ...]) -> Ruleset:
 
 @frozen
 class Attempt:
-    """A command the machine gave, and what `check` and `apply` made of it."""
+    """A command the machine gave (`listed`: by `legal_actions`), what `check` returned
+    (None when it raised) and `apply` raised, the state and log before it, and what `check`
+    said of `others` that `legal_actions` listed."""
 
     command: Command
     listed: bool
-    """It came from `legal_actions`."""
     problems: list[Violation] | None
-    """What `check` returned; None when it raised (a command malformed for this game)."""
     refused: MinorsError | None
-    """What `apply` raised, if anything."""
     state: dict[str, Any]
-    """The complete state before the command."""
     log: Log
-    """The log before the command."""
     others: tuple[tuple[Command, tuple[Violation, ...]], ...] = ()
-    """Other commands `legal_actions` listed, with what `check` said of each."""
 
 
 class MinorsStateMachine(RuleBasedStateMachine):
     """Legal play, arbitrary commands and clock advances from a start, with the invariants
-    every game keeps under any ruleset.
-
-    Subclass it to add `@rule`s or `@invariant`s, or to play under overlays (`ruleset`) or
-    from another start (`start`); `TestX = XMachine.TestCase` makes it a test. The game is
-    `self.game`; `self.steps` counts the steps taken.
-    """
+    every game keeps under any ruleset. Subclass it to add rules or invariants, or to play
+    under overlays (`ruleset`) or from another `start`; the game is `self.game`."""
 
     ruleset: ClassVar[list[str]] = []
     """Overlay files merged over the built-in tables, in order."""
@@ -650,14 +629,10 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def play_legal(self, data: st.DataObject) -> None:
-        """One to four legal commands, each of a command kind drawn first. Half the time
-        the kind is one with a legal command now (so that what an event makes possible for
-        a moment, a set-up after a declaration, a refusal while an association is pending,
-        is tried); otherwise any kind, and when it has no legal command now the clock moves
-        on phase by phase (at most a game turn) until it has. A kind with few commands (a
-        conquest, a refusal) is drawn as often as one with many (the results of the
-        diplomatic scale). A move is drawn as `play_legal_move` draws it; a placement by an
-        owner first. The API's invariants are checked after each command."""
+        """One to four legal commands, each of a kind drawn first (so that a kind with few
+        commands is drawn as often as one with many): half the time a kind legal now (what
+        an event makes possible for a moment is tried), else any kind, the clock moving on
+        until it is legal. The API's invariants are checked after each command."""
         self.steps += 1
         for turn in range(data.draw(st.integers(1, 4), label="commands")):
             if turn:
@@ -720,11 +695,9 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self._legal_place(data)
 
     def _legal_place(self, data: st.DataObject) -> bool:
-        """New units of an owner drawn first, placed where `check` lets them be
-        (`legal_actions` lists no placements: units' ids, kinds and factors are the
-        engine's). Half the time, when a major power may place units in a minor under a
-        foreign-factor limit, one to three of its units go there at once (82.32): the pair
-        is drawn from those `check` lets in, so that the limit is pressed whenever it can be."""
+        """New units of an owner drawn first, placed where `check` lets them be (`legal_actions`
+        lists no placements). Half the time, when it can, a major power's units go into a
+        minor under a foreign-factor limit (82.32), so that the limit is pressed."""
         rs = self.game.ruleset
         countries: tuple[str, ...] = (*rs.minors, *rs.majors)
         owners: tuple[str, ...] = (*rs.majors, *rs.minors)
@@ -797,10 +770,9 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def reverse_a_standing(self, data: st.DataObject) -> None:
-        """82.22, 82.33: a standing one side holds on a minor, reversed: the clock moves on
-        to the other side's next diplomacy phase and a legal result of that side on the
-        minor is applied (a grant deducted, a deadline set, a status changed: what random
-        play reaches seldom, as it takes two results on one minor)."""
+        """82.22, 82.33: a standing one side holds on a minor, reversed by a legal result of
+        the other side in its next diplomacy phase (two results on one minor, which random
+        play reaches seldom)."""
         self.steps += 1
         self.attempt = None
         held = sorted(
