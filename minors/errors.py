@@ -161,11 +161,8 @@ class CommandError(MinorsError, ValueError):
 
 
 class ScenarioError(MinorsError, ValueError):
-    """A scenario file or one of its values is malformed; names the file and the command.
-
-    `.file` is the file (None for an option such as `--until`) and `.command` the 1-based
-    position of the command at fault (None when the fault is not in a command).
-    """
+    """A scenario file or one of its values is malformed: `.file` is the file (None for an
+    option such as `--until`), `.command` the 1-based command at fault (None if none)."""
 
     def __init__(self, message: str, *, file: str | None = None, command: int | None = None):
         super().__init__(message)

@@ -149,8 +149,8 @@ def _weights(text: str, results: int) -> tuple[float, ...]:
 
 
 def evaluation(game: Game, settings: Settings) -> float:
-    """The Axis return of a position: tanh of the Axis margin of `score` gained since the
-    start, over `brp_scale`; the Allies' return is its negative."""
+    """The Axis return: tanh of the Axis `score` margin gained since the start over
+    `brp_scale` (the Allies' is its negative)."""
     return math.tanh((_margin(game) - settings.baseline) / settings.brp_scale)
 
 
@@ -202,8 +202,7 @@ class _Play:
         return self.settings.weights[index] if 0 <= index < len(self.settings.weights) else 0.0
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The results of the pending attempt that are legal, with their weights scaled to
-        sum to 1."""
+        """The legal results of the pending attempt, their weights scaled to sum to 1."""
         assert self.pending is not None
         minor, major = self.pending
         low = self.settings.low

@@ -97,8 +97,7 @@ class Search:
 
 @frozen
 class Node:
-    """A position of the frontier: its key, the steps that reach it first, their rank,
-    and the commands asleep there."""
+    """A position of the frontier: its key, first path and its rank, commands asleep there."""
 
     key: int
     path: tuple[Step, ...]
@@ -108,8 +107,8 @@ class Node:
 
 @frozen
 class Child:
-    """A successor of a node: its key, the step to it, the step's index among the node's
-    steps (the last of its rank), and the commands asleep there."""
+    """A successor of a node: its key, the step to it and that step's index, the commands
+    asleep there."""
 
     key: int
     step: Step
@@ -119,8 +118,7 @@ class Child:
 
 @frozen
 class Expanded:
-    """A worker's answer for one node: the invariants broken there, and its successors
-    (none for a leaf)."""
+    """A worker's answer for one node: the invariants broken there, and its successors."""
 
     rank: tuple[int, ...]
     broken: tuple[tuple[str, str, tuple[str, ...], Step | None], ...]
@@ -378,8 +376,7 @@ Best = tuple[tuple[int, ...], tuple[Step, ...], dict[Command, frozenset[str]]]
 
 
 def _run(runner: Runner, payload: Payload, nodes: Sequence[Node], leaves: bool) -> list[Expanded]:
-    """Check `nodes` (and list their successors unless `leaves`), partitioned by key over
-    the runner's workers."""
+    """Check `nodes` (and list their successors unless `leaves`), partitioned by key."""
     if not nodes:
         return []
     parts: dict[int, list[Node]] = {}

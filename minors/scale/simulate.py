@@ -328,8 +328,7 @@ def _play_batch(spec: Campaigns, indices: tuple[int, ...]) -> list[CampaignResul
 
 
 def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignResult]:
-    """Campaigns 0 .. count - 1 of `spec`, in index order, played where `runner` runs
-    work (in batches of `BATCH`)."""
+    """Campaigns 0 .. count - 1 of `spec`, in order, played where `runner` runs work."""
     if count < 1:
         raise ScaleInputError(f"--campaigns {count}: give one campaign or more")
     batches = [tuple(range(i, min(i + BATCH, count))) for i in range(0, count, BATCH)]
