@@ -163,6 +163,23 @@ def _placements(rs: Ruleset) -> st.SearchStrategy[Placement]:
     )
 
 
+_BY_NAME = {
+    "minor": Names.MINOR,
+    "major": Names.MAJOR,
+    "attacker": Names.MAJOR,
+    "by": Names.MAJOR,
+    "target": Names.COUNTRY,
+    "in_": Names.COUNTRY,
+    "to": Names.COUNTRY,
+    "through": Names.COUNTRY,
+    "hex": Names.HEX,
+    "displace": Names.HEX,
+    "units": Names.UNITS,
+}
+"""What a field names, by the scenario vocabulary's conventions, for kinds whose fields do
+not say it (`minors.kind.MinorName` and the like do)."""
+
+
 def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
     if what is Names.MINOR:
         return minors(rs)
@@ -178,10 +195,10 @@ def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
 def _field(
     rs: Ruleset, owner: type[Any], attribute: attrs.Attribute[Any], hint: Any
 ) -> st.SearchStrategy[Any] | None:
-    """A strategy for one field of a command, by what it names (its annotation) and its
-    type; None when unknown."""
+    """A strategy for one field of a command, by what it names (its annotation, else its
+    name) and its type; None when unknown."""
     name = attribute.name
-    what = field_names(owner).get(name)
+    what = field_names(owner).get(name) or _BY_NAME.get(name)
     if hint is str:
         return _naming(rs, what)
     if hint == (str | None):
@@ -214,8 +231,7 @@ def _kind(rs: Ruleset, cls: type[Any]) -> st.SearchStrategy[Command] | None:
 
 
 def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
-    """The command kinds of `minors.commands.KINDS` that `commands()` can build: those whose
-    every field it knows by name and type."""
+    """The command kinds of `minors.commands.KINDS` whose every field `commands()` knows."""
     rs = _rs(ruleset)
     return [name for name in sorted(KINDS) if _kind(rs, KINDS[name]) is not None]
 
@@ -233,25 +249,21 @@ def commands(
 
 
 def legal_commands(game: Game, kinds: Sequence[str] | None = None) -> st.SearchStrategy[Command]:
-    """The commands legal in `game` now (when the strategy is made), from
-    `game.legal_actions(kinds)`; `st.nothing()` when there are none."""
+    """The commands `game.legal_actions(kinds)` lists when the strategy is made."""
     legal = game.legal_actions(kinds)
     return st.sampled_from(legal) if legal else st.nothing()
 
 
 ADVANCE = "advance"
 _WEIGHTED = tuple(k for k in sorted(KINDS) for _ in range({"diplomatic_result": 3}.get(k, 1)))
-"""The kinds `play_legal` draws from when any kind will do: the diplomatic results, which
-set and reverse standings (grants, deductions, control and the limits it brings), three
-times as often as each other kind."""
+"""The kinds `play_legal` draws from when any will do: diplomatic results, which set and
+reverse standings, three times as often as each other kind."""
 LOOKAHEAD = 12
-"""How many phases `play_legal` moves the clock on, at most, to find a legal command of its
-kind (a game turn)."""
+"""How many phases (a game turn) `play_legal` moves on, at most, to find its kind legal."""
 
 
 def _within(game: Game, index: int) -> Moment:
-    """The moment `index`, or the calendar's last moment if that comes first: the clock of
-    a game goes no further (`Game.last_moment`)."""
+    """The moment `index`, or the calendar's last moment if that comes first."""
     return Moment(min(index, game.last_moment.index))
 
 
@@ -521,8 +533,7 @@ def stale_caches(game: Game) -> list[str]:
 
 
 def state_problems(game: Game) -> list[str]:
-    """Everything wrong with the game's state by the invariants above (empty when none):
-    for a game reached any way, under any ruleset (`@given(games(...))`)."""
+    """Everything wrong with the game's state by the invariants above, under any ruleset."""
     return [
         *fits(game),
         *ties_with_enemies(game),
@@ -563,8 +574,12 @@ class Attempt:
 
 class MinorsStateMachine(RuleBasedStateMachine):
     """Legal play, arbitrary commands and clock advances from a start, with the invariants
-    every game keeps under any ruleset. Subclass it to add rules or invariants, or to play
-    under overlays (`ruleset`) or from another `start`; the game is `self.game`."""
+    every game keeps under any ruleset.
+
+    Subclass it to add `@rule`s or `@invariant`s, or to play under overlays (`ruleset`) or
+    from another start (`start`); `TestX = XMachine.TestCase` makes it a test. The game is
+    `self.game`; `self.steps` counts the steps taken.
+    """
 
     ruleset: ClassVar[list[str]] = []
     """Overlay files merged over the built-in tables, in order."""
@@ -629,10 +644,14 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def play_legal(self, data: st.DataObject) -> None:
-        """One to four legal commands, each of a kind drawn first (so that a kind with few
-        commands is drawn as often as one with many): half the time a kind legal now (what
-        an event makes possible for a moment is tried), else any kind, the clock moving on
-        until it is legal. The API's invariants are checked after each command."""
+        """One to four legal commands, each of a command kind drawn first. Half the time
+        the kind is one with a legal command now (so that what an event makes possible for
+        a moment, a set-up after a declaration, a refusal while an association is pending,
+        is tried); otherwise any kind, and when it has no legal command now the clock moves
+        on phase by phase (at most a game turn) until it has. A kind with few commands (a
+        conquest, a refusal) is drawn as often as one with many (the results of the
+        diplomatic scale). A move is drawn as `play_legal_move` draws it; a placement by an
+        owner first. The API's invariants are checked after each command."""
         self.steps += 1
         for turn in range(data.draw(st.integers(1, 4), label="commands")):
             if turn:
@@ -695,9 +714,11 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self._legal_place(data)
 
     def _legal_place(self, data: st.DataObject) -> bool:
-        """New units of an owner drawn first, placed where `check` lets them be (`legal_actions`
-        lists no placements). Half the time, when it can, a major power's units go into a
-        minor under a foreign-factor limit (82.32), so that the limit is pressed."""
+        """New units of an owner drawn first, placed where `check` lets them be
+        (`legal_actions` lists no placements: units' ids, kinds and factors are the
+        engine's). Half the time, when a major power may place units in a minor under a
+        foreign-factor limit, one to three of its units go there at once (82.32): the pair
+        is drawn from those `check` lets in, so that the limit is pressed whenever it can be."""
         rs = self.game.ruleset
         countries: tuple[str, ...] = (*rs.minors, *rs.majors)
         owners: tuple[str, ...] = (*rs.majors, *rs.minors)
@@ -757,6 +778,17 @@ class MinorsStateMachine(RuleBasedStateMachine):
         self.attempt_command(data.draw(st.sampled_from(legal), label="legal move"))
         return True
 
+    def play_listed(self, data: st.DataObject, kinds: list[str]) -> None:
+        """Apply a command drawn from `legal_actions(kinds)` (a step)."""
+        self.steps += 1
+        self.attempt = None
+        legal = self.game.legal_actions(kinds)
+        if not legal:
+            return
+        others = [(c, tuple(self.game.check(c))) for c in legal[:: max(1, len(legal) // 8)]]
+        cmd = data.draw(st.sampled_from(legal), label="legal command")
+        self.attempt_command(cmd, listed=True, others=others)
+
     @rule(cmd=commands())
     def play_any(self, cmd: Command) -> None:
         """Any command, legal or not."""
@@ -770,9 +802,10 @@ class MinorsStateMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def reverse_a_standing(self, data: st.DataObject) -> None:
-        """82.22, 82.33: a standing one side holds on a minor, reversed by a legal result of
-        the other side in its next diplomacy phase (two results on one minor, which random
-        play reaches seldom)."""
+        """82.22, 82.33: a standing one side holds on a minor, reversed: the clock moves on
+        to the other side's next diplomacy phase and a legal result of that side on the
+        minor is applied (a grant deducted, a deadline set, a status changed: what random
+        play reaches seldom, as it takes two results on one minor)."""
         self.steps += 1
         self.attempt = None
         held = sorted(
