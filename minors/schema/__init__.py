@@ -10,6 +10,7 @@ as later minor versions may add some.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -23,8 +24,8 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "scenario": documents.scenario,
     "state": documents.state,
     "error": documents.error,
-    "log-1": documents.log_format_1,
-    "log-2": documents.log_format_2,
+    "log-1": functools.partial(documents.log_format, 1),
+    "log-2": functools.partial(documents.log_format, 2),
     "log-verify": documents.log_verify,
     "log-show": documents.log_show,
     "tables": documents.tables,

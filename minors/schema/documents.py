@@ -24,8 +24,7 @@ __all__ = [
     "LOG_FORMAT",
     "coverage",
     "error",
-    "log_format_1",
-    "log_format_2",
+    "log_format",
     "log_show",
     "log_verify",
     "scenario",
@@ -256,16 +255,6 @@ def _chained(
     return {"title": kind, "description": description, **closed(body, optional)}
 
 
-def log_format_1() -> Shape:
-    """A line of an audit log of format 1 (docs/audit-log.md)."""
-    return _log_format(1)
-
-
-def log_format_2() -> Shape:
-    """A line of an audit log of format 2 (docs/audit-log.md)."""
-    return _log_format(2)
-
-
 def _state(description: str) -> Shape:
     return {
         "type": "object",
@@ -292,7 +281,8 @@ def _changes() -> Shape:
     }
 
 
-def _log_format(fmt: int) -> Shape:
+def log_format(fmt: int) -> Shape:
+    """A line of an audit log of format `fmt` (docs/audit-log.md)."""
     sha = {"type": "string", "pattern": SHA256}
     effects = [_effect(cls) for cls in typing.get_args(Event)]
     advance = {"title": "advance", **closed({"command": {"const": "advance"}, "to": moment()})}
