@@ -1,8 +1,6 @@
-"""The schemas of what the work at scale prints with `--json` (docs/scale.md): `minors
-simulate` (its report, or one campaign replayed), `minors explore` and `minors log
-verify-many`. Written here by hand: `minors.scale` sits above this layer (and needs the
-`scale` extra); the tests validate every such output of the suite against them, and check
-the invariant names against `minors.scale.invariants`."""
+"""The schemas of what `minors simulate`, `minors explore` and `minors log verify-many`
+print with `--json` (docs/scale.md), by hand: `minors.scale` sits above this layer. The
+tests validate the suite's outputs against them."""
 
 from __future__ import annotations
 
