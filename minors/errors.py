@@ -1,7 +1,6 @@
 """Every error `minors` raises on purpose: one root, `MinorsError`, and each subclass also
-the builtin it resembles. Malformed input (a file, a table, a command, a name) is a
-`ValueError`, something looked up and not found a `LookupError`, an illegal command a
-`RuleViolation` (with every `Violation`), an I/O failure an `OSError`.
+the builtin it resembles (malformed input a `ValueError`, a name not found a `LookupError`,
+an I/O failure an `OSError`); an illegal command is a `RuleViolation` with every `Violation`.
 """
 
 from __future__ import annotations
@@ -72,7 +71,7 @@ lookups and suggestions work in time that grows with the length)."""
 
 def shown(value: object, limit: int = SHOWN) -> str:
     """`repr(value)` for a message, cut to about `limit` characters with the full length
-    said (`'Atlantisssss…' (50,000,000 characters)`), so that no input is echoed whole."""
+    said (`'Atlantisssss…' (50,000,000 characters)`)."""
     if isinstance(value, str):
         if len(value) <= limit:
             return repr(value)
@@ -83,8 +82,8 @@ def shown(value: object, limit: int = SHOWN) -> str:
 
 
 def close_matches(word: str, options: Iterable[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """The options closest to `word` for a "did you mean" (`difflib.get_close_matches`);
-    none for a word longer than `LONGEST_NAME`, as difflib's work grows with it."""
+    """The options closest to `word` for a "did you mean"; none for a word longer than
+    `LONGEST_NAME`, as difflib's work grows with it."""
     if len(word) > LONGEST_NAME:
         return []
     return difflib.get_close_matches(word, list(options), n=n, cutoff=cutoff)
@@ -101,13 +100,7 @@ class TableError(MinorsError, ValueError):
     """
 
     def __init__(
-        self,
-        problem: str,
-        *,
-        file: str = "",
-        entry: str = "",
-        field: str = "",
-        fix: str = "",
+        self, problem: str, *, file: str = "", entry: str = "", field: str = "", fix: str = ""
     ) -> None:
         self.problem = problem
         self.file = file
@@ -168,11 +161,8 @@ class CommandError(MinorsError, ValueError):
 
 
 class ScenarioError(MinorsError, ValueError):
-    """A scenario file or one of its values is malformed; names the file and the command.
-
-    `.file` is the file (None for an option such as `--until`) and `.command` the 1-based
-    position of the command at fault (None when the fault is not in a command).
-    """
+    """A scenario file or one of its values is malformed: `.file` is the file (None for an
+    option such as `--until`), `.command` the 1-based command at fault (None if none)."""
 
     def __init__(self, message: str, *, file: str | None = None, command: int | None = None):
         super().__init__(message)
@@ -181,9 +171,8 @@ class ScenarioError(MinorsError, ValueError):
 
 
 class InputError(MinorsError, ValueError):
-    """An input file that is not read at all: not a regular file, too large, not UTF-8, or
-    TOML nested or keyed deeper than the limits (`minors.domain.reading`). The reader of
-    the file (scenario, overlay) reports it as its own error, naming the file."""
+    """An input file not read at all: not a regular file, too large, not UTF-8, or TOML
+    beyond the limits of `minors.domain.reading`; its reader reports it, naming the file."""
 
 
 class StateError(MinorsError, ValueError):
@@ -208,14 +197,12 @@ class ClauseError(MinorsError, ValueError):
 
 
 class PersonnelError(MinorsError, ValueError):
-    """A personnel counter that cannot be read: an unknown rating or a rating of the wrong
-    shape for its kind."""
+    """A personnel counter with an unknown rating, or one of the wrong shape for its kind."""
 
 
 class ProfileError(MinorsError, ValueError):
     """A profile query that cannot be answered as asked: an impossible date, a class or
-    unit the nationality does not have, an opponent on its own side, an argument of the
-    wrong type to a function of the profiles, the bridge or their docs."""
+    unit the nationality lacks, an opponent on its own side, an argument of the wrong type."""
 
 
 class HexError(MinorsError, ValueError):
@@ -223,13 +210,12 @@ class HexError(MinorsError, ValueError):
 
 
 class HumanWaveError(MinorsError, ValueError):
-    """Malformed Human Wave input: duplicate unit ids, facts that contradict each other,
-    an in-hex move that is not one."""
+    """Malformed Human Wave input: duplicate unit ids, contradicting facts, a bad in-hex move."""
 
 
 class CommissarError(MinorsError, ValueError):
-    """Malformed Commissar input: a counter that cannot exist, an id given twice, a
-    substitution naming a unit not in the order of battle, a rally of an unbroken unit."""
+    """Malformed Commissar input: an impossible counter, an id given twice, a substitution
+    of a unit not in the order of battle, a rally of an unbroken unit."""
 
 
 class DyoError(MinorsError, ValueError):
@@ -237,8 +223,7 @@ class DyoError(MinorsError, ValueError):
 
 
 class ParameterError(MinorsError, ValueError):
-    """A parameter of the OpenSpiel game (`minors.openspiel`) that cannot be used: die
-    weights that are not numbers, a cap below one."""
+    """A parameter of the OpenSpiel game (`minors.openspiel`) that cannot be used."""
 
 
 # ---- names not found (LookupError) ------------------------------------------------------------
@@ -263,8 +248,7 @@ class UnknownNameError(MinorsError, LookupError):
 
 
 class NoNationalityError(MinorsError, LookupError):
-    """A country whose troops A25 does not describe (Japan, China, the Pacific minors):
-    the message gives the reason; nothing is guessed."""
+    """A country whose troops A25 does not describe (Japan, China, the Pacific minors)."""
 
 
 # ---- illegal commands -------------------------------------------------------------------------
@@ -311,14 +295,13 @@ class RuleViolation(MinorsError):
 
 
 class ScenarioRuleViolation(RuleViolation):
-    """A scenario command broke a rule: `.index` is its 1-based position in the file and
-    `.game` the game just before it."""
+    """A scenario command broke a rule: `.index` is its 1-based position, `.game` the game
+    just before it."""
 
     def __init__(self, violation: RuleViolation, index: int, game: Any) -> None:
         super().__init__(violation.violations)
         self.index = index
         self.game: Any = game
-        """The `minors.Game` as it was before the command."""
 
     def error_object(self) -> dict[str, Any]:
         """The `error` object of the JSON state (scenario-format.md)."""
@@ -346,12 +329,11 @@ class LogLocked(LogWriteError):
 
 class LogUnavailable(MinorsError):
     """The log cannot be verified here at all (exit 2): no such file, an unknown format,
-    or tables, a rulebook or library version that are not available."""
+    or tables, a rulebook or a library version not available."""
 
 
 class LogCheckError(MinorsError):
-    """A line of a log fails a check: its number, the problem, the entry's number if known
-    (`verify` reports it as its `Verdict`, exit 1)."""
+    """A line of a log fails a check (`verify` reports it as its `Verdict`, exit 1)."""
 
     def __init__(self, line: int, problem: str, seq: int | None = None) -> None:
         super().__init__(problem)
@@ -359,19 +341,16 @@ class LogCheckError(MinorsError):
 
 
 class LogFormatError(LogUnavailable, ValueError):
-    """A file that is not a log of a format this version reads: not a regular file, too
-    large, a line too long or nested too deeply, a line whose fields are not the format's
-    (names the file and the line)."""
+    """A file that is not a log of a format this version reads (names the file and line)."""
 
 
 class LogRangeError(MinorsError, ValueError):
-    """A moment or entry number that the log does not hold: `replay --until` past its end
-    or before its start, a `log show` filter outside it."""
+    """A moment or entry number the log does not hold (`replay --until`, `log show`)."""
 
 
 class OverwriteError(MinorsError, FileExistsError):
-    """A command would write over a file: one that is not empty (without `--force`), or
-    one the command reads (never)."""
+    """A command would write over a file that is not empty (without `--force`) or that it
+    reads (never)."""
 
 
 class CoverageError(MinorsError):
@@ -383,18 +362,16 @@ class StarterError(MinorsError, FileExistsError):
 
 
 class ReportError(MinorsError):
-    """A picture of a game cannot be drawn from its log: the log fails verification (the
-    first bad entry is named), or replaying its entries gives other effects than it
-    records."""
+    """A picture of a game cannot be drawn from its log: it fails verification, or its
+    replay gives other effects than it records."""
 
 
 class ScaleError(MinorsError):
-    """Work at scale (`minors.scale`: simulate, explore, verify-many) cannot go on: a
-    worker holds other tables or another rulebook than the client sent (their digests
-    differ), the scheduler cannot be reached, or the cluster lost the work (workers dying
-    on a task, the connection lost)."""
+    """Work at scale (`minors.scale`) cannot go on: a worker's tables or rulebook digest
+    differently from the client's, the scheduler cannot be reached, or the cluster lost
+    the work."""
 
 
 class ScaleInputError(ScaleError, ValueError):
-    """What a simulation or an exploration was asked is malformed: a policy that is not
-    `module:function`, a horizon before the start, a worker count below one."""
+    """What a simulation or an exploration was asked is malformed (a policy, a horizon, a
+    worker count)."""

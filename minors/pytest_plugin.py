@@ -1,12 +1,10 @@
-"""The `minors` pytest plugin: `pytest --minors-ruleset FILE` tests a house rule.
+"""The `minors` pytest plugin: `pytest --minors-ruleset FILE` tests a house rule
+(docs/testing.md).
 
-Registered as the `pytest11` entry point `minors`, so pytest loads it wherever `minors` is
-installed; `-p no:minors` turns it off. Without `--minors-ruleset` it does nothing: it
-adds no test, no fixture and imports neither Hypothesis nor the rules kernel's tables.
-With it, it adds one test item that runs `minors.testing.MinorsStateMachine` with the
-overlay files merged over the built-in tables (in order, as `minors run --ruleset` merges
-them), even in a project with no tests of its own. That needs Hypothesis
-(`pip install 'minors[testing]'`); without it the option is a clear usage error.
+Loaded wherever `minors` is installed (the `pytest11` entry point; `-p no:minors` turns it
+off). Without `--minors-ruleset` it does nothing and imports neither Hypothesis nor the
+tables; with it, it adds one item that runs `minors.testing.MinorsStateMachine` under the
+overlays, merged in order.
 """
 
 from __future__ import annotations
@@ -123,9 +121,7 @@ class RulesetItem(pytest.Item):
         run_state_machine_as_test(machine, settings=settings.get_profile(self.profile))
 
     def repr_failure(
-        self,
-        excinfo: pytest.ExceptionInfo[BaseException],
-        style: TracebackStyle | None = None,
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None
     ) -> str:
         """The broken invariant and Hypothesis's falsifying steps, without its internals."""
         error = excinfo.value

@@ -40,10 +40,9 @@ __all__ = [
 ]
 
 SAMPLE = "campaign.toml"
+"""The sample campaign (`minors run` without a file): a `campaign.toml` where there is one
+(a `minors init` folder's), else `BUILT_IN`."""
 BUILT_IN = f"<built-in {SAMPLE}>"
-"""The sample campaign that ships with the package, by name (`minors run` without a file).
-A file named `campaign.toml` is read where there is one (a `minors init` folder's), the
-built-in sample only where there is none."""
 """The built-in sample campaign, shipped in the package (`minors/samples`)."""
 
 
@@ -66,7 +65,7 @@ class Scenario:
 
 def _read(path: str | Path) -> tuple[str, dict[str, Any]]:
     """The scenario's name for messages and its TOML document, read within the limits of
-    `minors.domain.reading` (a regular file, its size, its nesting)."""
+    `minors.domain.reading`."""
     if str(path) == BUILT_IN or (str(path) == SAMPLE and not Path(SAMPLE).exists()):
         name, data = BUILT_IN, (files("minors") / "samples" / SAMPLE).read_bytes()
     else:
@@ -82,8 +81,8 @@ def _read(path: str | Path) -> tuple[str, dict[str, Any]]:
 
 
 def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
-    """Read and check a scenario file for form (not yet for legality); its commands are of
-    `kinds` (rule 82's vocabulary by default, a rulebook's `kinds` for a variant's).
+    """Read and check a scenario file for form (not for legality); its commands are of
+    `kinds` (rule 82's by default).
 
     Raises:
         ScenarioError: naming the file, the command (1-based) and the problem.
@@ -92,9 +91,8 @@ def load_scenario(path: str | Path, kinds: Mapping[str, type[Any]] | None = None
 
 
 def load_orders(path: str | Path, kinds: Mapping[str, type[Any]] | None = None) -> Scenario:
-    """Read an orders file (`minors continue`): a scenario file without `start` (and
-    without `ruleset`: the log's tables are in force), its commands played on the game a
-    log holds. Its `start` is empty.
+    """Read an orders file (`minors continue`): a scenario file without `start` and
+    `ruleset`, played on the game a log holds (its `start` is empty).
 
     Raises:
         ScenarioError: as `load_scenario`; also a `start` or `ruleset` given.
@@ -176,11 +174,7 @@ def _load(path: str | Path, kinds: Mapping[str, type[Any]] | None, *, orders: bo
 
 def _within_calendar(scenario: Scenario, game: Game, stop: Moment | None) -> None:
     """Every moment the run would reach lies between the start and the calendar's last
-    moment, checked before anything is played or logged.
-
-    Raises:
-        ScenarioError: naming the command (or `--until`) and the calendar's end.
-    """
+    moment, checked before anything is played or logged."""
     last = game.last_moment
     fix = "the start's last_moment in the tables ends it; an overlay can move it"
     if stop is not None and stop < game.clock:
@@ -231,10 +225,9 @@ def run_scenario(
 ) -> Game:
     """What `minors run` does: play the scenario and return the game.
 
-    `ruleset` (the CLI's --ruleset) replaces the file's overlays; `disabled` (for tests)
-    switches off the rules registered under those clause ids; `log` writes the audit log
-    of the run as it goes (closed at the end, or before the command that broke a rule);
-    `rulebook` plays it under a variant (rule 82 by default).
+    `ruleset` (--ruleset) replaces the file's overlays; `disabled` switches off those
+    clauses; `log` writes the audit log as it goes (closed where the run ends); `rulebook`
+    plays it under a variant.
 
     Raises:
         ScenarioError: the file or a value is malformed (exit 2).
@@ -308,7 +301,7 @@ def continue_log(
     durability: str = "entry",
 ) -> Game:
     """What `minors continue LOG ORDERS --log NEW` does: play the orders on the game the
-    log holds and write NEW, the log continued (it verifies with `--extends LOG`).
+    log holds and write NEW, the log continued.
 
     Raises:
         ScenarioError: the orders are malformed, or stamped before the log's clock.

@@ -1,9 +1,6 @@
 """Rule 82 as an OpenSpiel game (docs/embedding.md, "OpenSpiel"): `import minors.openspiel`
-registers `python_minors_awaw`, so that `pyspiel.load_game("python_minors_awaw")` plays it.
-
-Needs OpenSpiel (`pip install 'minors[openspiel]'`); without it importing this package
-raises `ModuleNotFoundError` saying what to install. The encoding of commands as actions
-(`Encoding`) is in `encoding`, the game and its states in `game`.
+registers `python_minors_awaw` for `pyspiel.load_game`. Needs OpenSpiel (`pip install
+'minors[openspiel]'`).
 """
 
 from __future__ import annotations

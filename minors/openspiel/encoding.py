@@ -1,17 +1,11 @@
-"""A fixed integer encoding of a rulebook's commands, for OpenSpiel's actions.
+"""A fixed integer encoding of a rulebook's commands, for OpenSpiel's actions
+(docs/embedding.md, "OpenSpiel").
 
-Action 0 is the pass (the clock goes to the next phase). Every other action is one
-command kind's block: the kind's fields that name a major, a minor, a country or one unit,
-read as the digits of a mixed-radix number whose radices are the sizes of their domains.
-The domains are fixed by the tables: majors and minors in table order, countries as the
-majors then the minors, units by sorted id among every unit the tables can put on the map.
-So an action means the same command in every position of a game of that ruleset.
-
-Two kinds take a field from elsewhere: a diplomatic result's `result` is the outcome of a
-chance node (its action is the attempt, minor and major), and a deployment's `placements`
-are the default set-up due now (the only set-up `legal_actions` lists). Kinds with another
-field that is neither a name nor a unit (`place`, a variant's kinds of that shape) are left
-out: `Encoding.left_out` says which and why.
+Action 0 is the pass. Every other action is in one command kind's block: a mixed-radix
+number whose digits are the positions of the kind's named fields in domains the tables fix,
+so an action means the same command in every position. A diplomatic result's `result` is a
+chance outcome and a deployment's `placements` the default set-up due now; kinds with any
+other field that is neither a name nor a unit are left out (`Encoding.left_out`).
 """
 
 from __future__ import annotations
@@ -111,11 +105,8 @@ def _digits(kind: type[Any]) -> tuple[tuple[str, str], ...] | str:
 
 
 class Encoding:
-    """The actions of a game's ruleset and rulebook: `encode` a command, `command` an action.
-
-    Args:
-        game: any position of the game; the domains come from its tables and rulebook.
-    """
+    """The actions of a game's ruleset and rulebook (from any position of the game): `encode`
+    a command, `command` an action."""
 
     def __init__(self, game: Game) -> None:
         rs = game.ruleset
@@ -194,12 +185,7 @@ class Encoding:
 
     def command(self, action: int, game: Game, result: int | None = None) -> Command:
         """The command of `action` in `game`: an attempt needs the `result` of its roll; a
-        deployment is the default set-up due now.
-
-        Raises:
-            CommandError: the pass, an action out of range, an attempt without a result, or
-                a deployment not due now.
-        """
+        deployment is the default set-up due now (`CommandError` if there is none)."""
         kind, values = self.block(action).kind, self.fields(action)
         if kind is DiplomaticResult:
             if result is None:

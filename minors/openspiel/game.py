@@ -1,7 +1,6 @@
-"""The OpenSpiel game over the kernel: the two sides play the phases of their player turns,
-a diplomatic attempt is a chance node, and the game ends at a horizon moment with an
-evaluation of the BRPs each side has gained (docs/embedding.md, "OpenSpiel").
-"""
+"""The OpenSpiel game over the kernel: the sides play their phases, a diplomatic attempt is
+a chance node, and the game ends at a horizon with an evaluation of the BRPs each side
+gained (docs/embedding.md, "OpenSpiel")."""
 
 from __future__ import annotations
 
@@ -45,9 +44,8 @@ PARAMETERS: dict[str, Any] = {
     "die_weights": "",
     "brp_scale": 50.0,
 }
-"""The game parameters and their defaults: the moment at which the game ends (the Fall 1939
-turn is played out), the actions a side may take in one phase before it must pass, the
-weights of the diplomatic results low to high separated by spaces (empty: the illustrative
+"""The game parameters and their defaults: the moment the game ends, the actions a side may
+take in one phase, the diplomatic results' weights low to high separated by spaces (empty:
 `illustrative_weights`), and the BRP difference that `evaluation` maps to tanh(1)."""
 
 PLAYERS = (Side.AXIS, Side.ALLIES)
@@ -115,10 +113,8 @@ class Settings:
         """The settings of a game from `start` with the parameters `values`.
 
         Raises:
-            ParameterError: a cap below 1, a scale not above 0, or die weights that are not
-                one non-negative number per result with a positive sum.
-            MomentError: a horizon that is not a moment, or one after the calendar's last
-                moment (`Game.last_moment`).
+            ParameterError: a parameter that cannot be used.
+            MomentError: a horizon that is not a moment, or after the calendar's end.
         """
         low, high = start.ruleset.scale
         cap, brp_scale = int(values["max_actions_per_phase"]), float(values["brp_scale"])
@@ -153,8 +149,8 @@ def _weights(text: str, results: int) -> tuple[float, ...]:
 
 
 def evaluation(game: Game, settings: Settings) -> float:
-    """The Axis return of a position: tanh of the Axis margin of `score` gained since the
-    start, over `brp_scale`; the Allies' return is its negative."""
+    """The Axis return: tanh of the Axis `score` margin gained since the start over
+    `brp_scale` (the Allies' is its negative)."""
     return math.tanh((_margin(game) - settings.baseline) / settings.brp_scale)
 
 
@@ -206,8 +202,7 @@ class _Play:
         return self.settings.weights[index] if 0 <= index < len(self.settings.weights) else 0.0
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The results of the pending attempt that are legal, with their weights scaled to
-        sum to 1."""
+        """The legal results of the pending attempt, their weights scaled to sum to 1."""
         assert self.pending is not None
         minor, major = self.pending
         low = self.settings.low
@@ -313,13 +308,8 @@ class _StateObserver:
 
 
 class MinorsGame(pyspiel.Game):  # type: ignore[misc]
-    """Rule 82 as an OpenSpiel game, from `start` (the 1939 campaign by default).
-
-    Args:
-        params: game parameters (`PARAMETERS`); `pyspiel.load_game` passes them.
-        start: the position to play from; its tables and rulebook give the encoding.
-        die_weights: the weights of the diplomatic results, low to high (the parameter
-            `die_weights` as numbers).
+    """Rule 82 as an OpenSpiel game of `params` (`PARAMETERS`) from `start` (the 1939
+    campaign by default); `die_weights` is that parameter as numbers.
 
     Raises:
         ParameterError: an unknown or unusable parameter.

@@ -1,18 +1,13 @@
-"""Work at scale on Dask (docs/scale.md): `minors simulate` (many seeded campaigns under one
-set of rules or two), `minors explore` (a bounded exhaustive search that checks the
-invariants of `minors.testing` in every position) and `minors log verify-many`, each run
-by a `Runner`: in this process, on a local cluster of worker processes, or on any Dask
-cluster by its scheduler's address.
-
-Needs the `scale` extra (`pip install 'minors[scale]'`: dask, distributed and Hypothesis,
-which the invariants of `minors.testing` need).
+"""Work at scale on Dask (docs/scale.md): `minors simulate`, `minors explore` and `minors
+log verify-many`, each run by a `Runner`. Needs the `scale` extra (`pip install
+'minors[scale]'`).
 """
 
 from __future__ import annotations
 
 from .explore import PASS, Exploration, Search, Violation, explore
-from .jobs import simulate
 from .policy import DEFAULT_POLICY, Policy, load_policy, phase_kinds, random_policy
+from .report import simulate
 from .runner import Payload, Runner, Setup
 from .simulate import (
     CampaignResult,

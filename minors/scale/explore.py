@@ -1,34 +1,17 @@
 """`minors explore`: a bounded exhaustive search from a position (docs/scale.md).
 
-Every sequence of steps (a command `legal_actions` lists, of the kinds asked for, or
-`pass`: the clock moves on one phase) to a depth or a moment is explored breadth first,
-level by level; positions are deduplicated by `Game.key()`, and every invariant of
-`minors.testing` is checked in every position, once, on the first sequence that reaches
-it. A position's sequence is its *rank*: the indexes of its steps in the order each
-position offers them (`legal_actions` order, then `pass`), compared lexicographically; of
-the shortest sequences that break an invariant the one reported is the least by rank (the
-first in `legal_actions` order), so the answer is the same on any number of workers.
+Breadth first, level by level, positions deduplicated by `Game.key()`, every invariant of
+`minors.testing` checked once per position. A sequence's *rank* is the indexes of its steps
+in the order each position offers them (`legal_actions`, then `pass`); of the shortest
+sequences that break an invariant the least by rank is reported, so the answer is the same
+on any number of workers. Each level's frontier is partitioned by key over the workers,
+which replay their positions from the root (`push` and `pop`) and list the successors; the
+client merges them, keeping for each new key its least rank.
 
-The frontier of each level is partitioned by key over the workers; each worker replays
-its positions from the root (sharing prefixes, `push` and `pop`), checks them and lists
-their successors; the client merges the successors into the visited set, keeping for
-each new key its least rank.
-
-Partial-order reduction: sleep sets (Godefroid, 1996), which prune transitions and never
-positions. Two commands are independent at a position when both are of the diplomatic
-kinds (`diplomatic_result`, `subvert`, `declare_war`, `border_war`,
-`refuse_association`), neither begins or ends a war between major powers, and the minors
-and units they name or change (their fields and their effects) are disjoint: under rule 82
-such commands read and write only their own minor's record and units, the BRP totals
-(added to, read by no check), the ledger (appended to; its numbers are not in the key) and
-the wars between majors (which neither changes), so they commute and neither disables the
-other. Commands of other kinds and `pass` are dependent on everything. Sleep sets over a
-sound independence relation visit every position reachable within the bounds (a slept
-transition's target is reached by the commuted sequence, of the same length); the sleep
-set of a position reached by several sequences of one level is their intersection, each
-command in it with the union of the minors and units the sequences found it to touch. A
-rulebook whose rules read across minors should run with `reduction=False`
-(`--no-reduction`).
+Partial-order reduction by sleep sets (Godefroid, 1996), sound under rule 82 for the
+diplomatic kinds of `COMMUTING` that name or change disjoint minors and units and begin or
+end no war between majors: docs/scale.md gives the argument. A rulebook whose rules read
+across minors should run with `reduction=False` (`--no-reduction`).
 """
 
 from __future__ import annotations
@@ -49,14 +32,7 @@ from .invariants import LISTED_APPLY, broken
 from .runner import Payload, Runner
 from .scenario_text import scenario_text
 
-__all__ = [
-    "COMMUTING",
-    "PASS",
-    "Exploration",
-    "Search",
-    "Violation",
-    "explore",
-]
+__all__ = ["COMMUTING", "PASS", "Exploration", "Search", "Violation", "explore"]
 
 PASS = "pass"
 """The step that moves the clock on one phase (`advance_to(clock.next())`)."""
@@ -100,12 +76,8 @@ class Search:
         until: str | Moment | None = None,
         reduction: bool = True,
     ) -> Search:
-        """The search, checked here (bounds, kinds) before anything is sent.
-
-        Raises:
-            ScaleInputError: neither a depth nor a moment, a negative depth, a moment before
-                the root's clock, or an unknown kind.
-        """
+        """The search, its bounds and kinds checked here before anything is sent
+        (`ScaleInputError`)."""
         if depth is None and until is None:
             raise ScaleInputError("give the bounds of the search: --depth D or --until MOMENT")
         if depth is not None and depth < 0:
@@ -125,8 +97,7 @@ class Search:
 
 @frozen
 class Node:
-    """A position of the frontier: its key, the steps that reach it first, their rank,
-    and the commands asleep there."""
+    """A position of the frontier: its key, first path and its rank, commands asleep there."""
 
     key: int
     path: tuple[Step, ...]
@@ -136,8 +107,8 @@ class Node:
 
 @frozen
 class Child:
-    """A successor of a node: its key, the step to it, the step's index among the node's
-    steps (the last of its rank), and the commands asleep there."""
+    """A successor of a node: its key, the step to it and that step's index, the commands
+    asleep there."""
 
     key: int
     step: Step
@@ -147,8 +118,7 @@ class Child:
 
 @frozen
 class Expanded:
-    """A worker's answer for one node: the invariants broken there, and its successors
-    (none for a leaf)."""
+    """A worker's answer for one node: the invariants broken there, and its successors."""
 
     rank: tuple[int, ...]
     broken: tuple[tuple[str, str, tuple[str, ...], Step | None], ...]
@@ -192,11 +162,9 @@ class Exploration:
     positions: int
     """Distinct positions (keys), each checked once."""
     depth: int
-    """The deepest level checked: all its positions, or (when capped) those of least rank
-    that the cap left in."""
+    """The deepest level checked (when capped, the positions of least rank the cap left)."""
     capped: bool
-    """`max_states` stopped the search before its bounds: a level was cut to the positions
-    of least rank, or some of its positions were left unexpanded."""
+    """`max_states` stopped the search before its bounds."""
     max_states: int
     violations: tuple[Violation, ...]
     reduction: bool
@@ -408,8 +376,7 @@ Best = tuple[tuple[int, ...], tuple[Step, ...], dict[Command, frozenset[str]]]
 
 
 def _run(runner: Runner, payload: Payload, nodes: Sequence[Node], leaves: bool) -> list[Expanded]:
-    """Check `nodes` (and list their successors unless `leaves`), partitioned by key over
-    the runner's workers."""
+    """Check `nodes` (and list their successors unless `leaves`), partitioned by key."""
     if not nodes:
         return []
     parts: dict[int, list[Node]] = {}
@@ -459,9 +426,7 @@ def explore(
     progress: Callable[[int, int], None] | None = None,
 ) -> Exploration:
     """Explore `search` where `runner` runs work, visiting at most `max_states` distinct
-    positions. The violations' scenarios name the overlays the root was played under (its
-    tables' sources, whether they came from `--ruleset` or from its scenario file) by
-    absolute path, so that they replay from anywhere."""
+    positions; the violations' scenarios name the root's overlays by absolute path."""
     if max_states < 1:
         raise ScaleInputError(f"--max-states {max_states}: give one or more")
     root = search.root

@@ -1,6 +1,5 @@
-"""The invariants `minors explore` checks in every position: those `minors.testing` keeps in
-every game under any ruleset (its `MinorsStateMachine`), as functions of a game. Each gives
-a list of problems, empty when it holds."""
+"""The invariants `minors explore` checks in every position, those of `minors.testing`: each
+a function of a game that lists its problems, none when it holds."""
 
 from __future__ import annotations
 
@@ -50,17 +49,15 @@ INVARIANTS: tuple[Invariant, ...] = (
 """Every invariant of the state `minors.testing` checks, in the state machine's order."""
 
 LISTED_APPLY = Invariant("listed_commands_apply", "", lambda game: [])
-"""The API's invariant: a command `legal_actions` lists is applied without a violation or
-an error, and the clock advances without one (checked as each step is tried, not by a
-function of the state)."""
+"""The API's invariant: a command `legal_actions` lists applies, and the clock advances,
+without a violation or an error (checked as each step is tried)."""
 
 _ENFORCED = (Phase.MOVEMENT, Phase.COMBAT, Phase.REDEPLOYMENT)
 
 
 def broken(game: Game, passed: Moment | None) -> list[tuple[Invariant, list[str]]]:
-    """Every invariant `game` breaks now, with its problems; `passed` is the moment the
-    clock just left (the last step was an advance), or None. A check that raises breaks
-    its invariant, the error its problem."""
+    """Every invariant `game` breaks now, with its problems (a check that raises breaks its
+    own); `passed` is the moment the clock just left, if the last step was an advance."""
     found = []
     for invariant in INVARIANTS:
         if invariant.after_phase_end and (passed is None or passed.phase not in _ENFORCED):

@@ -1,7 +1,5 @@
 """The picture of a simulation as one self-contained HTML page (`minors simulate --html`),
-in the style of `minors report`'s page (its stylesheet, status colours and major colours):
-per minor and season the shares of the statuses, the BRP credits per major with their
-intervals, the differences between two sets of rules, and the clauses fired."""
+in the style and colours of `minors report`'s page."""
 
 from __future__ import annotations
 
@@ -116,11 +114,7 @@ def _chart(summary: dict[str, Any], colours: dict[str, str]) -> dict[str, Any]:
                 "line": " ".join(f"{x(i)},{y(p['value'])}" for i, p in enumerate(points)),
                 "band": " ".join(upper + lower),
                 "points": [
-                    {
-                        "x": x(i),
-                        "y": y(p["value"]),
-                        "title": f"{major}, {label}: {shown(p)} BRPs",
-                    }
+                    {"x": x(i), "y": y(p["value"]), "title": f"{major}, {label}: {shown(p)} BRPs"}
                     for i, (p, label) in enumerate(zip(points, seasons, strict=True))
                 ],
                 "last": f"{data['at_horizon']['value']:+.1f}",

@@ -1,7 +1,6 @@
-"""How a simulated campaign chooses its commands: a policy is a callable `(game, rng) ->
-command | None`, asked again and again in each phase until it answers None (or has given
-`MOVES_PER_PHASE` commands), after which the clock moves on one phase. Named on the
-command line as `module:function`; the default is `random_policy`."""
+"""How a simulated campaign chooses its commands: a policy `(game, rng) -> command | None`
+is asked again in each phase until it answers None (or `MOVES_PER_PHASE` times), then the
+clock moves on one phase."""
 
 from __future__ import annotations
 
@@ -47,8 +46,7 @@ PHASE_KINDS: dict[Phase, tuple[str, ...]] = {
 
 ANY_PHASE: tuple[str, ...] = (K.REFUSE_ASSOCIATION, K.DEPLOY)
 """Choices no phase restricts: a refusal while an association is pending (82.81D), the
-default set-up of a deployment due now (82.52). `surrender` and `reenter_war` (events of
-rules outside rule 82) and `place` / `remove` (the map's bookkeeping) are left out."""
+default set-up of a deployment due now (82.52)."""
 
 
 def phase_kinds(moment: Moment) -> tuple[str, ...]:
@@ -73,8 +71,7 @@ def load_policy(spec: str) -> Policy:
     """The policy `module:function` names (imported here, and again on each worker).
 
     Raises:
-        ScaleInputError: the spec is malformed, the module cannot be imported, or the
-            attribute is missing or not callable.
+        ScaleInputError: naming what is wrong with `spec`.
     """
     module_name, colon, attribute = spec.partition(":")
     where = f"--policy {spec!r}"

@@ -1,7 +1,5 @@
-"""What `minors simulate` reports from its campaigns: per minor and season the distribution
-of statuses and majors, first-attack and conquest dates, BRP credits per major, how often
-each clause fired, each with its 95 % interval (Wilson for proportions, Student t for
-means); with a second set of rules, the paired differences (docs/scale.md)."""
+"""What `minors simulate` reports from its campaigns, each figure with its 95 % interval;
+with a second set of rules, the paired differences (docs/scale.md)."""
 
 from __future__ import annotations
 
@@ -15,10 +13,11 @@ from ..domain import Status
 from ..domain.clock import Moment
 from ..errors import ScaleInputError
 from ..ruleset.tables import Ruleset
-from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, season_label
+from .runner import Runner
+from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, run_campaigns, season_label
 from .stats import CONFIDENCE, holm, mean_interval, paired_p, wilson
 
-__all__ = ["Side", "differences", "shown", "summary"]
+__all__ = ["Side", "differences", "shown", "simulate", "summary"]
 
 NEVER = "never"
 NONE = "none"
@@ -211,13 +210,10 @@ def _measures(
 
 
 def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
-    """Each measure on both sides and the mean of its paired differences (versus - base,
-    campaign by campaign: the same seeds) with its t interval; `shows` when the interval
-    excludes 0; `p`, the paired t test's two-sided p-value, and `p_holm`, that p adjusted
-    by Holm's method over all the measures listed (each interval is at 95 % alone: among
-    many measures some show by chance, and `p_holm` below 0.05 is the one that holds for
-    them together). Measures that are equal in every campaign are left out, and so are
-    the campaigns that stopped on an error on either side.
+    """Each measure on both sides and the mean of its paired differences (versus - base)
+    with its t interval, the paired t test's p and `p_holm`, adjusted by Holm's method over
+    all the measures (among many, some show by chance at 95 % each). Measures equal in
+    every campaign are left out, and so are campaigns that stopped on either side.
 
     Raises:
         ScaleInputError: the sides did not play the same seeds.
@@ -268,3 +264,28 @@ def shown(interval: dict[str, Any], percent: bool = False) -> str:
     if percent:
         return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"
+
+
+def simulate(
+    base: Campaigns, count: int, runner: Runner, versus: Campaigns | None = None
+) -> dict[str, Any]:
+    """`count` campaigns of `base` (and of `versus`, with the same seeds) as `minors simulate
+    --json` prints them.
+
+    Raises:
+        ScaleInputError: the two sides are seeded differently (they would not be paired).
+    """
+    if versus is not None and versus.seed != base.seed:
+        raise ScaleInputError(
+            f"both sides play the same seeds: --seed {base.seed} against {versus.seed}"
+        )
+    first = Side("base", base, tuple(run_campaigns(base, count, runner)))
+    if versus is None:
+        return {**summary(first), "ran_on": runner.setup.describe()}
+    other = Side("versus", versus, tuple(run_campaigns(versus, count, runner)))
+    # the figures of both sides over the same campaigns: those that completed on both
+    failed = frozenset(r.index for side in (first, other) for r in side.results if r.error)
+    document = summary(first, failed)
+    document["ran_on"] = runner.setup.describe()
+    document["versus"] = {**summary(other, failed), "differences": differences(first, other)}
+    return document

@@ -1,14 +1,10 @@
-"""One way to run the work of `simulate`, `explore` and `verify-many` (docs/scale.md): in
-this process (Dask's synchronous or threaded scheduler), on a `distributed.LocalCluster` of
-worker processes, or on an existing Dask cluster named by its scheduler's address.
+"""Where the work of `simulate`, `explore` and `verify-many` runs (docs/scale.md): in this
+process, on a `distributed.LocalCluster`, or on a Dask cluster by its scheduler's address.
 
-What goes to the workers is one *shared* object (a pickled root game, its rulebook and the
-rest of a job's spec), pickled once by the client and sent once to each worker, with its
-SHA-256 digest: a worker unpickles it once per digest and refuses a payload whose bytes do
-not digest as the client said. Each task is a module-level function applied to the shared
-object and one item, so results depend on the item alone, never on which worker ran it or
-in which order: `map` returns them in the order of the items, whatever the number of
-workers.
+A job's *shared* object (root game, rulebook, spec) is pickled once, sent once to each
+worker with its SHA-256 digest, and unpickled there once per digest. Each task is a
+module-level function of the shared object and one item, so results depend on the item
+alone and `map` returns them in the order of the items, whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -87,7 +83,7 @@ def unpack(blob: bytes, digest: str) -> Any:
     """The shared object of a payload, unpickled once per worker process and digest.
 
     Raises:
-        ScaleError: the bytes do not digest as the client said they would.
+        ScaleError: the bytes do not digest as the client said.
     """
     with _LOCK:
         if digest in _UNPACKED:
@@ -108,13 +104,8 @@ def _call(fn: Callable[[Any, T], R], blob: bytes, digest: str, item: T) -> R:
 
 
 def _reachable(address: str, wait: float = 5.0) -> None:
-    """Fail at once, naming the address, when nothing listens at a `tcp://host:port`
-    scheduler address (a client would retry until its timeout). Other protocols are left
-    to the client.
-
-    Raises:
-        ScaleError: the connection is refused or times out.
-    """
+    """Fail at once (`ScaleError`) when nothing listens at a `tcp://host:port` scheduler
+    address, where a client would retry until its timeout; other protocols are left to it."""
     import socket
     from urllib.parse import urlsplit
 
@@ -135,12 +126,9 @@ class Runner:
     manager: a cluster it started is shut down when the block ends).
 
     Args:
-        workers: worker processes of a local cluster; 1 runs everything in this process.
-            None: a local cluster of one process per core, unless the job is `small`.
-        scheduler: the address of an existing Dask scheduler (`tcp://host:8786`); its
-            workers do the work (`workers` must then be None).
-        small: the job is small: without `workers`, it runs in this process on Dask's
-            threaded scheduler rather than paying for a cluster's start-up.
+        workers: local worker processes (1: this process; None: one per core, or this
+            process's threads when the job is `small`, sparing a cluster's start-up).
+        scheduler: the address of an existing Dask scheduler, whose workers do the work.
         progress: told (done, total) as tasks finish.
         cluster: start a local cluster even for one worker (a benchmark's baseline).
     """
@@ -229,9 +217,8 @@ class Runner:
     # ---- work ------------------------------------------------------------------------
 
     def map(self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]) -> list[R]:
-        """`[fn(shared object, item) for item in items]`, run where this runner runs work,
-        in the order of `items`. `fn` must be a module-level function (it is pickled by
-        reference)."""
+        """`[fn(shared object, item) for item in items]`, run where this runner runs work;
+        `fn` must be a module-level function (it is pickled by reference)."""
         if not items:
             return []
         if self.setup.mode in ("sync", "threads"):
@@ -242,6 +229,7 @@ class Runner:
     def _local(self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]) -> list[R]:
         from dask.callbacks import Callback
         from dask.local import get_sync
+        from dask.threaded import get
 
         keys = [f"task-{i}" for i in range(len(items))]
         # each task a bare callable, so that Dask never looks inside an item for keys
@@ -256,15 +244,10 @@ class Runner:
             if self.progress is not None:
                 self.progress(done[0], len(items))
 
-        scheduler = "sync" if self.setup.mode == "sync" else "threads"
         with Callback(posttask=finished):
-            if scheduler == "sync":
-                results = get_sync(graph, keys)
-            else:
-                from dask.threaded import get
-
-                results = get(graph, keys, num_workers=self.setup.workers)
-        return list(results)
+            if self.setup.mode == "sync":
+                return list(get_sync(graph, keys))
+            return list(get(graph, keys, num_workers=self.setup.workers))
 
     def _distributed(
         self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]

@@ -48,17 +48,11 @@ def scenario_text(
     comments: Iterable[str] = (),
     then: Command | None = None,
 ) -> str:
-    """The scenario whose run gives `game`'s commands again: from the game's start, each
-    command of its log (not the clock's advances: `at` moves the clock) at the moment it
-    was applied. `overlays` are written as given (absolute paths replay from anywhere);
-    `comments` head the file (what to run it with); `then` is one more command at the
-    game's clock (one the rules refuse there: `minors run` stops on it with exit 3)."""
+    """The scenario whose run gives `game`'s commands again, each at the moment it was
+    applied (`at` moves the clock); `comments` head the file; `then` is one more command at
+    the game's clock (one the rules refuse there, so that `minors run` stops on it)."""
     lines = [f"# {line}" for line in comments]
-    lines += [
-        "[scenario]",
-        f"name = {toml_value(name)}",
-        f"start = {toml_value(game.start)}",
-    ]
+    lines += ["[scenario]", f"name = {toml_value(name)}", f"start = {toml_value(game.start)}"]
     if description:
         lines.append(f"description = {toml_value(description)}")
     if overlays:

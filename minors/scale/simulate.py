@@ -1,12 +1,11 @@
 """`minors simulate`: many campaigns from one position to a horizon, each with its own seed,
 under a policy, under one set of rules or two (docs/scale.md).
 
-A campaign is a pure function of its spec and its index: the seed of campaign `i` is drawn
-from the simulation's seed and `i` (SHA-256, the same in every process), so any outcome the
-report names is replayed by running campaign `i` again (`replay_campaign`), and the report
-is the same whatever the number of workers. With `--versus-*` the second set of rules plays
-the same seeds (common random numbers): the difference between the sides is the rule's, and
-each difference is reported as the mean of the paired differences with its t interval.
+A campaign is a pure function of its spec and its index (its seed is drawn from the
+simulation's seed and the index by SHA-256), so any outcome is replayed by running it again
+(`replay_campaign`) and the report is the same on any number of workers. With `--versus-*`
+the second set of rules plays the same seeds (common random numbers), so the difference
+between the sides is the rule's.
 """
 
 from __future__ import annotations
@@ -64,23 +63,18 @@ def campaign_seed(seed: int, index: int) -> int:
 
 
 def phase_rng(seed: int, moment: Moment) -> random.Random:
-    """The random numbers a campaign's policy draws in the phase at `moment`: drawn afresh
-    each phase from the campaign's seed and the moment, so that two sets of rules playing
-    the same seed draw alike in every phase, however their earlier phases differed
-    (common random numbers, phase by phase)."""
+    """The random numbers a campaign's policy draws in the phase at `moment`, drawn afresh
+    each phase so that two sets of rules playing the same seed draw alike in every phase,
+    however their earlier phases differed."""
     data = hashlib.sha256(f"minors-phase:{seed}:{moment.index}".encode()).digest()
     return random.Random(int.from_bytes(data[:8], "big"))
 
 
 def root_game(
-    scenario: str | None,
-    at: str | None,
-    overlays: Sequence[str],
-    rulebook: Rulebook | None,
+    scenario: str | None, at: str | None, overlays: Sequence[str], rulebook: Rulebook | None
 ) -> Game:
-    """The position work starts from: the built-in start (`1939-fall`), or a scenario played
-    to its end or to `at` (as `minors run FILE --until AT`), under `overlays` (which
-    replace the scenario's own, as `--ruleset` does) and `rulebook`.
+    """The position work starts from: the built-in start, or a scenario played to its end
+    or to `at`, under `overlays` (which replace the scenario's own) and `rulebook`.
 
     Raises:
         ScaleInputError: the scenario breaks a rule before the position is reached.
@@ -154,11 +148,9 @@ class CampaignResult:
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]
-    """Per minor: the moment (index) a major first attacked it (its `attacked_at`, set by a
-    declaration or a border war, in play or before the start position), if one did."""
+    """Per minor: the moment (index) a major first attacked it (`attacked_at`), if one did."""
     conquest: tuple[int | None, ...]
-    """Per minor: the moment (index) it was first conquered (82.11G), if it was: in play,
-    or before the start position as the start's log records it."""
+    """Per minor: the moment (index) it was first conquered (82.11G), if it was."""
     clauses: tuple[tuple[str, int], ...]
     """How often each clause's rules fired (effects naming it), sorted by clause."""
     commands: int
@@ -168,9 +160,7 @@ class CampaignResult:
     """The command it stopped on, if a command stopped it (its replay ends with it)."""
     error: str = ""
     """Why the campaign stopped before the horizon, if it did: a command the rules refused,
-    a rule that failed (a bug of the rulebook) or a policy that raised (its bug). Such a
-    campaign is left out of the report's figures and listed with its index, to be
-    replayed."""
+    a rule or a policy that raised. The report lists it apart from its figures."""
 
 
 def _check(spec: Campaigns) -> None:
@@ -206,8 +196,7 @@ def _logged_copy(spec: Campaigns, path: Path) -> Game:
 
 def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     """Play campaign `index` of `spec` to the horizon: its result and its final game. A
-    command the rules refuse or a rule that fails stops the campaign there, and its result
-    says why (`error`).
+    command refused or a rule that fails stops it there (`error` says why).
 
     Raises:
         ScaleError: the worker's tables or rulebook differ from the client's.
@@ -231,12 +220,16 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         when = game.minor(name).attacked_at
         first_attack.append(when.index if when is not None else None)
     conquest: list[int | None] = [None] * len(minors)
-    for entry in root.log:  # conquests before the start position, dated by its log
-        for e in entry.effects:
+
+    def date_conquests(effects: Sequence[Any], moment: int) -> None:
+        for e in effects:
             if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
                 i = position.get(e.minor)
                 if i is not None and conquest[i] is None:
-                    conquest[i] = entry.moment.index
+                    conquest[i] = moment
+
+    for entry in root.log:  # conquests before the start position, dated by its log
+        date_conquests(entry.effects, entry.moment.index)
     fired: Counter[str] = Counter()
     seasons: list[tuple[tuple[int, int], ...]] = []
     brps: list[tuple[int, ...]] = []
@@ -257,15 +250,11 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
 
     def note(effects: Sequence[Any]) -> None:
         """Count the clauses that fired; date first attacks and conquests."""
-        moment = game.clock.index
         for e in effects:
             rule = getattr(e, "rule", "")
             if rule and not isinstance(e, PhaseEnded):
                 fired[rule] += 1
-            if isinstance(e, StatusChanged) and e.new is Status.CONQUERED:
-                i = position.get(e.minor)
-                if i is not None and conquest[i] is None:
-                    conquest[i] = moment
+        date_conquests(effects, game.clock.index)
         board = game.play().board.minors
         for i in list(unattacked):
             when = board[minors[i]].attacked_at
@@ -339,8 +328,7 @@ def _play_batch(spec: Campaigns, indices: tuple[int, ...]) -> list[CampaignResul
 
 
 def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignResult]:
-    """Campaigns 0 .. count - 1 of `spec`, in index order, played where `runner` runs
-    work (in batches of `BATCH`)."""
+    """Campaigns 0 .. count - 1 of `spec`, in order, played where `runner` runs work."""
     if count < 1:
         raise ScaleInputError(f"--campaigns {count}: give one campaign or more")
     batches = [tuple(range(i, min(i + BATCH, count))) for i in range(0, count, BATCH)]
@@ -349,12 +337,9 @@ def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignR
 
 
 def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, str]:
-    """Campaign `index` played again in this process: its result (equal to the one the
-    simulation reported), its final game, and the scenario file that `minors run --until
-    HORIZON` replays it from (its commands stamped with their moments). A campaign that
-    stopped on a command ends with that command, so that `minors run` (without --until)
-    stops on it. The scenario names its overlays by absolute path: it replays from
-    anywhere."""
+    """Campaign `index` played again in this process: its result, its final game, and the
+    scenario file that `minors run` replays it from (overlays by absolute path; a campaign
+    that stopped on a command ends with it)."""
     result, game = play_campaign(spec, index)
     overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(

@@ -1,8 +1,6 @@
-"""The intervals `minors simulate` reports (docs/scale.md): Wilson score intervals for
-proportions, Student t intervals for means and for the mean of paired differences (the two
-sides of `--versus-*` play the same seeds, so each campaign is its own control), and the
-paired t test's p-values with Holm's adjustment for the many measures compared at once.
-All at 95 % unless told otherwise; no SciPy needed."""
+"""The intervals `minors simulate` reports (docs/scale.md): Wilson for proportions, Student
+t for means and paired differences, and the paired t test's p-values with Holm's
+adjustment; no SciPy needed."""
 
 from __future__ import annotations
 
@@ -51,20 +49,19 @@ class Interval:
         }
 
 
-def _z(confidence: float) -> float:
-    return NormalDist().inv_cdf(0.5 + confidence / 2)
+Z = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)
+"""The normal quantile of the Wilson intervals."""
 
 
-def wilson(successes: int, trials: int, confidence: float = CONFIDENCE) -> Interval:
+def wilson(successes: int, trials: int) -> Interval:
     """The Wilson score interval of a proportion `successes / trials` (sound near 0 and 1,
     where the normal approximation is not); (0, 0, 1) when there are no trials."""
     if trials <= 0:
         return Interval(0.0, 0.0, 1.0, "wilson")
-    z = _z(confidence)
     p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    denominator = 1 + Z * Z / trials
+    centre = (p + Z * Z / (2 * trials)) / denominator
+    half = Z * math.sqrt(p * (1 - p) / trials + Z * Z / (4 * trials * trials)) / denominator
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return Interval(p, low, high, "wilson")
@@ -132,16 +129,15 @@ def t_quantile(p: float, df: int) -> float:
     return (low + high) / 2
 
 
-def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
-    """The mean of `values` with its Student t interval (the mean itself when the values
-    are all equal); with fewer than two values there is no estimate of the spread, and the
-    interval is unbounded (-inf, inf), never the mean alone."""
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The mean of `values` with its Student t interval; unbounded (-inf, inf) with fewer than
+    two values, which give no estimate of the spread."""
     n = len(values)
     mean = math.fsum(values) / n if n else 0.0
     if n < 2:
         return Interval(mean, -math.inf, math.inf, "t")
     variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
+    half = t_quantile(0.5 + CONFIDENCE / 2, n - 1) * math.sqrt(variance / n)
     return Interval(mean, mean - half, mean + half, "t")
 
 

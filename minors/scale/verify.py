@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import attrs
 from attrs import frozen
 
 from .._kernel.rulebook import Rulebook
@@ -40,13 +41,7 @@ class Checked:
 
     def to_json(self) -> dict[str, Any]:
         """As `minors log verify-many --json` lists it."""
-        return {
-            "path": self.path,
-            "outcome": self.outcome,
-            "detail": self.detail,
-            "entries": self.entries,
-            "head": self.head,
-        }
+        return attrs.asdict(self)
 
 
 def logs_in(paths: Iterable[str | Path]) -> list[str]:
@@ -72,17 +67,15 @@ def _verify(rulebook: Rulebook | None, item: tuple[str, str]) -> Checked:
         return Checked(path, "unverifiable", str(exc))
     except (MinorsError, OSError, ValueError) as exc:
         return Checked(path, "unverifiable", f"{type(exc).__name__}: {exc}")
-    if verdict.ok:
-        return Checked(path, "ok", verdict.describe(), verdict.entries, verdict.head)
-    return Checked(path, "failed", verdict.describe(), verdict.entries, verdict.head)
+    outcome: Outcome = "ok" if verdict.ok else "failed"
+    return Checked(path, outcome, verdict.describe(), verdict.entries, verdict.head)
 
 
 def verify_many(
     paths: Sequence[str], runner: Runner, rulebook: Rulebook | None = None
 ) -> list[Checked]:
-    """Each log's verdict, in the order given, verified where `runner` runs work. On a
-    cluster the workers read the logs at these paths made absolute here (a shared file
-    system: a worker's working folder is not the client's)."""
+    """Each log's verdict, in the order given, verified where `runner` runs work (a cluster's
+    workers read the paths made absolute here, on a shared file system)."""
     items = [(path, str(Path(path).absolute())) for path in paths]
     return runner.map(_verify, Payload.of(rulebook), items)
 

@@ -1,21 +1,16 @@
 """JSON Schemas of what `minors` reads and writes, for engines in other languages:
-`minors schema NAME` prints one, `docs/schemas/NAME.schema.json` ships each (generated from
-here: `minors schema --write docs/schemas`, and a test checks they agree).
+`minors schema NAME` prints one, `docs/schemas/NAME.schema.json` ships each (`minors schema
+--write docs/schemas`; a test checks they agree).
 
-`SCHEMAS` is the one source: a name and the function that builds its schema, mostly from
-the code it describes (command kinds, effects, records, enums), so that a schema cannot
-drift from the code either. `OUTPUTS` says which schema each `minors ... --json` prints
-(exit 2 always prints the `error` document). Adding a schema is a function here, a line in
-`SCHEMAS` (and in `OUTPUTS` for a command's `--json`), and `minors schema --write
-docs/schemas`; the tests then validate every such output of the test suite against it.
-
-The schemas are closed (`additionalProperties: false`): they list every field this version
-writes. The contracts allow later minor versions to add fields, so a reader should ignore
-fields it does not know rather than validate one version's output with another's schema.
+`SCHEMAS` is the one source, each schema built mostly from the code it describes (command
+kinds, effects, records, enums) so that it cannot drift from it. The schemas are closed:
+they list every field this version writes; a reader should ignore fields it does not know,
+as later minor versions may add some.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -29,8 +24,8 @@ SCHEMAS: dict[str, Callable[[], Shape]] = {
     "scenario": documents.scenario,
     "state": documents.state,
     "error": documents.error,
-    "log-1": documents.log_format_1,
-    "log-2": documents.log_format_2,
+    "log-1": functools.partial(documents.log_format, 1),
+    "log-2": functools.partial(documents.log_format, 2),
     "log-verify": documents.log_verify,
     "log-show": documents.log_show,
     "tables": documents.tables,
@@ -56,8 +51,8 @@ OUTPUTS: dict[str, str] = {
     "explore": "exploration",
     "log verify-many": "verdicts",
 }
-"""The schema of what `minors COMMAND --json` prints when it does not exit 2 (then: the
-`error` document). `minors nationality --json` has none yet."""
+"""The schema of what `minors COMMAND --json` prints unless it exits 2 (then: `error`);
+`minors nationality --json` has none yet."""
 
 
 def names() -> list[str]:

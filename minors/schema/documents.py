@@ -18,22 +18,19 @@ from ..domain.units import UnitKind
 from ..rules82.commands import KINDS
 from ..ruleset import a25, loader
 from ..ruleset.records import Count, Partisans
-from .shapes import LEAVES, SHA256, Shape, moment, record, shape
+from .shapes import LEAVES, SHA256, Shape, closed, document, moment, record, shape, strings
 
 __all__ = [
     "LOG_FORMAT",
     "coverage",
     "error",
-    "log_format_1",
-    "log_format_2",
+    "log_format",
     "log_show",
     "log_verify",
     "scenario",
     "state",
     "tables",
 ]
-
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 NAMES = {
     Names.MINOR: "a minor country (any of its names, case-insensitive)",
@@ -43,10 +40,6 @@ NAMES = {
     Names.UNITS: "unit ids, each once (one id may be written as a string)",
 }
 """What a field that names something holds, by its annotation."""
-
-
-def _document(title: str, description: str, body: Shape) -> Shape:
-    return {"$schema": DRAFT, "title": title, "description": description, **body}
 
 
 def _one_of(tag: str, options: list[Shape], other: Shape | None = None) -> Shape:
@@ -61,17 +54,7 @@ def _one_of(tag: str, options: list[Shape], other: Shape | None = None) -> Shape
     ]
     if other is not None:
         branches.append({"if": {"properties": {tag: {"not": {"enum": names}}}}, "then": other})
-    return {
-        "type": "object",
-        "properties": {tag: tags},
-        "required": [tag],
-        "allOf": branches,
-    }
-
-
-def _strings(description: str = "") -> Shape:
-    out: Shape = {"type": "array", "items": {"type": "string"}}
-    return {**out, "description": description} if description else out
+    return {"type": "object", "properties": {tag: tags}, "required": [tag], "allOf": branches}
 
 
 def _first_line(cls: type[Any]) -> str:
@@ -103,11 +86,11 @@ def _command(name: str, cls: type[Any], *, stamped: bool) -> Shape:
     """A command of kind `name` in the scenario vocabulary, with its `at` if `stamped`."""
     hints = typing.get_type_hints(cls, include_extras=True)
     named = field_names(cls)
-    properties: Shape = {"command": {"const": name}}
+    properties: Shape = {}
     if stamped:
-        properties = {"at": moment("When the command happens; never earlier than the one before.")}
-        properties["command"] = {"const": name}
-    required = ["at", "command"] if stamped else ["command"]
+        properties["at"] = moment("When the command happens; never earlier than the one before.")
+    properties["command"] = {"const": name}
+    optional = []
     for a in attrs.fields(cls):
         key = vocabulary_key(a.name)
         field = _input(hints[a.name])
@@ -121,23 +104,15 @@ def _command(name: str, cls: type[Any], *, stamped: bool) -> Shape:
         if what is not None:
             field["description"] = NAMES[what]
         properties[key] = field
-        if _required_input(a):
-            required.append(key)
-    return {
-        "title": name,
-        "description": _first_line(cls),
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
+        if not _required_input(a):
+            optional.append(key)
+    return {"title": name, "description": _first_line(cls), **closed(properties, optional)}
 
 
 def scenario() -> Shape:
     """A scenario file (docs/scenario-format.md), as TOML reads into JSON data."""
-    head = {
-        "type": "object",
-        "properties": {
+    head = closed(
+        {
             "name": {"type": "string"},
             "description": {"type": "string"},
             "start": {
@@ -145,26 +120,20 @@ def scenario() -> Shape:
                 "minLength": 1,
                 "description": "The start position: 1939-fall, the campaign start of 82.12.",
             },
-            "ruleset": _strings("Overlay tables, paths relative to the scenario file."),
+            "ruleset": strings("Overlay tables, paths relative to the scenario file."),
         },
-        "required": ["start"],
-        "additionalProperties": False,
-    }
+        optional=("name", "description", "ruleset"),
+    )
     kinds = [_command(name, cls, stamped=True) for name, cls in KINDS.items()]
-    return _document(
+    return document(
         "minors scenario file",
         "A start position and a script of commands, each stamped with its moment of play; "
         "the TOML file `minors run` plays, read as JSON data. Commands are rule 82's; a "
         "variant rulebook may accept more.",
-        {
-            "type": "object",
-            "properties": {
-                "scenario": head,
-                "do": {"type": "array", "items": _one_of("command", kinds)},
-            },
-            "required": ["scenario"],
-            "additionalProperties": False,
-        },
+        closed(
+            {"scenario": head, "do": {"type": "array", "items": _one_of("command", kinds)}},
+            optional=("do",),
+        ),
     )
 
 
@@ -172,16 +141,9 @@ def scenario() -> Shape:
 
 
 def _violations() -> Shape:
-    violation = {
-        "type": "object",
-        "properties": {"rule": {"type": "string"}, "message": {"type": "string"}},
-        "required": ["rule", "message"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "description": "Exit 3: the command that broke a rule, and every rule it broke.",
-        "properties": {
+    violation = closed({"rule": {"type": "string"}, "message": {"type": "string"}})
+    body = closed(
+        {
             "rule": {
                 "type": "string",
                 "description": "The first broken rule in ascending clause order.",
@@ -193,73 +155,63 @@ def _violations() -> Shape:
                 "description": "The 1-based index of the command in the file.",
             },
             "violations": {"type": "array", "items": violation, "minItems": 1},
-        },
-        "required": ["rule", "message", "command", "violations"],
-        "additionalProperties": False,
-    }
+        }
+    )
+    description = "Exit 3: the command that broke a rule, and every rule it broke."
+    return {"type": "object", "description": description, **body}  # "type" stays first
 
 
 def state() -> Shape:
     """What `minors run --json` and `minors replay --json` print (`Game.to_json()`)."""
-    minor = {
-        "type": "object",
-        "properties": {
+    minor = closed(
+        {
             "status": {"enum": [s.value for s in Status], "description": "82.11's category."},
             "major": {
                 "type": ["string", "null"],
                 "description": "The major power the status ties the minor to; null for none.",
             },
-            "at_war_with": _strings("The major powers at war with the minor, sorted."),
-        },
-        "required": ["status", "major", "at_war_with"],
-        "additionalProperties": False,
-    }
-    unit = {
-        "type": "object",
-        "properties": {
+            "at_war_with": strings("The major powers at war with the minor, sorted."),
+        }
+    )
+    unit = closed(
+        {
             "owner": {"type": "string", "description": "A major power or a minor country."},
             "kind": {"enum": [k.value for k in UnitKind]},
             "factors": {"type": "integer", "minimum": 0},
             "in": {"type": "string", "description": "The country the unit is in."},
             "hex": {"type": "string"},
         },
-        "required": ["owner", "kind", "factors", "in"],
-        "additionalProperties": False,
-    }
-    return _document(
+        optional=("hex",),
+    )
+    return document(
         "minors JSON state",
         "The state `minors run --json` and `minors replay --json` print (Game.to_json()): "
         "the clock, every active minor, the units on the map (by id, sorted), the units the "
         "rules eliminated (in order), each major's BRP credits from rule 82, and the error.",
-        {
-            "type": "object",
-            "properties": {
+        closed(
+            {
                 "clock": moment("Where the run stopped."),
                 "minors": {"type": "object", "additionalProperties": minor},
                 "units": {"type": "object", "additionalProperties": unit},
-                "eliminated": _strings("Ids of the units the rules removed, in order."),
+                "eliminated": strings("Ids of the units the rules removed, in order."),
                 "brps": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "error": {"anyOf": [{"type": "null"}, _violations()]},
-            },
-            "required": ["clock", "minors", "units", "eliminated", "brps", "error"],
-            "additionalProperties": False,
-        },
+            }
+        ),
     )
 
 
 def error() -> Shape:
     """What a `--json` command prints on standard output when it exits 2."""
-    return _document(
+    return document(
         "minors error document",
         "What `minors ... --json` prints on standard output when the input is malformed or "
         "cannot be used (exit 2). Not a state: it has no clock; the same message is the one "
         "line on standard error.",
-        {
-            "type": "object",
-            "properties": {
-                "error": {
-                    "type": "object",
-                    "properties": {
+        closed(
+            {
+                "error": closed(
+                    {
                         "exit": {"const": 2},
                         "kind": {
                             "type": "string",
@@ -275,14 +227,10 @@ def error() -> Shape:
                             "minimum": 1,
                             "description": "The 1-based index of the command at fault, if any.",
                         },
-                    },
-                    "required": ["exit", "kind", "message", "file", "command"],
-                    "additionalProperties": False,
-                },
-            },
-            "required": ["error"],
-            "additionalProperties": False,
-        },
+                    }
+                )
+            }
+        ),
     )
 
 
@@ -290,36 +238,21 @@ def error() -> Shape:
 
 
 def _effect(cls: type[Any]) -> Shape:
-    body = record(cls, CONVERTER.unstructure)
-    body["properties"] = {"effect": {"const": cls.__name__}, **body["properties"]}
-    body["required"] = ["effect", *body["required"]]
+    fields = record(cls, CONVERTER.unstructure)["properties"]
+    body = closed({"effect": {"const": cls.__name__}, **fields})
     return {"title": cls.__name__, "description": _first_line(cls), **body}
 
 
-def _chained(kind: str, properties: Shape, required: list[str], description: str) -> Shape:
-    return {
-        "title": kind,
-        "description": description,
-        "type": "object",
-        "properties": {
-            "kind": {"const": kind},
-            **properties,
-            "prev": {"type": "string", "pattern": SHA256, "description": "The previous line's."},
-            "hash": {"type": "string", "pattern": SHA256, "description": "This line's own."},
-        },
-        "required": ["kind", *required, "prev", "hash"],
-        "additionalProperties": False,
+def _chained(
+    kind: str, description: str, properties: Shape, optional: tuple[str, ...] = ()
+) -> Shape:
+    body = {
+        "kind": {"const": kind},
+        **properties,
+        "prev": {"type": "string", "pattern": SHA256, "description": "The previous line's."},
+        "hash": {"type": "string", "pattern": SHA256, "description": "This line's own."},
     }
-
-
-def log_format_1() -> Shape:
-    """A line of an audit log of format 1 (docs/audit-log.md)."""
-    return _log_format(1)
-
-
-def log_format_2() -> Shape:
-    """A line of an audit log of format 2 (docs/audit-log.md)."""
-    return _log_format(2)
+    return {"title": kind, "description": description, **closed(body, optional)}
 
 
 def _state(description: str) -> Shape:
@@ -336,24 +269,8 @@ def _changes() -> Shape:
     array's keep and add, or a value."""
     part = {
         "oneOf": [
-            {
-                "type": "object",
-                "properties": {
-                    "set": {"type": "object"},
-                    "drop": {"type": "array", "items": {"type": "string"}},
-                },
-                "required": ["set", "drop"],
-                "additionalProperties": False,
-            },
-            {
-                "type": "object",
-                "properties": {
-                    "keep": {"type": "integer", "minimum": 0},
-                    "add": {"type": "array"},
-                },
-                "required": ["keep", "add"],
-                "additionalProperties": False,
-            },
+            closed({"set": {"type": "object"}, "drop": strings()}),
+            closed({"keep": {"type": "integer", "minimum": 0}, "add": {"type": "array"}}),
             {"not": {"type": "object"}},
         ]
     }
@@ -364,16 +281,11 @@ def _changes() -> Shape:
     }
 
 
-def _log_format(fmt: int) -> Shape:
+def log_format(fmt: int) -> Shape:
+    """A line of an audit log of format `fmt` (docs/audit-log.md)."""
     sha = {"type": "string", "pattern": SHA256}
     effects = [_effect(cls) for cls in typing.get_args(Event)]
-    advance = {
-        "title": "advance",
-        "type": "object",
-        "properties": {"command": {"const": "advance"}, "to": moment()},
-        "required": ["command", "to"],
-        "additionalProperties": False,
-    }
+    advance = {"title": "advance", **closed({"command": {"const": "advance"}, "to": moment()})}
     commands = [_command(name, cls, stamped=False) for name, cls in KINDS.items()]
     other = {"title": "a variant's command", "type": "object"}
     later: Shape = {}
@@ -390,43 +302,32 @@ def _log_format(fmt: int) -> Shape:
         }
     header = _chained(
         "header",
+        "The first line: what the log was written under.",
         {
             "format": {"const": fmt},
             "library": {"type": "string", "description": "The minors version that wrote it."},
             "tables": {**sha, "description": "The digest of the tables in force."},
             "overlays": {
                 "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"name": {"type": "string"}, "toml": {"type": "string"}},
-                    "required": ["name", "toml"],
-                    "additionalProperties": False,
-                },
+                "items": closed({"name": {"type": "string"}, "toml": {"type": "string"}}),
             },
             "rulebook": {
                 "type": "object",
                 "description": "Absent in logs of 0.1: rule 82.",
-                "properties": {"name": {"type": "string"}, "digest": sha},
-                "required": ["name", "digest"],
-                "additionalProperties": False,
+                **closed({"name": {"type": "string"}, "digest": sha}),
             },
             "hooks": {
                 "type": "object",
-                "additionalProperties": {
-                    "type": "object",
-                    "properties": {"function": {"type": "string"}, "digest": sha},
-                    "required": ["function", "digest"],
-                    "additionalProperties": False,
-                },
+                "additionalProperties": closed({"function": {"type": "string"}, "digest": sha}),
             },
             "start": {"type": "string"},
             **later,
         },
-        ["format", "library", "tables", "overlays", "hooks", "start", *later],
-        "The first line: what the log was written under.",
+        optional=("rulebook",),
     )
     entry = _chained(
         "entry",
+        "An applied command or a clock advance, with its effects.",
         {
             "seq": {"type": "integer", "minimum": 1},
             "at": moment(),
@@ -435,8 +336,7 @@ def _log_format(fmt: int) -> Shape:
             "effects_digest": sha,
             "state_digest": {**sha, "description": "After an advance: the whole state's."},
         },
-        ["seq", "at", "command", "effects", "effects_digest"],
-        "An applied command or a clock advance, with its effects.",
+        optional=("state_digest",),
     )
     body: Shape = (
         {"state": _state("The complete state, as Game.state() gives it (docs/api.md).")}
@@ -445,38 +345,30 @@ def _log_format(fmt: int) -> Shape:
     )
     snapshot = _chained(
         "snapshot",
-        {
-            "seq": {"type": "integer", "minimum": 1},
-            "at": moment(),
-            **body,
-            "state_digest": sha,
-        },
-        ["seq", "at", *body, "state_digest"],
         "The whole state at a turn boundary, after the entry `seq`."
         if fmt == 1
         else "What changed at a player turn's start, after the entry `seq`.",
+        {"seq": {"type": "integer", "minimum": 1}, "at": moment(), **body, "state_digest": sha},
     )
     close = _chained(
         "close",
-        {"entries": {"type": "integer", "minimum": 0}, "at": moment(), "state_digest": sha},
-        ["entries", "at", "state_digest"],
         "The last line: the number of entries and the final state's digest.",
+        {"entries": {"type": "integer", "minimum": 0}, "at": moment(), "state_digest": sha},
     )
     kinds = [header, entry, snapshot, close]
     if fmt >= 2:
         kinds.append(
             _chained(
                 "seal",
+                "A seal: an Ed25519 signature of the head by the key (raw, hex).",
                 {
                     "head": {**sha, "description": "The closing line's hash, signed."},
                     "key": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                     "signature": {"type": "string", "pattern": "^[0-9a-f]{128}$"},
                 },
-                ["head", "key", "signature"],
-                "A seal: an Ed25519 signature of the head by the key (raw, hex).",
             )
         )
-    return _document(
+    return document(
         f"minors audit log line, format {fmt}",
         f"One line of an audit log of format {fmt} (JSON Lines, canonical: sorted keys, no "
         "spaces, UTF-8): a header, entries and snapshots, and a closing line, each chained "
@@ -489,14 +381,13 @@ def log_verify() -> Shape:
     """What `minors log verify --json` prints (exit 0 or 1)."""
     sha = {"type": "string", "pattern": SHA256}
     nullable_int = {"type": ["integer", "null"], "minimum": 0}
-    return _document(
+    return document(
         "minors log verify",
         "What `minors log verify --json` prints when it can verify (exit 0: all holds; 1: a "
         "check failed, named by `problem`, `line` and `seq`); exit 2 prints the error "
         "document (docs/audit-log.md).",
-        {
-            "type": "object",
-            "properties": {
+        closed(
+            {
                 "ok": {"type": "boolean"},
                 "head": {**sha, "description": "The closing line's hash (the log's name)."},
                 "entries": {"type": "integer", "minimum": 0},
@@ -518,40 +409,23 @@ def log_verify() -> Shape:
                     "items": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                     "description": "The public keys (raw, hex) of the valid seals.",
                 },
-            },
-            "required": [
-                "ok",
-                "head",
-                "entries",
-                "format",
-                "origin",
-                "problem",
-                "line",
-                "seq",
-                "extends",
-                "seals",
-            ],
-            "additionalProperties": False,
-        },
+            }
+        ),
     )
 
 
 def log_show() -> Shape:
     """What `minors log show --json` prints."""
     effects = [_effect(cls) for cls in typing.get_args(Event)]
-    effect = {
-        "type": "object",
-        "properties": {
+    effect = closed(
+        {
             "at": moment("Where the effect happened (an advance's, at its phase)."),
             "text": {"type": "string", "description": "The sentence `log show` prints."},
             "effect": _one_of("effect", effects),
-        },
-        "required": ["at", "text", "effect"],
-        "additionalProperties": False,
-    }
-    entry = {
-        "type": "object",
-        "properties": {
+        }
+    )
+    entry = closed(
+        {
             "seq": {"type": "integer", "minimum": 1},
             "at": moment(),
             "command": {
@@ -559,35 +433,27 @@ def log_show() -> Shape:
                 "description": "The command, or null where only some of its effects match.",
             },
             "effects": {"type": "array", "items": effect},
-        },
-        "required": ["seq", "at", "command", "effects"],
-        "additionalProperties": False,
-    }
-    return _document(
+        }
+    )
+    return document(
         "minors log show",
         "What `minors log show --json` prints: the entries kept by the filters, each with "
         "the effects that match them (docs/audit-log.md).",
-        {
-            "type": "object",
-            "properties": {
+        closed(
+            {
                 "file": {"type": "string"},
                 "format": {"enum": [1, LOG_FORMAT]},
                 "head": {"type": "string", "pattern": SHA256},
-                "filters": {
-                    "type": "object",
-                    "properties": {
+                "filters": closed(
+                    {
                         "turn": {"type": ["string", "null"]},
                         "minor": {"type": ["string", "null"]},
                         "since": {"type": ["integer", "null"]},
-                    },
-                    "required": ["turn", "minor", "since"],
-                    "additionalProperties": False,
-                },
+                    }
+                ),
                 "entries": {"type": "array", "items": entry},
-            },
-            "required": ["file", "format", "head", "filters", "entries"],
-            "additionalProperties": False,
-        },
+            }
+        ),
     )
 
 
@@ -623,39 +489,31 @@ def tables() -> Shape:
         }
         for section, (cls, _) in loader.SECTIONS.items()
     }
-    return _document(
+    return document(
         "minors tables",
         "What `minors tables [NAME [ENTRY]] --json` prints: the digest of the merged "
         "tables, the overlays merged in, and the records of the tables asked for, by entry "
         "key (docs/tables.md).",
-        {
-            "type": "object",
-            "properties": {
+        closed(
+            {
                 "digest": {"type": "string", "pattern": SHA256},
-                "overlays": _strings(),
-                "tables": {
-                    "type": "object",
-                    "properties": sections,
-                    "additionalProperties": False,
-                },
-            },
-            "required": ["digest", "overlays", "tables"],
-            "additionalProperties": False,
-        },
+                "overlays": strings(),
+                "tables": {"type": "object", "properties": sections, "additionalProperties": False},
+            }
+        ),
     )
 
 
 def coverage() -> Shape:
     """What `minors rules coverage --json` prints."""
-    clause = {
-        "type": "object",
-        "properties": {
-            "tests": _strings("The tests that cite the clause (pytest node ids)."),
-            "code": _strings(
+    clause = closed(
+        {
+            "tests": strings("The tests that cite the clause (pytest node ids)."),
+            "code": strings(
                 "The checks and effects registered under it, and the code marked with it."
             ),
-            "data": _strings("The table rows that carry it (a clause data carries)."),
-            "proven": _strings(
+            "data": strings("The table rows that carry it (a clause data carries)."),
+            "proven": strings(
                 "The tests that failed with the clause switched off (the disabled-clause run)."
             ),
             "run": {
@@ -663,11 +521,9 @@ def coverage() -> Shape:
                 "description": "The disabled-clause run's verdict, as its results hold it.",
             },
             "kind": {"enum": [k.value for k in ClauseKind]},
-        },
-        "required": ["tests", "code", "data", "proven", "run", "kind"],
-        "additionalProperties": False,
-    }
-    return _document(
+        }
+    )
+    return document(
         "minors rules coverage",
         "What `minors rules coverage --json` prints: each clause of the registry with the "
         "tests that cite it and the code registered under it.",

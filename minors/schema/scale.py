@@ -1,17 +1,13 @@
-"""The schemas of what the work at scale prints with `--json` (docs/scale.md): `minors
-simulate` (its report, or one campaign replayed), `minors explore` and `minors log
-verify-many`. Written here by hand: `minors.scale` sits above this layer (and needs the
-`scale` extra); the tests validate every such output of the suite against them, and check
-the invariant names against `minors.scale.invariants`."""
+"""The schemas of what `minors simulate`, `minors explore` and `minors log verify-many`
+print with `--json` (docs/scale.md), by hand: `minors.scale` sits above this layer. The
+tests validate the suite's outputs against them."""
 
 from __future__ import annotations
 
 from ..domain import Season, Status
-from .shapes import SHA256, Shape, moment
+from .shapes import SHA256, Shape, closed, document, moment, strings
 
 __all__ = ["INVARIANTS", "exploration", "simulation", "verdicts"]
-
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 INVARIANTS = (
     "statuses_fit",
@@ -33,20 +29,6 @@ NOT_IN_PLAY = "not in play"
 """The status at the horizon of a minor not in play (Vichy France before rule 77)."""
 
 
-def _document(title: str, description: str, body: Shape) -> Shape:
-    return {"$schema": DRAFT, "title": title, "description": description, **body}
-
-
-def _object(properties: Shape, optional: tuple[str, ...] = ()) -> Shape:
-    """A closed object: every property required but the `optional` ones."""
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": [name for name in properties if name not in optional],
-        "additionalProperties": False,
-    }
-
-
 def _counts(keys: Shape, description: str) -> Shape:
     return {
         "type": "object",
@@ -56,13 +38,9 @@ def _counts(keys: Shape, description: str) -> Shape:
     }
 
 
-def _strings(description: str) -> Shape:
-    return {"type": "array", "items": {"type": "string"}, "description": description}
-
-
 def _interval(description: str) -> Shape:
     end = {"type": ["number", "null"], "description": "null: unbounded (a mean of one value)."}
-    body = _object(
+    body = closed(
         {
             "value": {"type": "number"},
             "low": end,
@@ -86,15 +64,15 @@ def _p(description: str) -> Shape:
 def _minor() -> Shape:
     statuses = {"enum": [*(s.value for s in Status), NOT_IN_PLAY]}
     when = {"anyOf": [{"pattern": SEASON}, {"const": "never"}]}
-    season = _object(
+    season = closed(
         {
             "status": _counts({"enum": [s.value for s in Status]}, "Campaigns per status."),
             "major": _counts({"type": "string"}, "Campaigns per major tied to ('none')."),
         }
     )
-    return _object(
+    return closed(
         {
-            "at_horizon": _object(
+            "at_horizon": closed(
                 {
                     "status": {
                         "type": "object",
@@ -123,7 +101,7 @@ def _minor() -> Shape:
 
 def _side(*, versus: bool) -> Shape:
     """The report of one side (`minors.scale.report.summary`)."""
-    difference = _object(
+    difference = closed(
         {
             "what": {"type": "string"},
             "kind": {"enum": ["proportion", "mean"]},
@@ -146,7 +124,7 @@ def _side(*, versus: bool) -> Shape:
         },
         "errors": {
             "type": "array",
-            "items": _object(
+            "items": closed(
                 {
                     "campaign": {"type": "integer", "minimum": 0},
                     "seed": {"type": "integer", "minimum": 0},
@@ -159,19 +137,19 @@ def _side(*, versus: bool) -> Shape:
         "horizon": moment("The horizon, --until."),
         "policy": {"type": "string", "description": "module:function"},
         "confidence": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-        "rules": _object(
+        "rules": closed(
             {
                 "tables": {"type": "string", "pattern": SHA256},
-                "overlays": _strings("The overlays, in the order merged."),
+                "overlays": strings("The overlays, in the order merged."),
                 "rulebook": {"type": "string"},
             }
         ),
-        "seasons": _strings("The seasons recorded: each that ended, then the horizon's."),
+        "seasons": strings("The seasons recorded: each that ended, then the horizon's."),
         "commands": _interval("The commands a campaign played."),
         "minors": {"type": "object", "additionalProperties": _minor()},
         "brps": {
             "type": "object",
-            "additionalProperties": _object(
+            "additionalProperties": closed(
                 {
                     "at_horizon": _interval("The major's BRP credits from rule 82."),
                     "seasons": {
@@ -183,7 +161,7 @@ def _side(*, versus: bool) -> Shape:
         },
         "clauses": {
             "type": "object",
-            "additionalProperties": _object(
+            "additionalProperties": closed(
                 {
                     "per_campaign": _interval("The times it fired in a campaign."),
                     "campaigns": _interval("The share of the campaigns in which it fired."),
@@ -193,17 +171,17 @@ def _side(*, versus: bool) -> Shape:
     }
     if versus:
         properties["differences"] = {"type": "array", "items": difference}
-        return _object(properties)
+        return closed(properties)
     properties["ran_on"] = {"type": "string", "description": "Where the work ran."}
     properties["versus"] = _side(versus=True)
-    return _object(properties, optional=("versus",))
+    return closed(properties, optional=("versus",))
 
 
 def simulation() -> Shape:
     """What `minors simulate --json` prints: the report, or (`--replay I`) one campaign."""
     from .documents import state
 
-    replay = _object(
+    replay = closed(
         {
             "campaign": {"type": "integer", "minimum": 0},
             "seed": {"type": "integer", "minimum": 0},
@@ -216,7 +194,7 @@ def simulation() -> Shape:
             "scenario": {"type": "string", "description": "The campaign as a scenario file."},
         }
     )
-    return _document(
+    return document(
         "minors simulate --json",
         "What `minors simulate --json` prints: the report of N campaigns (per minor the "
         "shares of the statuses and majors with their 95 % intervals, the dates of the first "
@@ -232,13 +210,13 @@ def simulation() -> Shape:
 
 def exploration() -> Shape:
     """What `minors explore --json` prints."""
-    violation = _object(
+    violation = closed(
         {
             "invariant": {"enum": list(INVARIANTS)},
             "clause": {"type": "string", "description": "The clause it keeps ('': the API's)."},
-            "problems": {**_strings("What breaks it, in the position reached."), "minItems": 1},
+            "problems": {**strings("What breaks it, in the position reached."), "minItems": 1},
             "depth": {"type": "integer", "minimum": 0, "description": "The steps taken."},
-            "steps": _strings("Each step: a command's repr, or 'pass' (the clock moves on)."),
+            "steps": strings("Each step: a command's repr, or 'pass' (the clock moves on)."),
             "until": {
                 "anyOf": [moment(), {"type": "null"}],
                 "description": "The --until of the replay; null: the run stops after the last "
@@ -247,13 +225,13 @@ def exploration() -> Shape:
             "scenario": {"type": "string", "description": "A scenario that `minors run` replays."},
         }
     )
-    return _document(
+    return document(
         "minors explore --json",
         "What `minors explore --json` prints: the states visited (duplicates included), the "
         "distinct positions, the deepest level checked, whether --max-states stopped the "
         "search, and for each broken invariant the shortest sequence that breaks it (the "
         "first in legal_actions order) with its scenario.",
-        _object(
+        closed(
             {
                 "states": {"type": "integer", "minimum": 1},
                 "positions": {"type": "integer", "minimum": 1},
@@ -264,7 +242,7 @@ def exploration() -> Shape:
                     "enum": ["sleep sets", None],
                     "description": "The partial-order reduction; null: none.",
                 },
-                "kinds": {"anyOf": [_strings("--kinds"), {"type": "null"}]},
+                "kinds": {"anyOf": [strings("--kinds"), {"type": "null"}]},
                 "violations": {"type": "array", "items": violation},
                 "ran_on": {"type": "string", "description": "Where the work ran."},
             }
@@ -278,7 +256,7 @@ def exploration() -> Shape:
 def verdicts() -> Shape:
     """What `minors log verify-many --json` prints."""
     outcomes = ("ok", "failed", "unverifiable")
-    log = _object(
+    log = closed(
         {
             "path": {"type": "string", "description": "As given."},
             "outcome": {"enum": list(outcomes)},
@@ -287,11 +265,11 @@ def verdicts() -> Shape:
             "head": {"type": "string", "description": "The last line's hash ('' if unread)."},
         }
     )
-    summary = _object({o: {"type": "integer", "minimum": 0} for o in outcomes})
-    return _document(
+    summary = closed({o: {"type": "integer", "minimum": 0} for o in outcomes})
+    return document(
         "minors log verify-many --json",
         "What `minors log verify-many --json` prints: each log's verdict in the order given "
         "(ok; failed, a check failed: exit 1; unverifiable, it cannot be verified here: exit "
         "2 unless one failed), and how many of each.",
-        _object({"logs": {"type": "array", "items": log}, "summary": summary}),
+        closed({"logs": {"type": "array", "items": log}, "summary": summary}),
     )

@@ -1,13 +1,13 @@
-"""JSON Schema shapes of Python types: one function reads a record class's fields and type
-hints (as the converter writes or reads them) and gives the schema of its JSON, so that a
-schema follows the code it describes (docs/scenario-format.md, "JSON Schemas")."""
+"""JSON Schema shapes of Python types, read from a record class's fields and type hints as
+the converter writes or reads them, so that a schema follows the code it describes
+(docs/scenario-format.md, "JSON Schemas")."""
 
 from __future__ import annotations
 
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Annotated, Any, Union
 
@@ -17,10 +17,23 @@ from ..domain import Season, Side
 from ..domain.a25 import YearMonth
 from ..domain.clock import Moment, Phase
 
-__all__ = ["MOMENT", "SHA256", "Shape", "moment", "record", "shape"]
+__all__ = [
+    "DRAFT",
+    "MOMENT",
+    "SHA256",
+    "Shape",
+    "closed",
+    "document",
+    "moment",
+    "record",
+    "shape",
+    "strings",
+]
 
 Shape = dict[str, Any]
 """A JSON Schema, as plain data."""
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 MOMENT = rf"^[0-9]{{4}}-({'|'.join(Season)})/({'|'.join(Side)})/({'|'.join(Phase)})$"
 """A moment of play, `YEAR-SEASON/SIDE/PHASE` (docs/scenario-format.md)."""
@@ -30,8 +43,28 @@ SHA256 = "^[0-9a-f]{64}$"
 
 
 def moment(description: str = "A moment of play, YEAR-SEASON/SIDE/PHASE.") -> Shape:
-    """The shape of a moment of play."""
     return {"type": "string", "pattern": MOMENT, "description": description}
+
+
+def document(title: str, description: str, body: Shape) -> Shape:
+    """A schema file: `body` with its draft, title and description."""
+    return {"$schema": DRAFT, "title": title, "description": description, **body}
+
+
+def closed(properties: Shape, optional: Iterable[str] = ()) -> Shape:
+    """An object of `properties` and no other, each required but the `optional` ones."""
+    left_out = set(optional)
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [name for name in properties if name not in left_out],
+        "additionalProperties": False,
+    }
+
+
+def strings(description: str = "") -> Shape:
+    out: Shape = {"type": "array", "items": {"type": "string"}}
+    return {**out, "description": description} if description else out
 
 
 LEAVES: dict[Any, Shape] = {
@@ -55,10 +88,9 @@ def shape(
     keys: Callable[[type[Any], attrs.Attribute[Any]], str] = lambda cls, a: a.name,
     required: Callable[[attrs.Attribute[Any]], bool] = lambda a: True,
 ) -> Shape:
-    """The schema of a value of type `hint` as `unstructure` writes it: scalars, enums (the
-    values `unstructure` gives their members), lists and tuples, mappings, unions and attrs
-    records (an object of their fields, named by `keys`, those `required` listed so). A
-    type it does not know is any JSON value."""
+    """The schema of a value of type `hint` as `unstructure` writes it; attrs records are
+    objects of their fields, named by `keys`, those `required` listed so. A type it does
+    not know is any JSON value."""
 
     def again(inner: Any) -> Shape:
         return shape(inner, unstructure, leaves, keys=keys, required=required)
@@ -94,23 +126,14 @@ def record(
     *,
     keys: Callable[[type[Any], attrs.Attribute[Any]], str] = lambda cls, a: a.name,
     required: Callable[[attrs.Attribute[Any]], bool] = lambda a: True,
-    skip: frozenset[str] = frozenset(),
 ) -> Shape:
-    """The schema of an attrs record: an object with a property per field (but `skip`),
-    closed to any other."""
+    """The schema of an attrs record: a closed object with a property per field."""
     hints = typing.get_type_hints(cls, include_extras=True)
     properties: Shape = {}
-    needed: list[str] = []
+    optional = []
     for a in attrs.fields(cls):
-        if a.name in skip:
-            continue
         key = keys(cls, a)
         properties[key] = shape(hints[a.name], unstructure, leaves, keys=keys, required=required)
-        if required(a):
-            needed.append(key)
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": needed,
-        "additionalProperties": False,
-    }
+        if not required(a):
+            optional.append(key)
+    return closed(properties, optional)

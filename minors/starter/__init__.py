@@ -1,7 +1,6 @@
-"""`minors init [DIR]`: a starter folder, so that each kind of user starts from something
-that runs: the sample campaign (a scenario file), the example house rule (an overlay that
-lowers the 82.32 foreign-factor limit to eight, commented) and a pytest file that tests it,
-with the minors pytest plugin's state machine run under it (`pytest.ini`)."""
+"""`minors init [DIR]`: a starter folder that runs: the sample campaign, the example house
+rule (82.32's limit lowered to eight) and a pytest file that tests it, with the pytest
+plugin's state machine run under it (`pytest.ini`)."""
 
 from __future__ import annotations
 
@@ -34,8 +33,7 @@ def write(folder: str | Path) -> list[Path]:
     """Write the starter files into `folder` (made if need be); the paths written.
 
     Raises:
-        StarterError: `folder` is a file, or already holds one of the files (nothing is
-            written then).
+        StarterError: `folder` is a file, or holds one of the files (nothing is written).
     """
     target = Path(folder)
     if target.exists() and not target.is_dir():

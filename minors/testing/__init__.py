@@ -1,9 +1,6 @@
-"""Property-based testing of `minors` and of house rules (docs/testing.md): the kit is
-`minors.testing.kit`, re-exported here (the pytest plugin, which must not need Hypothesis,
-is `minors.pytest_plugin`).
-
-The kit needs Hypothesis (`pip install 'minors[testing]'`). Without it this package still
-imports, and asking it for a name of the kit says what to install.
+"""Property-based testing of `minors` and of house rules (docs/testing.md): the kit of
+`minors.testing.kit`, re-exported. Without Hypothesis this package still imports, and
+asking it for a name of the kit says what to install.
 """
 
 from __future__ import annotations

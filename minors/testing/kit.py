@@ -1,23 +1,10 @@
 """Property-based testing of `minors` and of house rules: Hypothesis strategies, the
 `MinorsStateMachine` and the invariants every game must keep (docs/testing.md).
 
-Install the `testing` extra (`pip install 'minors[testing]'`): this module imports
-Hypothesis, and `import minors` never imports it. Importing it registers two settings
-profiles, `minors-ci` (fast) and `minors-thorough` (on demand); load one with
-`hypothesis.settings.load_profile("minors-ci")`.
-
-The invariants read the game state only, never the tables, so they hold under any
-ruleset: a house rule (an overlay) that breaks one is a broken house rule. Point the
-machine at an overlay in a few lines:
-
-    from minors.testing import MinorsStateMachine
-
-    class HouseRules(MinorsStateMachine):
-        ruleset = ["house.toml"]
-
-    TestHouseRules = HouseRules.TestCase
-
-or run `pytest --minors-ruleset house.toml` (the `minors` pytest plugin).
+Importing it registers two Hypothesis settings profiles, `minors-ci` (fast) and
+`minors-thorough` (on demand). The invariants read the game state only, never the tables,
+so they hold under any ruleset: a house rule (an overlay) that breaks one is a broken
+house rule.
 """
 
 from __future__ import annotations
@@ -90,11 +77,18 @@ __all__ = [
 # ---- settings profiles ------------------------------------------------------------------
 
 settings.register_profile(
-    "minors-ci",
-    max_examples=25,
-    stateful_step_count=25,
+    "minors-thorough",
+    max_examples=1000,
+    stateful_step_count=120,
     deadline=None,
     print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "minors-ci",
+    settings.get_profile("minors-thorough"),
+    max_examples=25,
+    stateful_step_count=25,
     # the same examples on every run of the same code, like Hypothesis's own `ci` profile:
     # a CI run fails for a change, never for a draw (hence no example database either)
     derandomize=True,
@@ -102,15 +96,6 @@ settings.register_profile(
     # no explanation of a failure (which lines only failing runs reached): it costs more
     # runs than the search itself; minors-thorough gives it
     phases=[p for p in HypothesisPhase if p is not HypothesisPhase.explain],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "minors-thorough",
-    max_examples=1000,
-    stateful_step_count=120,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 # ---- strategies -------------------------------------------------------------------------
@@ -248,8 +233,7 @@ def _kind(rs: Ruleset, cls: type[Any]) -> st.SearchStrategy[Command] | None:
 
 
 def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
-    """The command kinds of `minors.commands.KINDS` that `commands()` can build: those whose
-    every field it knows by name and type."""
+    """The command kinds of `minors.commands.KINDS` whose every field `commands()` knows."""
     rs = _rs(ruleset)
     return [name for name in sorted(KINDS) if _kind(rs, KINDS[name]) is not None]
 
@@ -257,13 +241,9 @@ def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
 def commands(
     ruleset: Ruleset | None = None, kinds: Sequence[str] | None = None
 ) -> st.SearchStrategy[Command]:
-    """Arbitrary commands of every kind (legal or not, some malformed for the game: a minor
-    where a major belongs), over the names of `ruleset`.
-
-    The kinds come from `minors.commands.KINDS`, so a kind added there is drawn as soon as
-    its fields are of a name and type `_field` knows; a kind with a field it does not know
-    is left out (see `known_kinds`) until that field is taught here.
-    """
+    """Arbitrary commands of `kinds` (legal or not, some malformed for the game), over the
+    names of `ruleset`; a kind with a field `_field` does not know is left out
+    (`known_kinds`)."""
     rs = _rs(ruleset)
     wanted = sorted(kinds) if kinds is not None else sorted(KINDS)
     parts = [s for s in (_kind(rs, KINDS[name]) for name in wanted) if s is not None]
@@ -271,25 +251,21 @@ def commands(
 
 
 def legal_commands(game: Game, kinds: Sequence[str] | None = None) -> st.SearchStrategy[Command]:
-    """The commands legal in `game` now (when the strategy is made), from
-    `game.legal_actions(kinds)`; `st.nothing()` when there are none."""
+    """The commands `game.legal_actions(kinds)` lists when the strategy is made."""
     legal = game.legal_actions(kinds)
     return st.sampled_from(legal) if legal else st.nothing()
 
 
 ADVANCE = "advance"
 _WEIGHTED = tuple(k for k in sorted(KINDS) for _ in range({"diplomatic_result": 3}.get(k, 1)))
-"""The kinds `play_legal` draws from when any kind will do: the diplomatic results, which
-set and reverse standings (grants, deductions, control and the limits it brings), three
-times as often as each other kind."""
+"""The kinds `play_legal` draws from when any will do: diplomatic results, which set and
+reverse standings, three times as often as each other kind."""
 LOOKAHEAD = 12
-"""How many phases `play_legal` moves the clock on, at most, to find a legal command of its
-kind (a game turn)."""
+"""How many phases (a game turn) `play_legal` moves on, at most, to find its kind legal."""
 
 
 def _within(game: Game, index: int) -> Moment:
-    """The moment `index`, or the calendar's last moment if that comes first: the clock of
-    a game goes no further (`Game.last_moment`)."""
+    """The moment `index`, or the calendar's last moment if that comes first."""
     return Moment(min(index, game.last_moment.index))
 
 
@@ -305,18 +281,11 @@ def _step(draw: Callable[[st.SearchStrategy[Any]], Any], game: Game) -> None:
 
 
 def games(
-    ruleset: Sequence[str | Path] = (),
-    *,
-    scenarios: Sequence[str | Path] = (),
-    max_steps: int = 12,
+    ruleset: Sequence[str | Path] = (), *, scenarios: Sequence[str | Path] = (), max_steps: int = 12
 ) -> st.SearchStrategy[Game]:
-    """Games reached by legal play (`legal_actions` and clock advances, up to `max_steps`)
-    from the Fall 1939 start, or from the end of one of `scenarios` (played by
-    `minors.run_scenario`; a scenario that breaks a rule stops before that command).
-
-    `ruleset` is a list of overlay files (`rulesets()` draws some); for a scenario it
-    replaces the file's own overlays, as `minors run --ruleset` does.
-    """
+    """Games reached by legal play (up to `max_steps` commands and clock advances) from the
+    Fall 1939 start or from the end of one of `scenarios`, under the overlay files
+    `ruleset` (which replace a scenario's own)."""
     rs = load_ruleset(ruleset)
     overlays = [str(path) for path in ruleset] or None
 
@@ -339,9 +308,8 @@ def games(
 
 def seesaw(game: Game, names: Sequence[str], rounds: int) -> None:
     """Play `rounds` turns in which Germany gains control of each of `names` (a result of 8)
-    and Britain reverses it (-1), each in its own diplomatic phase: a long ledger of grants
-    and deductions (82.21, 82.22), for tests and benchmarks of long games. A result the rules
-    refuse is skipped."""
+    and Britain reverses it (-1): a long ledger of grants and deductions (82.21, 82.22) for
+    tests and benchmarks of long games."""
     for _ in range(rounds):
         for major, result in (("Germany", 8), ("Britain", -1)):
             side = game.ruleset.side_of[major]
@@ -361,13 +329,9 @@ def _overlay_folder() -> Path:
 
 
 def rulesets() -> st.SearchStrategy[list[str]]:
-    """Small valid overlays: a few minors' BRP values (82.21, 82.22), the 7 / 0 amount, the
-    cost of a declaration on a minor (82.62) and the deployment stacking (82.55).
-
-    Each is a TOML file written to a temporary folder (removed when the interpreter exits)
-    and checked by `load_ruleset`; the value is the list of overlay paths, as
-    `Game.new(ruleset=...)`, `games()` and `MinorsStateMachine.ruleset` take it.
-    """
+    """Small valid overlays (a list of paths to temporary TOML files): a few minors' BRP
+    values (82.21, 82.22), the 7 / 0 amount, the cost of a declaration on a minor (82.62)
+    and the deployment stacking (82.55)."""
     names = tuple(load_ruleset().minors)
 
     @st.composite
@@ -589,8 +553,7 @@ def stale_caches(game: Game) -> list[str]:
 
 
 def state_problems(game: Game) -> list[str]:
-    """Everything wrong with the game's state by the invariants above (empty when none):
-    for a game reached any way, under any ruleset (`@given(games(...))`)."""
+    """Everything wrong with the game's state by the invariants above, under any ruleset."""
     return [
         *fits(game),
         *ties_with_enemies(game),
@@ -616,21 +579,17 @@ def _load(overlays: tuple[tuple[str, bytes], ...]) -> Ruleset:
 
 @frozen
 class Attempt:
-    """A command the machine gave, and what `check` and `apply` made of it."""
+    """A command the machine gave (`listed`: by `legal_actions`), what `check` returned
+    (None when it raised) and `apply` raised, the state and log before it, and what `check`
+    said of `others` that `legal_actions` listed."""
 
     command: Command
     listed: bool
-    """It came from `legal_actions`."""
     problems: list[Violation] | None
-    """What `check` returned; None when it raised (a command malformed for this game)."""
     refused: MinorsError | None
-    """What `apply` raised, if anything."""
     state: dict[str, Any]
-    """The complete state before the command."""
     log: Log
-    """The log before the command."""
     others: tuple[tuple[Command, tuple[Violation, ...]], ...] = ()
-    """Other commands `legal_actions` listed, with what `check` said of each."""
 
 
 class MinorsStateMachine(RuleBasedStateMachine):
