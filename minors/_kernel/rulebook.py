@@ -168,16 +168,33 @@ def _rule_key(fn: Any) -> str:
     return f"{fn.__module__}.{fn.__qualname__}"
 
 
+CheckOf: TypeAlias = Callable[[Play, C], Iterable[Refusal]]
+
+
+@overload
 def check(
     kind: type[C], clause: str, *, batched: bool = False
-) -> Callable[[Callable[[Play, C], Iterable[Refusal]]], Callable[[Play, C], Iterable[Refusal]]]:
-    """Mark a legality check of commands of `kind` under `clause`: it returns the command's
-    refusals (`refuse(...)`), nothing when it is fine, and never names a clause. `batched`:
-    it gives one verdict for every command of a batch the kind's generator yields, so that
-    `legal_actions` asks it once per batch."""
+) -> Callable[[CheckOf[C]], CheckOf[C]]: ...
 
-    def mark(fn: Callable[[Play, C], Iterable[Refusal]]) -> Callable[[Play, C], Iterable[Refusal]]:
-        _mark(fn, Mark(Role.CHECK, clause, kind, batched=batched))
+
+@overload
+def check(
+    kind: tuple[type[Command], ...], clause: str, *, batched: bool = False
+) -> Callable[[CheckOf[Any]], CheckOf[Any]]: ...
+
+
+def check(
+    kind: type[Any] | tuple[type[Any], ...], clause: str, *, batched: bool = False
+) -> Callable[[CheckOf[Any]], CheckOf[Any]]:
+    """Mark a legality check of commands of `kind` (or of each of several kinds) under
+    `clause`: it returns the command's refusals (`refuse(...)`), nothing when it is fine,
+    and never names a clause. `batched`: it gives one verdict for every command of a batch
+    the kind's generator yields, so that `legal_actions` asks it once per batch."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+
+    def mark(fn: CheckOf[Any]) -> CheckOf[Any]:
+        for k in kinds:
+            _mark(fn, Mark(Role.CHECK, clause, k, batched=batched))
         return fn
 
     return mark
@@ -690,8 +707,9 @@ class Rulebook:
         out: dict[str, list[tuple[str, str]]] = {}
         for e in self.entries:
             if e.clause is not None and e.function is not _removed:
-                name = f"{e.function.__module__}.{e.function.__qualname__}"
-                out.setdefault(e.clause, []).append((name, e.role.value))
+                found = (f"{e.function.__module__}.{e.function.__qualname__}", e.role.value)
+                if found not in out.setdefault(e.clause, []):  # a check of several kinds
+                    out[e.clause].append(found)
         return out
 
     @functools.cached_property

@@ -292,46 +292,6 @@ def _commonwealth_built_at_home(p: Play, cmd: Place) -> list[Refusal]:
     return found
 
 
-@check(Place, "K3")
-def _place_in_a_major_power(p: Play, cmd: Place) -> list[Refusal]:
-    """K3: units go into a major power's home country only for its side or its enemies."""
-    return _entries(p, cmd, "K3")
-
-
-@check(Place, "82.83C")
-def _place_minor_units_at_home(p: Play, cmd: Place) -> list[Refusal]:
-    """82.83C: a minor's units with no major (potential or actual) stay in their country."""
-    return _entries(p, cmd, "82.83C")
-
-
-@check(Place, "82.41")
-def _place_after_declaring_war(p: Play, cmd: Place) -> list[Refusal]:
-    """82.41: units go into a minor only where their major may attack it or be there."""
-    return _entries(p, cmd, "82.41")
-
-
-@check(Place, "82.12")
-def _place_in_a_colony(p: Play, cmd: Place) -> list[Refusal]:
-    """82.12 (and 82.13, 82.42, 82.93 below): units go into a tied minor only once their
-    major is at war with the major it is tied to."""
-    return _entries(p, cmd, "82.12")
-
-
-@check(Place, "82.13")
-def _place_in_the_commonwealth(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, cmd, "82.13")
-
-
-@check(Place, "82.42")
-def _place_in_an_associate_or_ally(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, cmd, "82.42")
-
-
-@check(Place, "82.93")
-def _place_in_a_tied_pacific_minor(p: Play, cmd: Place) -> list[Refusal]:
-    return _entries(p, cmd, "82.93")
-
-
 @handles(Place)
 def _place(p: Play, cmd: Place) -> None:
     for spec in cmd.units:
@@ -422,43 +382,43 @@ def _commonwealth_zones(p: Play, cmd: Move) -> list[Refusal]:
     return found
 
 
-@check(Move, "K3", batched=True)
-def _move_into_a_major_power(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "K3", batched=True)
+def _enter_a_major_power(p: Play, cmd: Move | Place) -> list[Refusal]:
     """K3: units go into a major power's home country only for its side or its enemies."""
     return _entries(p, cmd, "K3")
 
 
-@check(Move, "82.83C", batched=True)
-def _move_minor_units_at_home(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.83C", batched=True)
+def _minor_units_stay_home(p: Play, cmd: Move | Place) -> list[Refusal]:
     """82.83C: a minor's units with no major (potential or actual) stay in their country."""
     return _entries(p, cmd, "82.83C")
 
 
-@check(Move, "82.41", batched=True)
-def _move_after_declaring_war(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.41", batched=True)
+def _enter_after_declaring_war(p: Play, cmd: Move | Place) -> list[Refusal]:
     """82.41: units go into a minor only where their major may attack it or be there."""
     return _entries(p, cmd, "82.41")
 
 
-@check(Move, "82.12", batched=True)
-def _move_into_a_colony(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.12", batched=True)
+def _enter_a_colony(p: Play, cmd: Move | Place) -> list[Refusal]:
     """82.12 (and 82.13, 82.42, 82.93 below): units go into a tied minor only once their
     major is at war with the major it is tied to."""
     return _entries(p, cmd, "82.12")
 
 
-@check(Move, "82.13", batched=True)
-def _move_into_the_commonwealth(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.13", batched=True)
+def _enter_the_commonwealth(p: Play, cmd: Move | Place) -> list[Refusal]:
     return _entries(p, cmd, "82.13")
 
 
-@check(Move, "82.42", batched=True)
-def _move_into_an_associate_or_ally(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.42", batched=True)
+def _enter_an_associate_or_ally(p: Play, cmd: Move | Place) -> list[Refusal]:
     return _entries(p, cmd, "82.42")
 
 
-@check(Move, "82.93", batched=True)
-def _move_into_a_tied_pacific_minor(p: Play, cmd: Move) -> list[Refusal]:
+@check((Move, Place), "82.93", batched=True)
+def _enter_a_tied_pacific_minor(p: Play, cmd: Move | Place) -> list[Refusal]:
     return _entries(p, cmd, "82.93")
 
 
@@ -470,15 +430,15 @@ def _move(p: Play, cmd: Move) -> None:
 
 
 _ENTRY_CHECKS: dict[str, Any] = {
-    "K3": _move_into_a_major_power,
-    "82.83C": _move_minor_units_at_home,
-    "82.41": _move_after_declaring_war,
-    "82.12": _move_into_a_colony,
-    "82.13": _move_into_the_commonwealth,
-    "82.42": _move_into_an_associate_or_ally,
-    "82.93": _move_into_a_tied_pacific_minor,
+    "K3": _enter_a_major_power,
+    "82.83C": _minor_units_stay_home,
+    "82.41": _enter_after_declaring_war,
+    "82.12": _enter_a_colony,
+    "82.13": _enter_the_commonwealth,
+    "82.42": _enter_an_associate_or_ally,
+    "82.93": _enter_a_tied_pacific_minor,
 }
-"""The Move check of each clause `entry_refusal` names."""
+"""The entry check of each clause `entry_refusal` names."""
 
 
 @check(Remove, "K3", batched=True)

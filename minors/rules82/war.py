@@ -134,12 +134,13 @@ def _not_at_war_yet(p: Play, attacker: str, target: str) -> list[Refusal]:
     return found
 
 
-def _in_play(p: Play, target: str) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "K7")
+def _on_a_minor_in_play(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     """K7: a minor is attacked only while it is in play."""
-    state = p.board.minors.get(target)
+    state = p.board.minors.get(cmd.target)
     if state is None or state.active:
         return []
-    return [refuse(f"{target} is not in play", minor=target)]
+    return [refuse(f"{cmd.target} is not in play", minor=cmd.target)]
 
 
 def _tied_to(p: Play, attacker: str, target: str, clause: str) -> list[Refusal]:
@@ -178,8 +179,10 @@ def _tied_to(p: Play, attacker: str, target: str, clause: str) -> list[Refusal]:
     ]
 
 
-def _garrisoned(p: Play, attacker: str, target: str) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "82.34")
+def _garrison_needs_war(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     """82.34: a garrisoned minor may be attacked only by a power at war with the garrison."""
+    attacker, target = cmd.attacker, cmd.target
     if target in p.rs.majors or not p.board.occupied(target):
         return []
     return [
@@ -202,34 +205,26 @@ def _declare_not_at_war_yet(p: Play, cmd: DeclareWar) -> list[Refusal]:
     return _not_at_war_yet(p, cmd.attacker, cmd.target)
 
 
-@check(DeclareWar, "K7")
-def _declare_on_a_minor_in_play(p: Play, cmd: DeclareWar) -> list[Refusal]:
-    return _in_play(p, cmd.target)
-
-
-@check(DeclareWar, "82.12")
-def _no_declaration_on_a_colony(p: Play, cmd: DeclareWar) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "82.12")
+def _no_war_on_a_colony(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
+    """82.12 (and 82.13, 82.42, 82.93 below): a declaration or border war on a minor tied
+    to a major, or conquered, is made on its major."""
     return _tied_to(p, cmd.attacker, cmd.target, "82.12")
 
 
-@check(DeclareWar, "82.13")
-def _no_declaration_on_the_commonwealth(p: Play, cmd: DeclareWar) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "82.13")
+def _no_war_on_the_commonwealth(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     return _tied_to(p, cmd.attacker, cmd.target, "82.13")
 
 
-@check(DeclareWar, "82.42")
-def _no_declaration_on_an_associate_or_ally(p: Play, cmd: DeclareWar) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "82.42")
+def _no_war_on_an_associate_or_ally(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     return _tied_to(p, cmd.attacker, cmd.target, "82.42")
 
 
-@check(DeclareWar, "82.93")
-def _no_declaration_on_a_tied_pacific_minor(p: Play, cmd: DeclareWar) -> list[Refusal]:
+@check((DeclareWar, BorderWar), "82.93")
+def _no_war_on_a_tied_pacific_minor(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     return _tied_to(p, cmd.attacker, cmd.target, "82.93")
-
-
-@check(DeclareWar, "82.34")
-def _garrison_needs_war(p: Play, cmd: DeclareWar) -> list[Refusal]:
-    return _garrisoned(p, cmd.attacker, cmd.target)
 
 
 @check(DeclareWar, "82.56", batched=True)  # reads `displace`, None in every batch listed
@@ -270,38 +265,6 @@ def _border_not_at_war_yet(p: Play, cmd: BorderWar) -> list[Refusal]:
     if cmd.target not in p.rs.minors:
         return []  # 82.41 refuses a border war on a major power
     return _not_at_war_yet(p, cmd.attacker, cmd.target)
-
-
-@check(BorderWar, "K7")
-def _border_on_a_minor_in_play(p: Play, cmd: BorderWar) -> list[Refusal]:
-    return _in_play(p, cmd.target)
-
-
-@check(BorderWar, "82.34")
-def _border_garrison(p: Play, cmd: BorderWar) -> list[Refusal]:
-    return _garrisoned(p, cmd.attacker, cmd.target)
-
-
-@check(BorderWar, "82.12")
-def _no_border_war_on_a_colony(p: Play, cmd: BorderWar) -> list[Refusal]:
-    """82.12 (and 82.13, 82.42, 82.93 below): a border war on a minor tied to a major, or
-    conquered, is refused as a declaration of war on it is: war is made on its major."""
-    return _tied_to(p, cmd.attacker, cmd.target, "82.12")
-
-
-@check(BorderWar, "82.13")
-def _no_border_war_on_the_commonwealth(p: Play, cmd: BorderWar) -> list[Refusal]:
-    return _tied_to(p, cmd.attacker, cmd.target, "82.13")
-
-
-@check(BorderWar, "82.42")
-def _no_border_war_on_an_associate_or_ally(p: Play, cmd: BorderWar) -> list[Refusal]:
-    return _tied_to(p, cmd.attacker, cmd.target, "82.42")
-
-
-@check(BorderWar, "82.93")
-def _no_border_war_on_a_tied_pacific_minor(p: Play, cmd: BorderWar) -> list[Refusal]:
-    return _tied_to(p, cmd.attacker, cmd.target, "82.93")
 
 
 # ---- declarations: effects -------------------------------------------------------------

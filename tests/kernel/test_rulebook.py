@@ -119,7 +119,7 @@ def test_marked_functions_keep_their_names() -> None:
             module, _, qualname = name.rpartition(".")
             assert getattr(__import__(module, fromlist=["x"]), qualname).__name__ == qualname
     names = {name for found in RULE_82.registered().values() for name, _ in found}
-    assert "minors.rules82.war._no_declaration_on_a_colony" in names
+    assert "minors.rules82.war._no_war_on_a_colony" in names
 
 
 # ---- validation ---------------------------------------------------------------------------
