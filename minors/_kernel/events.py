@@ -20,9 +20,8 @@ def built(item: Any) -> Event:
 
 
 class Events(Sequence[Event]):
-    """The events of one step (`apply`, `push`, `advance_to`), in order: an immutable
-    sequence whose records are made when it is first read, so that a search that never
-    reads them does not pay for them. It holds its own items, never the game's."""
+    """The events of one step, in order: an immutable sequence whose records are made when
+    it is first read (a search that never reads them does not pay for them)."""
 
     __slots__ = ("_items", "_made")
 

@@ -1,11 +1,7 @@
-"""Rulebooks: rules are marked where they are written, and a `Rulebook` collects them.
-
-A decorator only *marks* a function, as `hypothesis.stateful`'s `@rule` does. A `Rulebook`
-collects the marked functions of its sources and validates them once, reporting every
-problem with its fix. Every marked rule but a handler and a generator carries one clause;
-switching the clause off (`Game.new(disabled=...)`) switches exactly that code off, and a
-rule that branches on a clause asks `play.rules.on(clause)`. A rulebook can `extend`
-another (a variant). The kernel knows no clause: every id comes from a clause table.
+"""Rulebooks: rules are marked where they are written (a decorator only marks, as
+`hypothesis.stateful`'s `@rule` does), and a `Rulebook` collects and validates them. Every
+marked rule but a handler and a generator carries one clause, and switching the clause off
+switches exactly that code off. The kernel knows no clause: ids come from a clause table.
 """
 
 from __future__ import annotations
@@ -84,9 +80,8 @@ class Play:
 
 
 class Refusal:
-    """What a check finds wrong with a command, its message and the data involved: the game
-    makes it a `Violation` of the check's clause. A message given as a function is made when
-    first read (`legal_actions`, which needs only the verdict, never makes it)."""
+    """What a check finds wrong with a command (the game makes it a `Violation` of the
+    check's clause); a message given as a function is made when first read."""
 
     __slots__ = ("_message", "data")
 
@@ -107,9 +102,8 @@ class Refusal:
 
 
 def refuse(message: str | Callable[[], str], **data: Any) -> Refusal:
-    """A check's refusal: `refuse(f"{major} garrisons {minor}", garrison=major)`, or with a
-    function making the message where refusals are frequent and their text seldom read
-    (`refuse(lambda: f"...", ...)`)."""
+    """A check's refusal: `refuse(f"{major} garrisons {minor}", garrison=major)` (or
+    `refuse(lambda: f"...")` where refusals are frequent and their text seldom read)."""
     return Refusal(message, data)
 
 
@@ -161,6 +155,17 @@ def _mark(fn: Any, mark: Mark) -> None:
     setattr(fn, MARKS, (*getattr(fn, MARKS, ()), mark))
 
 
+def _marking(*marks: Mark) -> Callable[[R], R]:
+    """A decorator leaving `marks` on the function it is given."""
+
+    def marked(fn: R) -> R:
+        for m in marks:
+            _mark(fn, m)
+        return fn
+
+    return marked
+
+
 def _rule_key(fn: Any) -> str:
     spec: RuleSpec | None = getattr(fn, SPEC, None)
     if spec is not None:
@@ -191,23 +196,12 @@ def check(
     and never names a clause. `batched`: it gives one verdict for every command of a batch
     the kind's generator yields, so that `legal_actions` asks it once per batch."""
     kinds = kind if isinstance(kind, tuple) else (kind,)
-
-    def mark(fn: CheckOf[Any]) -> CheckOf[Any]:
-        for k in kinds:
-            _mark(fn, Mark(Role.CHECK, clause, k, batched=batched))
-        return fn
-
-    return mark
+    return _marking(*(Mark(Role.CHECK, clause, k, batched=batched) for k in kinds))
 
 
 def handles(kind: type[C]) -> Callable[[Callable[[Play, C], None]], Callable[[Play, C], None]]:
     """Mark the function that applies commands of `kind` (after their checks passed)."""
-
-    def mark(fn: Callable[[Play, C], None]) -> Callable[[Play, C], None]:
-        _mark(fn, Mark(Role.HANDLER, None, kind))
-        return fn
-
-    return mark
+    return _marking(Mark(Role.HANDLER, None, kind))
 
 
 Candidates: TypeAlias = Iterable[C | Sequence[C]]  # commands, or batches of them
@@ -216,36 +210,20 @@ Candidates: TypeAlias = Iterable[C | Sequence[C]]  # commands, or batches of the
 def candidates(
     kind: type[C],
 ) -> Callable[[Callable[[Play], Candidates[C]]], Callable[[Play], Candidates[C]]]:
-    """Mark the generator of the commands of `kind` worth checking for `legal_actions`:
-    commands, or batches of them whose `batched` checks run once. It decides no legality
-    (the checks in force do, on all it lists); to leave out at once commands a check in
-    force refuses, it asks the check itself (`play.rules.refuses(check, play, probe)`)."""
-
-    def mark(fn: Callable[[Play], Candidates[C]]) -> Callable[[Play], Candidates[C]]:
-        _mark(fn, Mark(Role.CANDIDATES, None, kind))
-        return fn
-
-    return mark
+    """Mark the generator of the commands of `kind` (or batches of them) worth checking for
+    `legal_actions`: it decides no legality, and asks a check itself to leave out at once
+    what the check refuses (`play.rules.refuses(check, play, probe)`)."""
+    return _marking(Mark(Role.CANDIDATES, None, kind))
 
 
 def at_phase_start(phase: Phase) -> Callable[[R], R]:
     """Mark a rule to run when every `phase` starts (it receives the side)."""
-
-    def mark(fn: R) -> R:
-        _mark(fn, Mark(Role.PHASE_START, None, None, phase))
-        return fn
-
-    return mark
+    return _marking(Mark(Role.PHASE_START, None, None, phase))
 
 
 def at_phase_end(phase: Phase) -> Callable[[R], R]:
     """Mark a rule to run when every `phase` ends (it receives the side)."""
-
-    def mark(fn: R) -> R:
-        _mark(fn, Mark(Role.PHASE_END, None, None, phase))
-        return fn
-
-    return mark
+    return _marking(Mark(Role.PHASE_END, None, None, phase))
 
 
 def at_start(fn: R) -> R:
@@ -510,9 +488,8 @@ class Rulebook:
         return f"<Rulebook {self.name!r}: {len(self.entries)} rules, {len(self.clauses)} clauses>"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as what builds it again (modules by name, functions and classes by
-        reference), so that games go to other processes: rebuilt there, it has the same
-        digest. Its rules must be module-level functions."""
+        """Pickled as what builds it again (modules by name, functions by reference), so
+        that games go to other processes with the same digest."""
         replace, remove, clauses, sequence = self._made
         sources = tuple(
             ("module", s.__name__) if inspect.ismodule(s) else ("class", s) for s in self.sources
