@@ -34,6 +34,7 @@ clones per node instead of undoing.
 Targets (each printed as met / NOT met / n/a at the end):
 
 - `apply` (and `push`) inside playouts <= 1.0x a checked chess push inside chess playouts;
+- `apply` inside playouts on a logged game (`Game.new()`) <= 1.15x the same without a log;
 - `legal_actions` per listed action <= 0.5x python-chess per legal move (in playouts);
 - the whole playout per command <= 10x a chess playout per ply;
 - `clone` <= `board.copy(stack=False)`;
@@ -437,8 +438,16 @@ def section_playouts(api: Api, quick: bool, seed: int) -> tuple[Section, dict[st
     # same warm-up game.
     minors_playout(root, random.Random(seed + 1), Tally())
     chess_playout(random.Random(seed + 1), Tally())
+    # The same playouts on a logged game (`Game.new()`, the default): the same seed gives
+    # the same commands, so the two `apply` rows time the same work with and without a log.
+    logged_root = minors.Game.new() if api.no_log else None
+    logged, logged_rng = Tally(), random.Random(seed)
+    if logged_root is not None:
+        minors_playout(logged_root, random.Random(seed + 1), Tally())
     for _ in range(2 if quick else 6):  # interleaved, so that the machine's drift hits both
         records.append(minors_playout(root, rng, mine))
+        if logged_root is not None:
+            minors_playout(logged_root, logged_rng, logged)
         games.extend(chess_playout(chess_rng, theirs) for _ in range(20))
 
     per_command = mine.total / mine.commands * 1e6
@@ -469,6 +478,8 @@ def section_playouts(api: Api, quick: bool, seed: int) -> tuple[Section, dict[st
     apply_us = mine.per(mine.step, mine.steps)
     push_in_chess = theirs.per(theirs.step, theirs.steps)
     sec.add("apply in playouts (GC on) / checked push in playouts", apply_us, push_in_chess)
+    logged_us = logged.per(logged.step, logged.steps)
+    sec.add("apply in playouts, log on (Game.new()) / log off", logged_us, apply_us)
     sec.add(
         "advance_to(clock.next()) in playouts / checked push",
         mine.per(mine.advance, mine.advances),
@@ -584,6 +595,7 @@ def section_playouts(api: Api, quick: bool, seed: int) -> tuple[Section, dict[st
         "clone": clone_us,
         "copy": copy_us,
         "replay_checked_push": checked,
+        "apply_logged": logged_us or math.inf,
     }
     if push_us is not None:
         figures["push"] = push_us
@@ -1201,6 +1213,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         (
             "apply in playouts <= 1.0x chess checked push",
             p["apply_in_playouts"] <= p["chess_checked_push"],
+        ),
+        (
+            "apply in playouts with the log on <= 1.15x log off",
+            p["apply_logged"] <= 1.15 * p["apply_in_playouts"] if api.no_log else None,
         ),
         (
             "push (replayed playout) <= 1.0x chess checked push",
