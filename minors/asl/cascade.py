@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain.a25 import (
@@ -34,7 +35,7 @@ from ..domain.arguments import checked
 from ..errors import ProfileError, TableError
 from ..ruleset.a25 import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
-from .traits import Projection, QueryContext, Trait, TraitCondition
+from .traits import PROJECTED, Projection, QueryContext, Trait, TraitCondition
 
 __all__ = ["EVERY", "Index", "Key", "Row", "index_of", "merge", "project", "resolve_rows", "trait"]
 
@@ -253,34 +254,20 @@ def resolve_rows(
 @checked(ProfileError)
 def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     row = r.row
-    classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
+    when = {name: getattr(row, name) for name in _CONDITIONS}
+    when["classes"] = (cls,) if cls else tuple(c for c in UnitClass if c in (r.classes or ()))
     # Narrowed to one class, the exception keeps only what that class still leaves open.
-    except_units = row.except_units
     if cls is None:
-        except_classes = tuple(c for c in UnitClass if c in r.except_classes)
+        when["except_classes"] = tuple(c for c in UnitClass if c in r.except_classes)
     else:
-        except_classes = ()
+        when["except_classes"] = ()
         if r.except_classes and cls not in r.except_classes:
-            except_units = ()
+            when["except_units"] = ()
     return Trait(
         kind=row.kind,
         value=row.value,
         clause=row.clause or row.reference,
-        condition=TraitCondition(
-            from_=row.from_,
-            until=row.until,
-            classes=classes,
-            units=row.units,
-            except_classes=except_classes,
-            except_units=except_units,
-            vs=row.vs,
-            not_vs=row.not_vs,
-            home=row.home,
-            ssr=row.ssr,
-            unless_ssr=row.unless_ssr,
-            scenario_kinds=row.scenario_kinds,
-            situation=row.situation,
-        ),
+        condition=TraitCondition(**when),
         aspect=str(row.aspect),
         basis=row.basis,
         reference=row.reference,
@@ -288,6 +275,10 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
         source=row.key,
         note=row.note,
     )
+
+
+_CONDITIONS = tuple(f.name for f in attrs.fields(TraitCondition))
+"""The conditions of a trait: those of its row, of the same names."""
 
 
 def _int(value: TraitValue) -> int:
@@ -338,33 +329,12 @@ def project(rows: list[Row]) -> Projection:
 def merge(projections: list[Projection]) -> Projection:
     if not projections:
         raise ProfileError("merge() needs at least one projection")
-    first = projections[0]
 
-    def same(name: str) -> Any:
-        values = [getattr(p, name) for p in projections]
+    def same(values: list[Any]) -> Any:
         return values[0] if all(v == values[0] for v in values) else None
 
-    colours = {
-        w: (
-            first.to_hit_by_weapon[w]
-            if all(p.to_hit_by_weapon[w] == first.to_hit_by_weapon[w] for p in projections)
-            else None
-        )
-        for w in Weapon
-    }
+    colours = {w: same([p.to_hit_by_weapon[w] for p in projections]) for w in Weapon}
     return Projection(
         to_hit_by_weapon=MappingProxyType(colours),
-        **{
-            name: same(name)
-            for name in (
-                "paatc",
-                "broken_morale_delta",
-                "lax",
-                "stealthy",
-                "cowering_immune",
-                "self_rally",
-                "may_deploy",
-                "no_quarter",
-            )
-        },
+        **{name: same([getattr(p, name) for p in projections]) for name in PROJECTED},
     )

@@ -19,6 +19,7 @@ from datetime import date as Date
 from types import MappingProxyType
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain import Side
@@ -151,13 +152,7 @@ def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
         UnknownNameError: neither a nationality nor a country.
         NoNationalityError: a country whose troops A25 does not describe.
     """
-    return _resolve(name, ruleset or load_ruleset()).nationality
-
-
-@frozen
-class _Found:
-    nationality: str
-    country: str | None
+    return _resolve(name, ruleset or load_ruleset())[0]
 
 
 def _lookup(name: str, rs: Ruleset) -> _Resolved:
@@ -178,18 +173,19 @@ def _lookup(name: str, rs: Ruleset) -> _Resolved:
     return _Resolved(mapping.nationality, mapping.country, mapping.reason)
 
 
-def _resolve(name: str, rs: Ruleset) -> _Found:
+def _resolve(name: str, rs: Ruleset) -> tuple[str, str | None]:
+    """The nationality `name` stands for, and the country it was found through."""
     looked = _lookup(name, rs)
     if looked.nationality is None:
         raise NoNationalityError(f"{looked.country} has no A25 nationality: {looked.reason}")
-    return _Found(looked.nationality, looked.country)
+    return looked.nationality, looked.country
 
 
 @checked(ProfileError)
 def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """The nationality and its parents, nearest first (`SS`, `German`)."""
     rs = ruleset or load_ruleset()
-    return index_of(rs).lineage[_resolve(nationality, rs).nationality]
+    return index_of(rs).lineage[_resolve(nationality, rs)[0]]
 
 
 # ---- the query ---------------------------------------------------------------------------
@@ -387,8 +383,7 @@ def profile(
     """
     rs = ruleset or load_ruleset()
     index = index_of(rs)
-    found = _resolve(nationality, rs)
-    name = found.nationality
+    name, country = _resolve(nationality, rs)
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
@@ -425,19 +420,7 @@ def profile(
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
 
-    reference_unit = the_unit or QueryUnit(UnitType.SQUAD)
-    closed_ctx = QueryContext(
-        date=ctx.date,
-        classes=ctx.classes,
-        unit_class=ctx.unit_class,
-        unit=reference_unit,
-        vs=ctx.vs,
-        vs_lineage=ctx.vs_lineage,
-        vs_outside=ctx.vs_outside,
-        home=ctx.home,
-        ssr=ctx.ssr,
-        scenario_kind=ctx.scenario_kind,
-    )
+    closed_ctx = attrs.evolve(ctx, unit=the_unit or QueryUnit(UnitType.SQUAD))
     per_class = {cls: project(resolve_rows(index, name, closed_ctx, cls, True)) for cls in passes}
     merged = merge(list(per_class.values()))
     by_class = {c: p for c, p in per_class.items() if c is not None} if len(passes) > 1 else {}
@@ -453,7 +436,7 @@ def profile(
                 {t.clause for t in traits if t.clause in text_order}, key=lambda c: text_order[c]
             )
         ),
-        country=found.country,
+        country=country,
     )
 
 
@@ -525,20 +508,22 @@ def thresholds(
         UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
     """
     rs = ruleset or load_ruleset()
-    query = (
-        str(unit_class) if unit_class is not None else None,
-        str(unit) if unit is not None else None,
-        vs,
-        home,
-        tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
-        str(scenario_kind),
-        window,
-    )
-    return rs.derived(_thresholds, _resolve(nationality, rs).nationality, query)
+    query = {
+        "unit_class": str(unit_class) if unit_class is not None else None,
+        "unit": str(unit) if unit is not None else None,
+        "vs": vs,
+        "home": home,
+        "ssr": tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
+        "scenario_kind": str(scenario_kind),
+        "window": window,
+    }
+    return rs.derived(_thresholds, _resolve(nationality, rs)[0], tuple(query.items()))
 
 
-def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMonth, ...]:
-    unit_class, unit, vs, home, ssr, scenario_kind, window = query
+def _thresholds(
+    rs: Ruleset, name: str, query: tuple[tuple[str, Any], ...]
+) -> tuple[YearMonth, ...]:
+    asked = dict(query)
     index = index_of(rs)
     start, end = index.window[name]
     months: set[YearMonth] = set()
@@ -549,22 +534,11 @@ def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMon
                     months.add(r.row.from_)
                 if r.row.until:
                     months.add(r.row.until.next())
-    if window:
+    if asked["window"]:
         months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
 
     def answer(month: YearMonth) -> dict[str, Any]:
-        found = profile(
-            name,
-            month,
-            unit_class=unit_class,
-            unit=unit,
-            vs=vs,
-            home=home,
-            ssr=ssr,
-            scenario_kind=scenario_kind,
-            ruleset=rs,
-            window=window,
-        ).to_json()
+        found = profile(name, month, ruleset=rs, **asked).to_json()
         del found["context"]
         return found
 

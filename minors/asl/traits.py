@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain.a25 import (
@@ -85,28 +86,14 @@ class TraitCondition:
     def to_json(self) -> dict[str, Any]:
         """The conditions that are set, as JSON data (`from`, `until`, `classes` ...)."""
         out: dict[str, Any] = {}
-        for name, value in (
-            ("from", self.from_),
-            ("until", self.until),
-            ("classes", self.classes),
-            ("units", self.units),
-            ("except_classes", self.except_classes),
-            ("except_units", self.except_units),
-            ("vs", self.vs),
-            ("not_vs", self.not_vs),
-            ("home", self.home),
-            ("ssr", self.ssr),
-            ("unless_ssr", self.unless_ssr),
-            ("scenario_kinds", self.scenario_kinds),
-            ("situation", self.situation),
-        ):
+        for field in attrs.fields(TraitCondition):
+            value = getattr(self, field.name)
             if isinstance(value, YearMonth):
-                out[name] = str(value)
+                value = str(value)
             elif isinstance(value, tuple):
-                if value:
-                    out[name] = [str(v) for v in value]
-            elif value is not None and value != "":
-                out[name] = value
+                value = [str(v) for v in value] or None
+            if value is not None and value != "":
+                out[field.name.rstrip("_")] = value
         return out
 
 
@@ -256,15 +243,12 @@ class Projection:
                     "(t)": by_weapon[Weapon.MARKED_T],
                 },
             },
-            "paatc": self.paatc,
-            "broken_morale_delta": self.broken_morale_delta,
-            "lax": self.lax,
-            "stealthy": self.stealthy,
-            "cowering_immune": self.cowering_immune,
-            "self_rally": self.self_rally,
-            "may_deploy": self.may_deploy,
-            "no_quarter": self.no_quarter,
+            **{name: getattr(self, name) for name in PROJECTED},
         }
+
+
+PROJECTED = tuple(f.name for f in attrs.fields(Projection) if f.name != "to_hit_by_weapon")
+"""The projections of one value each: all but the To Hit colours."""
 
 
 @frozen
