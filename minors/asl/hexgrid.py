@@ -1,26 +1,18 @@
-"""The hex geometry of the Human Wave checks: ASL board coordinates, hexsides, hex grains.
+"""The hex geometry of the Human Wave checks: ASL board coordinates, hexsides, hex grains
+(docs/humanwave.md, "The geometry", has the board of the A25.231 example).
 
-One geometry, the one of an ASL geomorphic board and of the A25.231 example:
-
-- A hex is named by a column letter and a row number: `O3`, `P2`. Columns run `A` ... `Z`,
-  then `AA`, `BB` ... `ZZ` (columns 27 ... 52). Each column is a vertical line of hexes, the
-  rows numbered from the top down; hexes are flat-topped, so two hexes of one column share
-  a horizontal hexside.
-- Columns of even index (`B`, `D`, ... `P` ...) sit half a hex lower than odd ones: `P1` is
-  beside `O1` and `O2`, `O3` beside `P2` and `P3`.
-- Hexsides are numbered 1-6 as on the Sniper counter: 1 faces the top of the board (the
-  next lower row of the column), then clockwise: 2 up-right, 3 down-right, 4 down, 5
-  down-left, 6 up-left. In the A25.231 example a unit in `P2` thus has `P3` across hexside
-  4, `O3` across 5, `O2` across 6 and `Q3` across 3.
-
-Internally a hex is held in "doubled" coordinates `(column, 2 × row + 1 if the column is
-even else 0)`, in which the six neighbours are fixed offsets and distance is a formula.
+A hex is a column letter (`A` ... `Z`, then `AA` ... `ZZ`: columns 27 ... 52) and a row
+numbered from 0 at the top (`O3`). Hexes are flat-topped, and columns of even index (`B`,
+`D`, ... `P`) sit half a hex lower than odd ones. Hexsides are numbered 1-6 as on the Sniper
+counter: 1 faces the top of the board, then clockwise. Internally a hex is held in
+"doubled" coordinates `(column, 2 × row + 1 if the column is even else 0)`, in which the six
+neighbours are fixed offsets and distance is a formula.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import pairwise
 
@@ -342,15 +334,12 @@ def _joined(cells: Sequence[Hex]) -> str:
     return "-".join(map(str, cells))
 
 
-def _iter_grains(target: Hex) -> Iterator[HexGrain]:
-    for side in Hexside:
-        yield HexGrain(target, side)
-        for turn in (-1, 1):
-            yield HexGrain(target, side, side.turned(turn))
-
-
 @checked(HexError)
 def grains_through(target: Hex) -> tuple[HexGrain, ...]:
     """The 18 oriented grains through `target`: six normal, twelve alternate (each line of
     an alternate grain has two sets of hexes)."""
-    return tuple(_iter_grains(target))
+    return tuple(
+        HexGrain(target, side, alternate)
+        for side in Hexside
+        for alternate in (None, side.turned(-1), side.turned(1))
+    )

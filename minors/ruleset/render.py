@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..domain import ScaleEffect
 from ..errors import LONGEST_NAME, UnknownNameError, close_matches
-from .loader import SECTIONS
+from .loader import CONVERTER, SECTIONS
 from .records import COLUMN_GROUPS, COLUMN_LABELS, COLUMNS, Count
 from .tables import Ruleset
 
@@ -315,8 +315,6 @@ def entry_view(rs: Ruleset, name: str, entry: str) -> RenderableType:
 
 def entry_json(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
     """`{section: {key: record}}` for the entry `entry` of the view or table `name`."""
-    from .loader import CONVERTER
-
     return {
         section: {str(key): CONVERTER.unstructure(getattr(rs, section)[key])}
         for section, key in find_entry(rs, name, entry).items()
@@ -325,8 +323,6 @@ def entry_json(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
 
 def sections_json(rs: Ruleset, sections: tuple[str, ...]) -> dict[str, Any]:
     """The records of `sections` as plain JSON data."""
-    from .loader import CONVERTER
-
     return {
         section: {str(k): CONVERTER.unstructure(v) for k, v in getattr(rs, section).items()}
         for section in sections
