@@ -381,14 +381,7 @@ class RallyResult:
     rating: str | None
 
 
-def _replacements(table: Mapping[str, str]) -> Mapping[str, str]:
-    for old, new in table.items():
-        for rating in (old, new):
-            check_rating(PersonnelKind.SQUAD, rating)
-    return MappingProxyType(dict(table))
-
-
-RUSSIAN_REPLACEMENTS: Mapping[str, str] = _replacements(
+RUSSIAN_REPLACEMENTS: Mapping[str, str] = MappingProxyType(
     {
         "6-2-8": "5-2-7",
         "5-2-7": "4-2-6",

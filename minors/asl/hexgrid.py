@@ -214,12 +214,6 @@ class HexGrain:
         """Whether this is an alternate Hex Grain."""
         return self.alternate is not None
 
-    def _step(self, k: int) -> Hexside:
-        """The hexside crossed from hex k to hex k + 1."""
-        if self.alternate is None or k % 2 == 0:
-            return self.direction
-        return self.alternate
-
     def _doubled_at(self, k: int) -> tuple[int, int]:
         # Steps 0, 2, 4 ... cross `direction`, steps 1, 3 ... `alternate`; behind the
         # target, steps -1, -3 ... are the alternate ones, walked backwards.

@@ -154,20 +154,14 @@ class Minor:
     note: str = ""
 
     def __attrs_post_init__(self) -> None:
-        for name in ("capital_adjacent", "key_hexes"):
-            for hex_label in getattr(self, name):
-                if hex_label not in self.hexes:
-                    raise FieldError(
-                        name,
-                        f"hex {hex_label!r} is not among the country's hexes",
-                        "add it to hexes",
-                    )
-        if self.capital and self.capital not in self.hexes:
-            raise FieldError(
-                "capital",
-                f"hex {self.capital!r} is not among the country's hexes",
-                "add it to hexes",
-            )
+        named = [("capital_adjacent", h) for h in self.capital_adjacent]
+        named += [("key_hexes", h) for h in self.key_hexes]
+        named += [("capital", self.capital)] if self.capital else []
+        for name, hex_label in named:
+            if hex_label not in self.hexes:
+                raise FieldError(
+                    name, f"hex {hex_label!r} is not among the country's hexes", "add it to hexes"
+                )
         if self.start_status is Status.COLONY and not self.colony_of:
             raise FieldError(
                 "colony_of", "a colony at the start must name its major power", "set colony_of"
