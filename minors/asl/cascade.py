@@ -1,13 +1,11 @@
-"""How the A25 tables answer a query: rows resolved along the nationality tree.
+"""How the A25 tables answer a query: rows resolved along the nationality tree
+(docs/nationality.md, "How the tables answer").
 
 A nationality's rows are its own, its parents' (nearest first), then those for every
 nationality (`*`). For each kind and aspect, a nearer row replaces an inherited one that
-it covers: it holds wherever the inherited row holds, for what the query leaves open
-(A25.66: Eritreans are not Lax though Italians are). Modifiers (`KindSpec.cumulative`)
-never replace each other; they add up. A row is excluded by its months, scenario kinds,
-special rules, home, class, unit and opponent; one that depends on what the query leaves
-open (the unit, the opponent, a situation) holds as a condition. The projections read the
-rows that hold outright, for a squad unless a unit is given.
+it covers (A25.66: Eritreans are not Lax though Italians are); modifiers
+(`KindSpec.cumulative`) add up. A row that depends on what the query leaves open (the
+unit, the opponent, a situation) holds as a condition.
 """
 
 from __future__ import annotations

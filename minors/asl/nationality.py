@@ -1,15 +1,8 @@
 """Nationality profiles (ASL A25): what a nationality's troops are like at a date, for a
 unit class and type, against an opponent, at home or abroad, under special rules and in a
-kind of scenario.
-
-`profile(...)` resolves the rows of `tables/nationality.toml` along the nationality's
-line in the tree (itself, its parents, then the rows for every nationality): a row of a
-nearer nationality replaces an inherited row of the same kind and aspect wherever it
-applies (A25.66: Eritreans are not Lax although Italians are); modifiers add up. What the
-query leaves open (the class, the unit, the opponent) stays a condition of the trait; a
-class-dependent trait comes once per class. The projections (`to_hit`, `paatc`, ...) are
-read from the traits for a squad unless a unit is given. docs/nationality.md has the rules
-of resolution, the projections and the readings taken.
+kind of scenario. `profile` resolves the rows of `tables/nationality.toml` along the
+nationality's line of the tree (`minors.asl.cascade`); docs/nationality.md has the rules of
+resolution, the projections and the readings taken.
 """
 
 from __future__ import annotations

@@ -33,10 +33,9 @@ __all__ = ["Profile", "Projection", "QueryContext", "QueryUnit", "Trait", "Trait
 
 @frozen
 class TraitCondition:
-    """When a trait holds: its row's conditions, with the classes narrowed to the one a
-    class-dependent trait was resolved for. `except_classes` and `except_units` are the
-    units it leaves out: those of one of the classes (when given) and of one of the unit
-    selectors (when given); a unit without a class is never of an excepted class."""
+    """When a trait holds: its row's conditions, the classes narrowed to the one a
+    class-dependent trait was resolved for (`except_classes`, `except_units`: the units it
+    leaves out, as its row's)."""
 
     from_: YearMonth | None = None
     until: YearMonth | None = None

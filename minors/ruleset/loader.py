@@ -78,11 +78,8 @@ Origins = dict[tuple[str, str], str]
 
 
 def builtin_tables() -> Traversable:
-    """The built-in `tables/` folder, found as package data (`minors/_tables`).
-
-    In a checkout and an editable install `minors/_tables` is a link to the repository's
-    `tables/`; the wheel carries the folder itself. One lookup serves all three.
-    """
+    """The built-in `tables/` folder, found as package data (`minors/_tables`: a link to
+    `tables/` in a checkout and an editable install, the folder itself in the wheel)."""
     return files("minors") / "_tables"
 
 

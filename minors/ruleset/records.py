@@ -340,12 +340,8 @@ class ResultForces:
 
     def share(self, result: int | None) -> Fraction:
         """The share for the current result; none outside every step (or with no result)."""
-        if result is None:
-            return Fraction(0)
-        for step in self.steps:
-            if step.min <= result <= step.max:
-                return step.share
-        return Fraction(0)
+        held = (s.share for s in self.steps if result is not None and s.min <= result <= s.max)
+        return next(held, Fraction(0))
 
 
 COMMONWEALTH_COLUMNS = (

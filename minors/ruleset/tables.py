@@ -630,15 +630,6 @@ def _cross_check_a25(c: _Checks) -> None:
         at.clauses("clause", row.clause)
 
 
-def _spellings(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for table in (t["majors"], t["minors"]):
-        for key, entry in table.items():
-            for spelling in (key, *entry.aliases):
-                names[spelling.casefold()] = key
-    return names
-
-
 def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     """Load the built-in tables, merge `overlays` over them, validate, and digest."""
     files = loader.read_overlays(overlays)
@@ -649,12 +640,14 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     _cross_check(checks)
     if checks.found:
         raise TableError.of(checks.found)
+    countries = (*tables["majors"].items(), *tables["minors"].items())
+    names = {s.casefold(): key for key, entry in countries for s in (key, *entry.aliases)}
     return Ruleset(
         **{section: MappingProxyType(entries) for section, entries in tables.items()},
         digest=loader.tables_digest(tables),
         sources=tuple(name for name, _ in files),
         overlay_files=tuple((name, data.decode("utf-8", "replace")) for name, data in files),
-        names=MappingProxyType(_spellings(tables)),
+        names=MappingProxyType(names),
     )
 
 
