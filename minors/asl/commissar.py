@@ -138,12 +138,8 @@ def check_substitution(
     order_of_battle: Iterable[Personnel],
     substitutions: Iterable[Substitution],
 ) -> tuple[Violation, ...]:
-    """A25.22: every reason the Russian player may not make these Commissar substitutions.
-
-    In any scenario (DYO and Russian Partisans included, no SSR needed) up to and
-    including 10/42, at most one 8-0 may become a 9-0 Commissar and at most one 8-1 a 10-0
-    Commissar, provided the scenario does not begin with more Commissars than other
-    leaders (Commissars already in the order of battle count).
+    """A25.22: every reason the Russian player may not make these Commissar substitutions
+    (any scenario up to 10/42, DYO and Russian Partisans included, no SSR needed).
 
     Raises:
         CommissarError: a substitution names a unit not in the order of battle, or one
@@ -151,60 +147,54 @@ def check_substitution(
     """
     units = {u.id: u for u in _location(order_of_battle)}
     proposed = tuple(substitutions)
-    out: list[Violation] = []
     if not proposed:
         return ()
+    out: list[Violation] = []
+
+    def violation(message: str, **data: object) -> None:
+        out.append(Violation("A25.22", message, data))
+
     named = [s.leader for s in proposed]
     for name in named:
         if name not in units:
             raise CommissarError(f"{name!r} is not in the order of battle")
         if named.count(name) > 1:
             raise CommissarError(f"{name!r} is substituted twice; name each leader once")
-    month = (scenario_date.year, scenario_date.month)
-    if month > LAST_SUBSTITUTION_MONTH:
-        out.append(
-            Violation(
-                "A25.22",
-                f"the scenario is set in {scenario_date:%m/%y}; Commissars may be substituted "
-                "only in scenarios up to 10/42",
-                {"date": scenario_date.isoformat()},
-            )
+    if (scenario_date.year, scenario_date.month) > LAST_SUBSTITUTION_MONTH:
+        violation(
+            f"the scenario is set in {scenario_date:%m/%y}; Commissars may be substituted "
+            "only in scenarios up to 10/42",
+            date=scenario_date.isoformat(),
         )
     for sub in proposed:
         unit = units[sub.leader]
         wanted = sub.commissar.replaces
         if unit.kind is not PersonnelKind.LEADER or unit.is_commissar or unit.rating != wanted:
             what = "Commissar" if unit.is_commissar else f"{unit.kind.value} {unit.rating}"
-            out.append(
-                Violation(
-                    "A25.22",
-                    f"a {sub.commissar.value} Commissar replaces an {wanted} leader, and "
-                    f"{unit.id} is a {what}",
-                    {"leader": unit.id, "commissar": sub.commissar.value},
-                )
+            violation(
+                f"a {sub.commissar.value} Commissar replaces an {wanted} leader, and "
+                f"{unit.id} is a {what}",
+                leader=unit.id,
+                commissar=sub.commissar.value,
             )
     for rating in CommissarRating:
         count = sum(s.commissar is rating for s in proposed)
         if count > 1:
-            out.append(
-                Violation(
-                    "A25.22",
-                    f"{count} leaders become {rating.value} Commissars; at most one "
-                    f"{rating.replaces} may be replaced",
-                    {"commissar": rating.value, "count": count},
-                )
+            violation(
+                f"{count} leaders become {rating.value} Commissars; at most one "
+                f"{rating.replaces} may be replaced",
+                commissar=rating.value,
+                count=count,
             )
     leaders = [u for u in units.values() if u.kind is PersonnelKind.LEADER]
     commissars = sum(u.is_commissar or u.id in named for u in leaders)
     others = len(leaders) - commissars
     if commissars > others:
-        out.append(
-            Violation(
-                "A25.22",
-                f"the scenario would begin with {commissars} Commissar(s) and {others} other "
-                "leader(s); Commissars may not outnumber the other leaders",
-                {"commissars": commissars, "others": others},
-            )
+        violation(
+            f"the scenario would begin with {commissars} Commissar(s) and {others} other "
+            "leader(s); Commissars may not outnumber the other leaders",
+            commissars=commissars,
+            others=others,
         )
     return tuple(out)
 
@@ -413,13 +403,9 @@ def rally_outcome(
     *,
     replacements: Mapping[str, str] = RUSSIAN_REPLACEMENTS,
 ) -> RallyResult:
-    """A25.222: what a broken unit becomes after its rally DR.
-
-    `commissar_present`: the rally was directed by a Commissar (see `rally_terms`). A
-    failed rally under a Commissar Replaces an MMC by the next lower quality unit of its
-    size (`replacements`), Reduces a 4-2-6 to a 2-2-6 HS, and eliminates a 2-2-6, an SMC
-    and an MMC with no poorer unit. A broken Commissar's own Self-Rally is not directed by
-    a Commissar: if it fails he stays broken.
+    """A25.222: what a broken unit becomes after its rally DR; `commissar_present`: a
+    Commissar directed it (`rally_terms`; never his own Self-Rally). `replacements` gives
+    the next lower quality MMC of each (docs/commissar.md, "The Replacement table").
 
     Raises:
         CommissarError: `unit` is not broken.

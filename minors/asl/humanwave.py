@@ -134,14 +134,8 @@ def _establishes(unit: HWCandidate, target: Hex) -> bool:
 def check_declaration(
     units: Iterable[HWCandidate], target: str | Hex, *, wave: WaveKind = WaveKind.HUMAN_WAVE
 ) -> tuple[Violation, ...]:
-    """A25.23: every reason the selected units cannot declare a Human Wave at `target`.
-
-    The chain is the hexes holding participating MMC: three or more, contiguous (each
-    reachable from the others through adjacent chain hexes), with at least twice as many
-    MMC as hexes, and at least one leader, every SMC being in a chain hex. Each unit is in
-    Good Order, free to move, has not started its MPh, is no Guard, no PRC (Cavalry Wave
-    excepted) and not ADJACENT to or in the hex of an enemy unit (Banzai excepted). One of
-    them sees the target within eight hexes.
+    """A25.23: every reason the selected units cannot declare a Human Wave at `target` (the
+    chain read as docs/humanwave.md, "Readings taken", says).
 
     Raises:
         HumanWaveError: a unit id is given twice, or `target` is not a hex.
@@ -149,57 +143,46 @@ def check_declaration(
     chosen = _unique(units)
     goal = Hex.parse(target)
     out: list[Violation] = []
+
+    def violation(message: str, **data: object) -> None:
+        out.append(Violation("A25.23", message, data))
+
     mmc = [u for u in chosen if u.kind.is_mmc]
     chain = frozenset(u.hex for u in mmc)
     names = sorted(map(str, chain))
     if len(chain) < MIN_CHAIN_HEXES:
-        out.append(
-            Violation(
-                "A25.23",
-                f"the chain has MMC in {len(chain)} hex(es) {names}; a Human Wave needs MMC "
-                f"in each of {MIN_CHAIN_HEXES} or more adjacent hexes",
-                {"hexes": names},
-            )
+        violation(
+            f"the chain has MMC in {len(chain)} hex(es) {names}; a Human Wave needs MMC "
+            f"in each of {MIN_CHAIN_HEXES} or more adjacent hexes",
+            hexes=names,
         )
     if not _connected(chain):
-        out.append(
-            Violation(
-                "A25.23",
-                f"the chain hexes {names} are not contiguous; every hex must be adjacent to "
-                "another of the chain, with no gap",
-                {"hexes": names},
-            )
+        violation(
+            f"the chain hexes {names} are not contiguous; every hex must be adjacent to "
+            "another of the chain, with no gap",
+            hexes=names,
         )
     if chain and len(mmc) < MMC_PER_HEX * len(chain):
-        out.append(
-            Violation(
-                "A25.23",
-                f"{len(mmc)} MMC in {len(chain)} hexes is an average below {MMC_PER_HEX} per "
-                f"hex; add MMC or drop a hex",
-                {"mmc": len(mmc), "hexes": len(chain)},
-            )
+        violation(
+            f"{len(mmc)} MMC in {len(chain)} hexes is an average below {MMC_PER_HEX} per "
+            f"hex; add MMC or drop a hex",
+            mmc=len(mmc),
+            hexes=len(chain),
         )
-    leaders = [u for u in chosen if u.kind is PersonnelKind.LEADER]
-    if not leaders:
-        out.append(Violation("A25.23", "no leader is selected; at least one must join", {}))
+    if not any(u.kind is PersonnelKind.LEADER for u in chosen):
+        violation("no leader is selected; at least one must join")
     for unit in chosen:
         if unit.kind.is_smc and unit.hex not in chain:
-            out.append(
-                Violation(
-                    "A25.23",
-                    f"{unit.id} in {unit.hex} is not in a hex of the chain; an SMC must come "
-                    "from one of its hexes",
-                    {"unit": unit.id},
-                )
+            violation(
+                f"{unit.id} in {unit.hex} is not in a hex of the chain; an SMC must come "
+                "from one of its hexes",
+                unit=unit.id,
             )
         out.extend(_unit_violations(unit, wave))
     if not any(_establishes(u, goal) for u in chosen):
-        out.append(
-            Violation(
-                "A25.23",
-                f"no selected unit has a LOS to the target in {goal} within {TARGET_RANGE} hexes",
-                {"target": str(goal)},
-            )
+        violation(
+            f"no selected unit has a LOS to the target in {goal} within {TARGET_RANGE} hexes",
+            target=str(goal),
         )
     return tuple(out)
 
@@ -227,13 +210,9 @@ def _unit_violations(unit: HWCandidate, wave: WaveKind) -> Iterable[Violation]:
 @checked(HumanWaveError)
 @clause("A25.231", otherwise=())
 def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexGrain, ...]:
-    """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction.
-
-    Of the 18 oriented grains through the target, those as close as possible to a unit
-    that sees the target within eight hexes (and is not in the target's hex), counting only
-    a unit the grain runs from toward the target (it lies behind or level with the target
-    along the grain). Empty when no unit can establish the direction.
-    """
+    """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction:
+    those as close as possible to a unit that establishes it, counting only a unit the grain
+    runs from toward the target (docs/humanwave.md, "Who establishes the direction")."""
     goal = Hex.parse(target)
     eyes = [u.hex for u in _unique(units) if _establishes(u, goal)]
     ranges: dict[HexGrain, int] = {}
@@ -398,17 +377,8 @@ def _blocked_by_left(hex_: Hex, left: frozenset[Hex]) -> bool:
 @checked(HumanWaveError)
 @clause("A25.232", "A25.2321", "A25.2322", otherwise=())
 def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tuple[HWMove, ...]:
-    """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay.
-
-    New hexes: its forward hexes, and side hexes holding an enemy unit (A25.232), that are
-    enterable with the MF left, neither left in a prior Impulse nor adjacent to one
-    (A25.2322), and, under a Range counter, not farther from the grain (A25.2321). If an
-    enterable Forward Location holds an armed, Known, non-Disrupted enemy unit and no armed
-    friendly unit, the unit must enter it or another enterable Location with a Known enemy
-    unit (A25.233; moving below an enemy-occupied Entrenchment counts as such). In-hex moves
-    are those the caller offers; going below an Entrenchment or into Crest only when short
-    of MF for every hex that would otherwise be open.
-    """
+    """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay
+    (A25.233's compulsion and the last resort as docs/humanwave.md reads them)."""
     here = state.hex
     here_range = grain.range_from(here)
     candidates = [HWMove(HWMoveKind.FORWARD, h) for h in forward_hexes(here, grain)]
