@@ -323,13 +323,8 @@ class Profile:
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
         """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
-        troops: whether the unit has PF (`available`), the rule followed, the range, the
-        highest Final PF Check dr, the check drm with their conditions, the shot cap per
-        squad-equivalent, the classes and units that may use it (and those left out), and
-        the A25 clauses. A unit no `pf` row gives PF to (a leader, a crew, a 2nd Line Finn,
-        any unit before the date) has `available` false and no figures. A nationality whose
-        figures are all outside A25 (German, C13.3) gets the reference alone, with
-        `available` and `range` None."""
+        troops; a unit no `pf` row gives PF to has `available` false and no figures
+        (docs/nationality.md, "Projections and the JSON")."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
         if not pf and not rules:
@@ -341,20 +336,13 @@ class Profile:
                 t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
             )
         )
-        if available is False:
-            return {
-                "available": False,
-                "reference": rules[0].reference if rules else None,
-                **dict.fromkeys(_PF_FIGURES),
-                "clauses": clauses,
-            }
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
             return values.pop() if len(values) == 1 else None
 
         classes = sorted({c for t in able for c in t.condition.classes}, key=list(UnitClass).index)
-        return {
+        out = {
             "available": available,
             "reference": rules[0].reference if rules else None,
             "range": one(TraitKind.PF_RANGE),
@@ -369,6 +357,9 @@ class Profile:
             "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
             "clauses": clauses,
         }
+        if available is False:  # the figures describe the use of a PF the unit has
+            out.update({k: None for k in out if k not in ("available", "reference", "clauses")})
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The profile as the JSON document of `minors nationality --json`."""
@@ -386,17 +377,6 @@ class Profile:
             "traits": [t.to_json() for t in self.traits],
         }
 
-
-_PF_FIGURES = (
-    "range",
-    "check_dr",
-    "check_drm",
-    "shot_cap_per_squad_equivalent",
-    "classes",
-    "units",
-    "except_units",
-)
-"""The fields of the PF projection that describe the use of a PF a unit has."""
 
 _PF_KINDS = (
     TraitKind.PF_RULES,
