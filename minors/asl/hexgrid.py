@@ -184,17 +184,10 @@ def _to_optional_side(value: Hexside | int | None) -> Hexside | None:
 
 @frozen(field_transformer=typed(HexError))
 class HexGrain:
-    """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it.
-
-    A normal grain steps across `direction` from hex to hex. An alternate grain alternates
-    two hexsides that meet at a vertex: from `target` it steps across `direction`, then
-    `alternate`, then `direction` ...; behind the target the steps run in reverse. So
-    `P1-P2-O3-O4` is `HexGrain(O3, S, SW)` and `P1-O2-O3-N3` is `HexGrain(O3, SW, S)`: one
-    line on the board, two different sets of hexes (A25.231's example lists both).
-
-    Hexes of the grain are indexed from the target: 0 is the target, 1, 2 ... lie beyond it
-    in the HW Direction, -1, -2 ... behind it.
-    """
+    """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it
+    (docs/humanwave.md, "Hex grains"): an alternate one crosses `direction`, then
+    `alternate`, in turn from the target. Its hexes are indexed from the target: 0 is the
+    target, 1, 2 ... lie beyond it in the HW Direction, -1, -2 ... behind it."""
 
     target: Hex = field(converter=_to_hex)
     direction: Hexside = field(converter=_to_side)
@@ -284,9 +277,6 @@ class HexGrain:
     @checked(HexError)
     def from_hexes(cls, hexes: Sequence[str | Hex], target: str | Hex) -> HexGrain:
         """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`).
-
-        Two hexes make a normal grain; three or more show whether the steps repeat (normal)
-        or alternate between two hexsides that meet (alternate).
 
         Raises:
             HexError: a hex is unreadable, two in a row are not adjacent, the steps form no

@@ -1,14 +1,10 @@
 """Human Wave (A25.23-A25.234): the declaration, the direction, where a HW Unit may go in
-each Impulse, and when it stops being one.
+each Impulse, and when it stops being one (docs/humanwave.md).
 
-Pure functions over the geometry of `minors.asl.hexgrid`. What depends on terrain, LOS or
-counters on the map (who has LOS, what is ADJACENT, what a hex costs to enter, which
-in-hex moves a building, wire or entrenchment offers) is the caller's fact, passed in.
-A Location here is a hex; in-hex moves (building levels, entrenchments, Panji/Wire) are
-offered by the caller as `HWMoveKind` members.
-
-The second paragraph numbered 25.231 in the text (registered as `A25.231-1E`) is the
-superseded first edition of these rules; it is not implemented.
+Pure functions over the geometry of `minors.asl.hexgrid`: what depends on terrain, LOS or
+counters on the map is the caller's fact, passed in; a Location is a hex, and in-hex moves
+are offered by the caller as `HWMoveKind` members. The superseded first edition of 25.231
+(registered as `A25.231-1E`) is not implemented.
 """
 
 from __future__ import annotations
@@ -81,11 +77,8 @@ def _hex(value: str | Hex) -> Hex:
 
 @frozen(field_transformer=typed(HumanWaveError))
 class HWCandidate:
-    """A unit the ATTACKER selects for a Human Wave, with the facts A25.23 looks at.
-
-    `near_enemy` is ADJACENT to, or in the same hex as, an enemy unit; `los_to_target` is
-    a LOS to the target enemy unit: both are the caller's facts (terrain, levels).
-    """
+    """A unit the ATTACKER selects for a Human Wave, with the facts A25.23 looks at (the
+    caller's: `near_enemy` is ADJACENT to, or in the same hex as, an enemy unit)."""
 
     id: str
     kind: PersonnelKind

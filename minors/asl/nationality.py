@@ -31,13 +31,7 @@ from ..domain.a25 import (
     name_key,
 )
 from ..domain.arguments import checked
-from ..errors import (
-    LONGEST_NAME,
-    NoNationalityError,
-    ProfileError,
-    UnknownNameError,
-    close_matches,
-)
+from ..errors import LONGEST_NAME, NoNationalityError, ProfileError, UnknownNameError, close_matches
 from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
@@ -348,25 +342,9 @@ def profile(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> Profile:
-    """The A25 traits of `nationality`'s troops in the month `date`.
-
-    Args:
-        nationality: a nationality (`Romanian`, `Free French`; aliases allowed), or a
-            country of the strategic tables, taken through its `country_nationality` row.
-        date: the scenario's month: `YYYY-MM`, a `YearMonth` or a date.
-        unit_class: elite, first_line, second_line, green, conscript, or a group
-            (inexperienced, non_elite); None resolves every class of the nationality.
-        unit: a unit type (squad, half_squad, crew, leader, commissar) or a rating A25
-            names for the nationality (`4-6-8`, whose class it fixes).
-        vs: the opposing nationality (or country); None leaves opponent-bound traits as
-            conditions. A country whose troops A25 does not describe (Japan) is an
-            opponent that no opponent-bound row names.
-        home: the troops fight within their own borders.
-        ssr: special rules in force (`Ssr` names; one name may be given alone).
-        scenario_kind: historical, hypothetical or dyo.
-        ruleset: the rules in force; the built-in tables by default.
-        window: refuse a date outside the years A25 gives the nationality (the bridge
-            turns it off: France falls when it falls in the strategic game).
+    """The A25 traits of `nationality`'s troops in the month `date`, asked as
+    docs/nationality.md ("The query") describes; `window=False` accepts a date outside the
+    years A25 gives the nationality (the bridge: France falls when it falls in the game).
 
     Raises:
         UnknownNameError: an unknown nationality, country, unit, class or special rule.
@@ -490,12 +468,10 @@ def thresholds(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> tuple[YearMonth, ...]:
-    """The months in which the answer to a query changes: the profile of `nationality`
-    asked with these arguments (those of `profile`, without the date) differs from the
-    month before's. A query for a span of months (a strategic season) reports what changes
-    inside it. A month in which a row starts or stops holding while a nearer row replaces
-    it (Partisan ordnance stays red when A25.32's date rule turns other `(a)` pieces
-    black) is not one.
+    """The months in which the profile asked with these arguments (those of `profile` but
+    the date) differs from the month before's. A month in which a row starts or stops
+    holding while a nearer row replaces it (Partisan ordnance stays red when A25.32 turns
+    other `(a)` pieces black) is not one.
 
     Raises:
         UnknownNameError, NoNationalityError, ProfileError: as `profile` does.

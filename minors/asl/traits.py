@@ -205,12 +205,9 @@ class QueryContext:
 
 @frozen
 class Projection:
-    """The answers most queries want, read from the traits of one class (or merged over
-    several: a value that differs between classes is None). To Hit colours come from the
-    `to_hit` traits; a marked `(g)`/`(t)` piece without a rule of its own takes the
-    nationality's ordnance colour. `broken_morale_delta` is the printed difference of the
-    broken side (0 without a trait) plus every modifier. A yes/no projection is true only
-    when a trait says so; `may_deploy` is the squad's."""
+    """The answers most queries want, read from the traits of one class, or merged over
+    several: a value that differs between classes is None (docs/nationality.md,
+    "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
     paatc: Paatc | None

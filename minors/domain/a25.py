@@ -1,8 +1,6 @@
-"""The vocabulary of ASL A25 nationality distinctions: classes, unit types, trait kinds,
-special rules, scenario kinds, the values traits take, and the year-month of a scenario.
-
-The A25 tables (`tables/nationality.toml`) and the queries of `minors.nationality` speak
-only these words; each member's docstring cites the clause that gives it meaning.
+"""The vocabulary of ASL A25 nationality distinctions, which the A25 tables and the queries
+of `minors.nationality` speak: classes, unit types, trait kinds, special rules, scenario
+kinds, the values traits take, and the year-month of a scenario.
 """
 
 from __future__ import annotations

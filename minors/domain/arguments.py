@@ -3,11 +3,10 @@ annotations: a value of the wrong type is the module's own malformed-input error
 where it enters, never an `AttributeError` or `TypeError` from deep inside.
 
 `checked(ProfileError)` marks a function; `typed(HumanWaveError)` is an attrs
-`field_transformer` for a record (it checks each field after its converter, and what the
-converter takes before it). The annotations are read once, at the first call. They may
-use classes, `None`, unions, `Any`, `list`, `frozenset`, `Iterable`, `Sequence` and
-`Mapping`. An iterator given for an `Iterable` is read once and passed on as a tuple.
-`int` and `float` do not take `True` or `False`; `float` takes an `int`.
+`field_transformer` for a record. The annotations read are classes, `None`, unions, `Any`,
+`list`, `frozenset`, `Iterable`, `Sequence` and `Mapping` (others are not checked). An
+iterator given for an `Iterable` is read once and passed on as a tuple; `int` and `float`
+do not take `True` or `False`.
 """
 
 from __future__ import annotations
@@ -189,10 +188,8 @@ def checked(error: Error) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
 
 def typed(error: Error) -> Callable[[type, list[attrs.Attribute[Any]]], list[attrs.Attribute[Any]]]:
-    """An attrs `field_transformer`: each field is checked against its annotation after
-    its converter, and a converter's input against the converter's own annotation (an
-    enum converter against its members); a mismatch raises `error` naming the record, the
-    field and what it must be."""
+    """An attrs `field_transformer`: each field is checked after its converter, and what
+    the converter takes against the converter's own annotation (an enum's: its members)."""
 
     def transform(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
         @functools.cache

@@ -1,10 +1,6 @@
-"""The one definition of how domain values cross into and out of plain data, for cattrs.
-
-`converter()` gives a converter that structures without coercion (`'5'` is not 5, `5` is not
-`'5'`; enums by value, naming their members on a miss), writes moments as text and
-diplomatic levels by name. The tables' loader and the kernel (states, commands, effects)
-each build theirs from it and add only what is theirs. `first_problem` turns what cattrs
-collected into the first (where, problem, fix).
+"""The one definition of how domain values cross into and out of plain data, for cattrs:
+the tables' loader and the kernel each build their converter from `converter()`, which
+structures without coercion (`'5'` is not 5, `5` is not `'5'`), and add only what is theirs.
 """
 
 from __future__ import annotations

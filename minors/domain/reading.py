@@ -47,10 +47,8 @@ possessive and no two tries can scan the same string."""
 
 
 def read_file(path: str | os.PathLike[str], what: str = "the file") -> bytes:
-    """The bytes of the regular file `path`, at most `MAX_BYTES` of them.
-
-    The file is opened without blocking (a FIFO with no writer opens at once) and refused
-    unless it is a regular file, so a FIFO or a device (`/dev/zero`) is never read.
+    """The bytes of the regular file `path`, at most `MAX_BYTES` of them; it is opened
+    without blocking, so a FIFO with no writer opens at once (and is refused).
 
     Raises:
         InputError: an empty path, a file that cannot be opened, is not a regular file or

@@ -1,10 +1,8 @@
 """Read the rule tables and overlays, merge them, structure them into records, validate.
 
-A table file holds sections (`[minors.Sweden]`); a section is a mapping from entry key to
-entry. The built-in files are merged first (each entry defined in one file only), then each
-overlay in order: an overlay entry replaces the fields it names or adds a new entry, a list
-or table value is replaced whole, and `remove = true` deletes the entry. The merged whole is
-then structured and validated, so every error names the file, entry and field at fault.
+The built-in files are merged first (each entry defined in one file only), then each
+overlay in order, as docs/tables.md ("Overlays") describes; every error names the file,
+entry and field at fault.
 """
 
 from __future__ import annotations
@@ -167,7 +165,7 @@ def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
 def merge_overlays(
     raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]
 ) -> tuple[Raw, Origins]:
-    """Merge overlays over the tables, in order (see the module docstring)."""
+    """Merge overlays over the tables, in order (docs/tables.md, "Overlays")."""
     merged: Raw = {
         section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
     }
