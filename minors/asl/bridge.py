@@ -114,13 +114,8 @@ def troops(
     ssr: Iterable[str] = (),
     scenario_kind: str = "historical",
 ) -> list[Troops]:
-    """The A25 profile of `country`'s troops now, one per opponent (or against `vs`).
-    Whether they fight at home comes from `in_country`, or from where the unit `unit_id`
-    stands.
-
-    Raises:
-        UnknownNameError: an unknown country.
-    """
+    """The A25 profile of `country`'s troops now, one per opponent (or against `vs`); they
+    fight at home by `in_country`, or where the unit `unit_id` stands (docs/bridge.md)."""
     rs = game.ruleset
     name = rs.resolve(country)
     mapping = _mapping(game, name)

@@ -1,11 +1,6 @@
-"""How the A25 tables answer a query: rows resolved along the nationality tree
-(docs/nationality.md, "How the tables answer").
-
-A nationality's rows are its own, its parents' (nearest first), then those for every
-nationality (`*`). For each kind and aspect, a nearer row replaces an inherited one that
-it covers (A25.66: Eritreans are not Lax though Italians are); modifiers
-(`KindSpec.cumulative`) add up. A row that depends on what the query leaves open (the
-unit, the opponent, a situation) holds as a condition.
+"""How the A25 tables answer a query: rows resolved along the nationality tree, a nearer
+row replacing an inherited one it covers (A25.66: Eritreans are not Lax though Italians
+are), modifiers adding up (docs/nationality.md, "How the tables answer").
 """
 
 from __future__ import annotations
@@ -194,8 +189,7 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
 
 def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
     """Whether the unit is one the row's exception leaves out (`_YES`, `_NO`), or may be
-    (`_OPEN`: the exception names unit types and the query gives no unit). A unit without
-    a class is never of an excepted class."""
+    (`_OPEN`: the exception names unit types and the query gives no unit)."""
     if not (r.except_classes or r.except_units):
         return _NO
     if r.except_classes and (cls is None or cls not in r.except_classes):

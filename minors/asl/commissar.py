@@ -1,8 +1,7 @@
 """Russian Commissars (A25.22-A25.223): who may take one, and what one does in his Location.
 
-Pure functions over a minimal model of personnel counters (`Personnel`): a Location is the
-sequence of counters in it. What the rules outside A25 decide (the dice, the LOS, 10.2's
-usual order of Morale Checks) is the caller's, or is named where a function leans on it.
+Pure functions over personnel counters (`Personnel`): a Location is the sequence of counters
+in it; what rules outside A25 decide (the dice, the LOS) is the caller's (docs/commissar.md).
 """
 
 from __future__ import annotations
@@ -65,12 +64,9 @@ class CommissarRating(StrEnum):
 
 @frozen(field_transformer=typed(CommissarError))
 class Personnel:
-    """A personnel counter, as much of it as the Commissar rules need.
-
-    `morale` is the Morale Level the counter shows now (its broken side when broken);
-    `side` tells friend from enemy in a Location; `mounted` marks Cavalry, which A25.221
-    counts with Infantry and A25.223 does not.
-    """
+    """A personnel counter, as much of it as the Commissar rules need: `morale` is the
+    Morale Level it shows now (its broken side when broken); `mounted` marks Cavalry, which
+    A25.221 counts with Infantry and A25.223 does not."""
 
     id: str
     kind: PersonnelKind
@@ -139,12 +135,8 @@ def check_substitution(
     substitutions: Iterable[Substitution],
 ) -> tuple[Violation, ...]:
     """A25.22: every reason the Russian player may not make these Commissar substitutions
-    (any scenario up to 10/42, DYO and Russian Partisans included, no SSR needed).
-
-    Raises:
-        CommissarError: a substitution names a unit not in the order of battle, or one
-            unit twice; the order of battle repeats an id.
-    """
+    (any scenario up to 10/42, DYO and Russian Partisans included, no SSR needed); a
+    CommissarError for a leader named twice or not in the order of battle, or an id twice."""
     units = {u.id: u for u in _location(order_of_battle)}
     proposed = tuple(substitutions)
     if not proposed:
@@ -206,12 +198,8 @@ def substitute(
     order_of_battle: Iterable[Personnel],
     substitutions: Iterable[Substitution],
 ) -> tuple[Personnel, ...]:
-    """A25.22: the order of battle with the substitutions made.
-
-    Raises:
-        RuleViolation: carrying every violation `check_substitution` finds.
-        CommissarError: malformed input, as for `check_substitution`.
-    """
+    """A25.22: the order of battle with the substitutions made, or a RuleViolation carrying
+    every violation `check_substitution` finds."""
     units = _location(order_of_battle)
     proposed = tuple(substitutions)
     violations = check_substitution(scenario_date, units, proposed)
@@ -232,14 +220,9 @@ def substitute(
 @checked(CommissarError)
 @clause("A25.221", otherwise=())
 def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
-    """A25.221: the order in which one side's units in a Location take an IFT-dictated MC.
-
-    Commissars first, whatever the Morale Levels; then, as 10.2 has it, the other leaders,
-    higher Morale Level first; then everyone else in the order given.
-
-    Raises:
-        CommissarError: the units are of more than one side, or an id repeats.
-    """
+    """A25.221: the order in which one side's units in a Location take an IFT-dictated MC:
+    Commissars first, whatever the Morale Levels; then as 10.2 has it (a CommissarError
+    for units of both sides)."""
     units = _location(location)
     if len({u.side for u in units}) > 1:
         raise CommissarError("give one side's units: each side takes its own MCs")
@@ -257,14 +240,9 @@ def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
 @checked(CommissarError)
 @clause("A25.221", otherwise=False)
 def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
-    """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC.
-
-    Under 10.2 a leader of higher Morale Level than the one lost is spared; a lost
-    Commissar spares no one. Units of another side are never affected.
-
-    Raises:
-        CommissarError: `leader` is not a leader, or the two are one counter.
-    """
+    """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC: a
+    lost Commissar spares no one, where 10.2 spares a leader of higher Morale Level (a
+    CommissarError if `leader` is no leader, or is `unit`)."""
     if leader.kind is not PersonnelKind.LEADER:
         raise CommissarError(f"{leader.id} is a {leader.kind.value}, not a leader")
     if leader.id == unit.id:
@@ -287,11 +265,7 @@ def leadership_applies(unit: Personnel) -> bool:
 @clause("A25.221")
 def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int:
     """A25.221: `unit`'s Morale Level in `location`: one higher with an unbroken friendly
-    Commissar there, unless `unit` is itself a Commissar or berserk.
-
-    Raises:
-        CommissarError: `unit` is not in `location`, or an id repeats.
-    """
+    Commissar there, unless `unit` is itself a Commissar or berserk."""
     units = _location(location)
     _in(unit, units)
     if unit.is_commissar or unit.berserk:
@@ -307,11 +281,8 @@ def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int
 
 @frozen
 class RallyTerms:
-    """How a broken unit's rally goes under A25.221-A25.222.
-
-    `drm` is relative to the unit's own Morale Level: the −1 of A25.222 is the +1 Morale
-    Level of A25.221 seen as a DRM, so apply it or `morale_with_commissar`, not both.
-    """
+    """How a broken unit's rally goes under A25.221-A25.222. The −1 `drm` of A25.222 is the
+    +1 Morale Level of A25.221 seen as a DRM: apply it or `morale_with_commissar`, not both."""
 
     directed_by: str | None
     """The Commissar rallying the unit, if one is."""
@@ -330,11 +301,7 @@ class RallyTerms:
 @checked(CommissarError)
 @clause("A25.221", "A25.222")
 def rally_terms(unit: Personnel, location: Sequence[Personnel]) -> RallyTerms:
-    """A25.221-A25.222: who rallies the broken `unit`, and on what terms.
-
-    Raises:
-        CommissarError: `unit` is not broken or not in `location`, or an id repeats.
-    """
+    """A25.221-A25.222: who rallies the broken `unit`, and on what terms."""
     units = _location(location)
     _in(unit, units)
     if not unit.broken:
@@ -405,11 +372,7 @@ def rally_outcome(
 ) -> RallyResult:
     """A25.222: what a broken unit becomes after its rally DR; `commissar_present`: a
     Commissar directed it (`rally_terms`; never his own Self-Rally). `replacements` gives
-    the next lower quality MMC of each (docs/commissar.md, "The Replacement table").
-
-    Raises:
-        CommissarError: `unit` is not broken.
-    """
+    the next lower quality MMC of each (docs/commissar.md, "The Replacement table")."""
     if not unit.broken:
         raise CommissarError(f"{unit.id} is not broken: there is nothing to rally")
     if rally_roll_passed:
@@ -433,11 +396,7 @@ def rally_outcome(
 @clause("A25.223", otherwise=())
 def berserk_spread(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.223: the Location after a Commissar in it goes berserk: every friendly Infantry
-    unit there is berserk too (Cavalry, being mounted, and enemy units are not).
-
-    Raises:
-        CommissarError: an id repeats.
-    """
+    unit there is berserk too (Cavalry, being mounted, and enemy units are not)."""
     units = _location(location)
     frenzied = {u.side for u in units if u.is_commissar and u.berserk}
     return tuple(

@@ -1,7 +1,5 @@
-"""Design Your Own purchases (A25.57): no side buys both Free French and Vichy French.
-
-A purchase names its nationality as text, as a scenario file or `minors.nationality` spells
-it: case, spaces and hyphens do not matter (`Free French`, `free-french`, `free_french`).
+"""Design Your Own purchases (A25.57): no side buys both Free French and Vichy French; a
+purchase names its nationality as text, in which case, spaces and hyphens do not matter.
 """
 
 from __future__ import annotations

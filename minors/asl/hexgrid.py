@@ -1,12 +1,7 @@
-"""The hex geometry of the Human Wave checks: ASL board coordinates, hexsides, hex grains
-(docs/humanwave.md, "The geometry", has the board of the A25.231 example).
-
-A hex is a column letter (`A` ... `Z`, then `AA` ... `ZZ`: columns 27 ... 52) and a row
-numbered from 0 at the top (`O3`). Hexes are flat-topped, and columns of even index (`B`,
-`D`, ... `P`) sit half a hex lower than odd ones. Hexsides are numbered 1-6 as on the Sniper
-counter: 1 faces the top of the board, then clockwise. Internally a hex is held in
-"doubled" coordinates `(column, 2 × row + 1 if the column is even else 0)`, in which the six
-neighbours are fixed offsets and distance is a formula.
+"""The hex geometry of the Human Wave checks: ASL board coordinates (`O3`, `GG10`),
+hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry").
+A hex is held in "doubled" coordinates, in which the six neighbours are fixed offsets and
+distance is a formula.
 """
 
 from __future__ import annotations
@@ -99,11 +94,7 @@ class Hex:
 
     @classmethod
     def parse(cls, text: str | Hex) -> Hex:
-        """Read `O3` or `GG10`; a `Hex` is returned as it is.
-
-        Raises:
-            HexError: not a column letter (single or doubled) followed by a row number.
-        """
+        """Read `O3` or `GG10`; a `Hex` is returned as it is."""
         if isinstance(text, Hex):
             return text
         match = _NAME.match(text.strip().upper()) if isinstance(text, str) else None
@@ -144,10 +135,7 @@ class Hex:
     @checked(HexError)
     def side_towards(self, other: Hex) -> Hexside | None:
         """The hexside shared with `other`, or None when the two are not adjacent."""
-        for side in Hexside:
-            if self.neighbour(side) == other:
-                return side
-        return None
+        return next((side for side in Hexside if self.neighbour(side) == other), None)
 
     def __str__(self) -> str:
         return f"{_column_letters(self.column)}{self.row}"
@@ -276,12 +264,8 @@ class HexGrain:
     @classmethod
     @checked(HexError)
     def from_hexes(cls, hexes: Sequence[str | Hex], target: str | Hex) -> HexGrain:
-        """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`).
-
-        Raises:
-            HexError: a hex is unreadable, two in a row are not adjacent, the steps form no
-                grain, or `target` is not among the hexes.
-        """
+        """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`), which
+        must hold `target`."""
         cells = [Hex.parse(h) for h in hexes]
         goal = Hex.parse(target)
         if goal not in cells:

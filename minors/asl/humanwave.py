@@ -128,11 +128,7 @@ def check_declaration(
     units: Iterable[HWCandidate], target: str | Hex, *, wave: WaveKind = WaveKind.HUMAN_WAVE
 ) -> tuple[Violation, ...]:
     """A25.23: every reason the selected units cannot declare a Human Wave at `target` (the
-    chain read as docs/humanwave.md, "Readings taken", says).
-
-    Raises:
-        HumanWaveError: a unit id is given twice, or `target` is not a hex.
-    """
+    chain read as docs/humanwave.md, "Readings taken", says)."""
     chosen = _unique(units)
     goal = Hex.parse(target)
     out: list[Violation] = []
@@ -408,12 +404,9 @@ def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tup
 @checked(HumanWaveError)
 @clause("A25.232")
 def after_move(state: HWUnitState, move: HWMove, grain: HexGrain) -> HWUnitState:
-    """The unit's state after `move`: the hex left is remembered (A25.2322); moving farther
-    from the grain puts on a Range counter, moving closer takes it off (A25.2321).
-
-    Raises:
-        HumanWaveError: a move to another hex that is not adjacent to the unit.
-    """
+    """The unit's state after `move` (to an adjacent hex): the hex left is remembered
+    (A25.2322); moving farther from the grain puts on a Range counter, closer takes it off
+    (A25.2321)."""
     if move.kind.in_hex:
         return state
     if distance(state.hex, move.hex) != 1:

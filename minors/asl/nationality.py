@@ -80,16 +80,10 @@ def country_nationality(
     conquered: bool = False,
     ruleset: Ruleset | None = None,
 ) -> CountryMapping:
-    """The A25 nationality of a minor country's or major power's troops.
-
-    As Germany's ally (`side="axis"`) a minor may take another nationality; after its
-    conquest, its forces fight on as the nationality that `organized_by` names (A25.92;
-    France's as Free French). A country without armed forces, or in another ASL chapter,
-    maps to None with the reason.
-
-    Raises:
-        UnknownNameError: not a country of the strategic tables.
-    """
+    """The A25 nationality of a minor country's or major power's troops: as Germany's ally
+    (`side="axis"`) a minor may take another; after its conquest, its forces fight on as
+    its `organized_by` nationality (A25.92). A country without troops A25 describes maps to
+    None with the reason."""
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
     try:
@@ -100,18 +94,11 @@ def country_nationality(
     row = rs.country_nationality.get(name)
     if row is None:
         minor = rs.minors.get(name)
+        reason = f"the tables give no A25 nationality for {name}: add a country_nationality row"
         if minor is not None and not minor.armed_forces:
             owner = f", and its troops are {minor.colony_of}'s" if minor.colony_of else ""
-            return CountryMapping(
-                name,
-                None,
-                reason=f"{name} has no armed forces of its own in the strategic tables{owner}",
-            )
-        return CountryMapping(
-            name,
-            None,
-            reason=f"the tables give no A25 nationality for {name}: add a country_nationality row",
-        )
+            reason = f"{name} has no armed forces of its own in the strategic tables{owner}"
+        return CountryMapping(name, None, reason=reason)
     if row.reason:
         return CountryMapping(name, None, reason=row.reason, basis=row.basis)
     if conquered and row.organized_by:
@@ -122,34 +109,23 @@ def country_nationality(
     return CountryMapping(name, row.nationality, row.clause, basis=row.basis)
 
 
-@frozen
-class _Resolved:
-    nationality: str | None
-    country: str | None
-    reason: str = ""
-    """Why a country has no A25 nationality (`nationality` is then None)."""
-
-
 @checked(ProfileError)
 def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     """The nationality `name` stands for: a nationality (or alias; case, spaces and hyphens
-    do not matter), else a country through `country_nationality`.
-
-    Raises:
-        UnknownNameError: neither a nationality nor a country.
-        NoNationalityError: a country whose troops A25 does not describe.
-    """
+    do not matter), else a country through `country_nationality` (a NoNationalityError for
+    a country whose troops A25 does not describe)."""
     return _resolve(name, ruleset or load_ruleset())[0]
 
 
-def _lookup(name: str, rs: Ruleset) -> _Resolved:
-    """A nationality, or a country with its nationality or the reason it has none."""
+def _lookup(name: str, rs: Ruleset) -> tuple[str | None, str | None, str]:
+    """(nationality, country, reason): a nationality, or a country with its nationality or
+    the reason it has none."""
     if isinstance(name, str) and len(name) > LONGEST_NAME:
         raise UnknownNameError("nationality or country", name)
     index = index_of(rs)
     found = index.names.get(name_key(name))
     if found is not None:
-        return _Resolved(found, None)
+        return found, None, ""
     try:
         mapping = country_nationality(name, ruleset=rs)
     except UnknownNameError:
@@ -157,15 +133,15 @@ def _lookup(name: str, rs: Ruleset) -> _Resolved:
         close = close_matches(name_key(name), spellings, n=3, cutoff=0.7)
         suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
         raise UnknownNameError("nationality or country", name, suggestions) from None
-    return _Resolved(mapping.nationality, mapping.country, mapping.reason)
+    return mapping.nationality, mapping.country, mapping.reason
 
 
 def _resolve(name: str, rs: Ruleset) -> tuple[str, str | None]:
     """The nationality `name` stands for, and the country it was found through."""
-    looked = _lookup(name, rs)
-    if looked.nationality is None:
-        raise NoNationalityError(f"{looked.country} has no A25 nationality: {looked.reason}")
-    return looked.nationality, looked.country
+    nationality, country, reason = _lookup(name, rs)
+    if nationality is None:
+        raise NoNationalityError(f"{country} has no A25 nationality: {reason}")
+    return nationality, country
 
 
 @checked(ProfileError)
@@ -280,27 +256,22 @@ def _classes(
     return chosen
 
 
-@frozen
-class _Opponent:
-    name: str | None
-    lineage: frozenset[str]
-    outside: str = ""
-
-
-def _vs(name: str | None, nationality: str, index: Index, rs: Ruleset) -> _Opponent:
-    """The opponent and its line of the tree. A country whose troops A25 does not describe
-    (Japan, Thailand) is an opponent all the same: it is none of the nationalities a row
-    names, so a `vs` row does not hold against it and a `not_vs` row does."""
+def _vs(
+    name: str | None, nationality: str, index: Index, rs: Ruleset
+) -> tuple[str | None, frozenset[str], str]:
+    """The opponent, its line of the tree, and why A25 does not describe it. A country whose
+    troops A25 does not describe (Japan, Thailand) is an opponent all the same: it is none
+    of the nationalities a row names, so a `vs` row does not hold against it and a `not_vs`
+    row does."""
     if name is None:
-        return _Opponent(None, frozenset())
-    looked = _lookup(name, rs)
-    if looked.nationality is None:
-        return _Opponent(looked.country, frozenset(), looked.reason)
-    opponent = looked.nationality
+        return None, frozenset(), ""
+    opponent, country, reason = _lookup(name, rs)
+    if opponent is None:
+        return country, frozenset(), reason
     theirs, ours = index.lineage[opponent], index.lineage[nationality]
     if opponent in ours or nationality in theirs:
         raise ProfileError(f"{nationality} troops cannot oppose {opponent}: one includes the other")
-    return _Opponent(opponent, frozenset(theirs))
+    return opponent, frozenset(theirs), ""
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
@@ -360,15 +331,15 @@ def profile(
     selector = str(unit_class) if unit_class is not None else None
     kind = _scenario_kind(scenario_kind)
     passes = _classes(selector, the_unit, name, index, kind)
-    opponent = _vs(vs, name, index, rs)
+    vs_name, vs_lineage, vs_outside = _vs(vs, name, index, rs)
     ctx = QueryContext(
         date=month,
         classes=passes,
         unit_class=selector,
         unit=the_unit,
-        vs=opponent.name,
-        vs_lineage=opponent.lineage,
-        vs_outside=opponent.outside,
+        vs=vs_name,
+        vs_lineage=vs_lineage,
+        vs_outside=vs_outside,
         home=home,
         ssr=_enum_set(ssr),
         scenario_kind=kind,

@@ -1,8 +1,5 @@
-"""What a nationality profile answers (ASL A25): traits with their conditions, the unit
-and circumstances asked about, the projections most queries want, and the profile itself.
-
-`minors.nationality.profile` builds them; docs/nationality.md describes the JSON.
-"""
+"""What a nationality profile answers (ASL A25): traits with their conditions, the query,
+the projections most queries want, and the profile (its JSON: docs/nationality.md)."""
 
 from __future__ import annotations
 
@@ -59,28 +56,22 @@ class TraitCondition:
             parts.append(f"from {self.from_}")
         elif self.until:
             parts.append(f"until {self.until}")
-        if self.classes:
-            parts.append(", ".join(self.classes))
-        if self.units:
-            parts.append(", ".join(self.units))
-        if self.except_classes or self.except_units:
-            left_out = ("/".join(self.except_classes), "/".join(self.except_units))
-            parts.append(f"except {' '.join(p for p in left_out if p)}")
-        if self.vs:
-            parts.append(f"vs {', '.join(self.vs)}")
-        if self.not_vs:
-            parts.append(f"not vs {', '.join(self.not_vs)}")
-        if self.home is not None:
-            parts.append("at home" if self.home else "abroad")
-        if self.ssr:
-            parts.append(f"SSR {self.ssr.value}")
-        if self.unless_ssr:
-            parts.append(f"unless SSR {self.unless_ssr.value}")
-        if self.scenario_kinds:
-            parts.append(f"{', '.join(self.scenario_kinds)} scenarios")
-        if self.situation:
-            parts.append(self.situation)
-        return "; ".join(parts) or "always"
+        left_out = " ".join(
+            p for p in ("/".join(self.except_classes), "/".join(self.except_units)) if p
+        )
+        parts += [
+            ", ".join(self.classes),
+            ", ".join(self.units),
+            f"except {left_out}" if left_out else "",
+            f"vs {', '.join(self.vs)}" if self.vs else "",
+            f"not vs {', '.join(self.not_vs)}" if self.not_vs else "",
+            "" if self.home is None else "at home" if self.home else "abroad",
+            f"SSR {self.ssr.value}" if self.ssr else "",
+            f"unless SSR {self.unless_ssr.value}" if self.unless_ssr else "",
+            f"{', '.join(self.scenario_kinds)} scenarios" if self.scenario_kinds else "",
+            self.situation,
+        ]
+        return "; ".join(p for p in parts if p) or "always"
 
     def to_json(self) -> dict[str, Any]:
         """The conditions that are set, as JSON data (`from`, `until`, `classes` ...)."""
@@ -106,9 +97,8 @@ def _json_value(value: TraitValue) -> Any:
 
 @frozen
 class Trait:
-    """One distinction that holds for the query: its kind, value and clause, and the
-    condition it depends on. `clause` is the A25 clause, or for a rule outside A25 (a
-    reference or default trait) that rule; `aspect` is the weapon or equipment it is about."""
+    """One distinction that holds for the query, under `condition`; `clause` is the A25
+    clause, or the rule outside A25 that a reference or default trait names."""
 
     kind: TraitKind
     value: TraitValue

@@ -1,12 +1,7 @@
-"""Marks of the code that carries a clause where no rulebook collects it: the A25 checks and
-queries, rule 82's queries and the parts of rule 82's rules that a check or effect of their
-own does not carry. A mark only records the clause (and what the code gives while the
-clause is switched off): nothing runs differently, no registry is filled at import;
-`marked(modules)` finds the marks as a rulebook finds its rules.
-
-The disabled-clause run (tests/mutation/run_disabled.py) switches a marked function off by
-giving it the body `return otherwise`, and `minors rules coverage` lists the marked code
-beside the rulebook's.
+"""Marks of the code that carries a clause where no rulebook collects it (the A25 checks
+and queries, rule 82's queries). A mark only records the clause and what the code gives
+while it is switched off; `marked(modules)` finds the marks as a rulebook finds its rules,
+for `minors rules coverage` and the disabled-clause run (tests/mutation/run_disabled.py).
 """
 
 from __future__ import annotations

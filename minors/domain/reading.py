@@ -48,12 +48,8 @@ possessive and no two tries can scan the same string."""
 
 def read_file(path: str | os.PathLike[str], what: str = "the file") -> bytes:
     """The bytes of the regular file `path`, at most `MAX_BYTES` of them; it is opened
-    without blocking, so a FIFO with no writer opens at once (and is refused).
-
-    Raises:
-        InputError: an empty path, a file that cannot be opened, is not a regular file or
-            is larger than `MAX_BYTES` (the message says which, not naming the file).
-    """
+    without blocking, so a FIFO with no writer opens at once (and is refused). An
+    InputError says what is wrong, not naming the file."""
     name = os.fspath(path)
     if not name:
         raise InputError(f"cannot read {what}: the path is empty")
@@ -96,13 +92,8 @@ def _depth(document: dict[str, Any]) -> int:
 
 
 def parse_toml(data: bytes) -> dict[str, Any]:
-    """The TOML document in `data` (UTF-8), within the limits of this module.
-
-    Raises:
-        InputError: not UTF-8, not valid TOML, an integer longer than Python reads
-            (`sys.get_int_max_str_digits()`), a dotted key of more than `MAX_KEY_PARTS`
-            parts, or tables and arrays nested deeper than `MAX_DEPTH`.
-    """
+    """The TOML document in `data` (UTF-8), within the limits of this module (and
+    `sys.get_int_max_str_digits()`)."""
     if len(data) > MAX_BYTES:
         raise InputError(f"larger than {MAX_BYTES:,} bytes, the limit")
     try:
