@@ -21,14 +21,18 @@ __all__ = ["VIEWS", "entry_json", "entry_view", "find_entry", "table_sections", 
 ILLUSTRATIVE = " [illustrative]"
 
 
-def _headers(columns: tuple[str, ...]) -> list[str]:
-    """Two-line headers: the group (Army, Air ...) over its first column, then the label."""
-    out, previous = [], ""
+def _force_table(title: str, first: str, columns: tuple[str, ...]) -> Table:
+    """A forces table: `first` names the row; each column's two-line header is its group
+    (Army, Air ...), over its group's first column only, then its label."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(first, no_wrap=True)
+    previous = ""
     for column in columns:
         group = COLUMN_GROUPS[column.split("_")[0]]
-        out.append(f"{group if group != previous else ''}\n{COLUMN_LABELS[column]}")
+        header = f"{group if group != previous else ''}\n{COLUMN_LABELS[column]}"
+        table.add_column(header, justify="center", no_wrap=True)
         previous = group
-    return out
+    return table
 
 
 def _cell(value: object) -> str:
@@ -38,13 +42,8 @@ def _cell(value: object) -> str:
 
 def _forces(rs: Ruleset) -> Iterator[RenderableType]:
     for theater, columns in COLUMNS.items():
-        table = Table(
-            title=f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater",
-            title_justify="left",
-        )
-        table.add_column("Minor", no_wrap=True)
-        for header in _headers(columns):
-            table.add_column(header, justify="center", no_wrap=True)
+        title = f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater"
+        table = _force_table(title, "Minor", columns)
         for row in (r for r in rs.forces.values() if r.theater is theater):
             cells = [f"{_cell(row.cell(c))}{row.marks.get(c, '')}" for c in columns]
             table.add_row(row.minor + "".join(row.row_marks), *cells)
@@ -61,10 +60,7 @@ def _forces(rs: Ruleset) -> Iterator[RenderableType]:
 
 def _commonwealth(rs: Ruleset) -> Iterator[RenderableType]:
     for country, layout in rs.commonwealth_layout.items():
-        table = Table(title=f"British Commonwealth (82.61) — {country}", title_justify="left")
-        table.add_column("Arrival", no_wrap=True)
-        for header in _headers(layout.columns):
-            table.add_column(header, justify="center", no_wrap=True)
+        table = _force_table(f"British Commonwealth (82.61) — {country}", "Arrival", layout.columns)
         for row in (r for r in rs.commonwealth.values() if r.country == country):
             counts: list[Count] = [getattr(row, c) for c in layout.columns]
             table.add_row(row.arrival.replace("_", " "), *(str(c) for c in counts))
@@ -230,12 +226,8 @@ def _close(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
 
 
 def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
-    """The sections `minors tables NAME` shows: a view's, or the one table NAME.
-
-    Raises:
-        UnknownNameError: no such view or table; with the closest names, and, when NAME is
-            an entry of some tables (`Sweden`), the command that shows it.
-    """
+    """The sections `minors tables NAME` shows: a view's, or the one table NAME; an unknown
+    NAME that is an entry of some tables (`Sweden`) is answered with the command showing it."""
     key = name.lower()
     if key in VIEWS:
         return VIEWS[key][1]
@@ -274,11 +266,8 @@ def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, 
 
 
 def find_entry(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
-    """The key of `entry` in each section of the view or table `name` that holds it.
-
-    Raises:
-        UnknownNameError: no section of `name` holds it (with the closest keys).
-    """
+    """The key of `entry` in each section of the view or table `name` that holds it (an
+    UnknownNameError with the closest keys when none does)."""
     sections = table_sections(rs, name)
     found = entry_keys(rs, sections, entry)
     if not found:
