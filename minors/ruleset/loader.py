@@ -1,8 +1,5 @@
-"""Read the rule tables and overlays, merge them, structure them into records, validate.
-
-The built-in files are merged first (each entry defined in one file only), then each
-overlay in order, as docs/tables.md ("Overlays") describes; every error names the file,
-entry and field at fault.
+"""Read the rule tables and overlays, merge them (docs/tables.md, "Overlays"), structure
+them into records, validate; every error names the file, entry and field at fault.
 """
 
 from __future__ import annotations
@@ -298,16 +295,8 @@ def _renamed(converter: cattrs.Converter) -> None:
     """Hooks for records with a field whose table key is a Python keyword (`from`)."""
     for cls, names in a25.RENAMED.items():
         renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
-        converter.register_structure_hook(
-            cls,
-            make_dict_structure_fn(
-                cls,
-                converter,
-                _cattrs_forbid_extra_keys=True,
-                _cattrs_detailed_validation=True,
-                **renames,
-            ),
-        )
+        # forbidding extra keys and detailed validation come from the converter
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **renames))
         converter.register_unstructure_hook(
             cls, make_dict_unstructure_fn(cls, converter, **renames)
         )
@@ -362,38 +351,30 @@ def _section(
     for key, entry in entries.items():
         name = origins.get((section, key), "tables")
         entry_id = f"{section}.{key}"
-        if key_field in entry:
-            found.append(
-                TableError(
+        try:
+            if key_field in entry:
+                raise TableError(
                     f"the key already gives {key_field}",
                     file=name,
                     entry=entry_id,
                     field=key_field,
                     fix=f"remove {key_field} from the entry",
                 )
-            )
-            continue
-        try:
             data = {**entry, key_field: _key_value(section, key, name)}
             record = CONVERTER.structure(data, cls)
         except TableError as exc:
             found.append(exc)
-            continue
         except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
             field, problem, fix = convert.first_problem(exc)
             field = a25.RENAMED.get(cls, {}).get(field, field)
             found.append(TableError(problem, file=name, entry=entry_id, field=field, fix=fix))
-            continue
-        records[getattr(record, key_field)] = record
+        else:
+            records[getattr(record, key_field)] = record
     return records
 
 
 def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
-    """Turn every merged entry into its frozen record.
-
-    Raises:
-        TableError: every entry that cannot be read, each naming file, entry, field and fix.
-    """
+    """Every merged entry as its frozen record (a TableError names each that cannot be read)."""
     found: list[TableError] = []
     out = {section: _section(section, raw.get(section, {}), origins, found) for section in SECTIONS}
     if found:
@@ -403,11 +384,7 @@ def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
 
 def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
     """The clauses of a TOML file that holds only a `[clauses.ID]` table: a rulebook's own
-    clause table (a house rule's), checked as the built-in registry is.
-
-    Raises:
-        TableError: naming the file, the entry, the field and the fix.
-    """
+    clause table (a house rule's), checked as the built-in registry is."""
     document = _sections_of(name, _read_toml(name, data))
     other = sorted(set(document) - {"clauses"})
     if other:

@@ -186,6 +186,15 @@ Names = str | Iterable[str]
 """The names a field gives: a text is one name (none when empty), a list each of its own."""
 
 
+_UNKNOWN = {
+    "majors": ("{!r} is not a major power", "use one of {}"),
+    "minors": ("{!r} is not a minor country", "use a name of tables/minors.toml"),
+    "clauses": ("clause {!r} is not in the registry", "cite a clause of tables/clauses.toml"),
+    "nationalities": ("{!r} is not a nationality", "use one of {}"),
+}
+"""The problem and fix of a name a table does not hold."""
+
+
 @define
 class _Checks:
     """The cross-checks of one build: every problem is recorded, naming file, entry, field
@@ -212,38 +221,18 @@ class _Checks:
             self.problem(field, problem, fix)
         return ok
 
-    def _each(
-        self, field: str, names: Names, known: Callable[[str], bool], problem: str, fix: str
-    ) -> bool:
+    def known(self, table: str, field: str, names: Names) -> bool:
+        """Whether `table` holds every name `field` gives (a clause id as `normalize_clause`
+        reads it); each it does not hold is recorded."""
+        keys = self.t[table]
         listed = ((names,) if names else ()) if isinstance(names, str) else names
-        checked = [self.check(known(n), field, problem.format(n), fix) for n in listed]
-        return all(checked)  # every name checked, so that every problem is recorded
-
-    def majors(self, field: str, names: Names) -> bool:
-        majors = self.t["majors"]
-        fix = f"use one of {', '.join(majors)}"
-        return self._each(field, names, majors.__contains__, "{!r} is not a major power", fix)
-
-    def minors(self, field: str, names: Names) -> bool:
-        fix = "use a name of tables/minors.toml"
-        return self._each(
-            field, names, self.t["minors"].__contains__, "{!r} is not a minor country", fix
-        )
-
-    def clauses(self, field: str, ids: Names) -> None:
-        clauses = self.t["clauses"]
-        self._each(
-            field,
-            ids,
-            lambda i: normalize_clause(i) in clauses,
-            "clause {!r} is not in the registry",
-            "cite a clause of tables/clauses.toml",
-        )
-
-    def nations(self, field: str, names: Names) -> None:
-        nations = self.t["nationalities"]
-        fix = f"use one of {', '.join(nations)}"
-        self._each(field, names, nations.__contains__, "{!r} is not a nationality", fix)
+        unknown = [
+            n for n in listed if (normalize_clause(n) if table == "clauses" else n) not in keys
+        ]
+        problem, fix = _UNKNOWN[table]
+        for name in unknown:
+            self.problem(field, problem.format(name), fix.format(", ".join(keys)))
+        return not unknown
 
     def unique(
         self, seen: dict[str, str], fold: Callable[[str], str], aliases: Iterable[str], what: str
@@ -265,7 +254,7 @@ def _cross_check(c: _Checks) -> None:
     t = c.t
     clauses, majors, minors = t["clauses"], t["majors"], t["minors"]
     for key, clause in clauses.items():
-        c.at("clauses", key).clauses("parent", clause.parent)
+        c.at("clauses", key).known("clauses", "parent", clause.parent)
     for key, problem in loader.parent_cycles({k: v.parent for k, v in clauses.items()}).items():
         fix = "give a clause that is not its own ancestor as the parent, or no parent"
         c.at("clauses", key).problem("parent", problem, fix)
@@ -280,22 +269,22 @@ def _cross_check(c: _Checks) -> None:
         )
     for key, assoc in t["association"].items():
         at = c.at("association", key.value)
-        at.majors("on_attack", [assoc.on_attack])
-        at.majors("on_joining", [assoc.on_joining])
-        at.majors("deployed_by", assoc.deployed_by)
+        at.known("majors", "on_attack", [assoc.on_attack])
+        at.known("majors", "on_joining", [assoc.on_joining])
+        at.known("majors", "deployed_by", assoc.deployed_by)
     for key, war in t["border_wars"].items():
         at = c.at("border_wars", key)
-        at.minors("minor", [key])
-        at.majors("attacker", [war.attacker])
-        at.majors("redeploy_when", war.redeploy_when)
-        at.majors("redeploy_by", war.redeploy_by)
+        at.known("minors", "minor", [key])
+        at.known("majors", "attacker", [war.attacker])
+        at.known("majors", "redeploy_when", war.redeploy_when)
+        at.known("majors", "redeploy_by", war.redeploy_by)
     for key, row in t["alignments"].items():
         at = c.at("alignments", key)
-        at.minors("minor", [key])
-        at.majors("partner", [row.partner])
-        at.majors("war", row.war)
-        at.majors("declared_by", row.declared_by)
-        at.minors("occupied", row.occupied)
+        at.known("minors", "minor", [key])
+        at.known("majors", "partner", [row.partner])
+        at.known("majors", "war", row.war)
+        at.known("majors", "declared_by", row.declared_by)
+        at.known("minors", "occupied", row.occupied)
 
     seen: dict[str, str] = {}
     for section, table in (("majors", majors), ("minors", minors)):
@@ -304,13 +293,13 @@ def _cross_check(c: _Checks) -> None:
 
     for key, minor in minors.items():
         at = c.at("minors", key)
-        at.clauses("clauses", minor.clauses)
-        at.majors("colony_of", minor.colony_of)
-        at.majors("start_major", minor.start_major)
-        at.majors("start_at_war_with", minor.start_at_war_with)
-        at.majors("colonies_open_to", minor.colonies_open_to)
-        at.majors("appears_on_fall_of", minor.appears_on_fall_of)
-        at.clauses("armed_forces_exception", minor.armed_forces_exception)
+        at.known("clauses", "clauses", minor.clauses)
+        at.known("majors", "colony_of", minor.colony_of)
+        at.known("majors", "start_major", minor.start_major)
+        at.known("majors", "start_at_war_with", minor.start_at_war_with)
+        at.known("majors", "colonies_open_to", minor.colonies_open_to)
+        at.known("majors", "appears_on_fall_of", minor.appears_on_fall_of)
+        at.known("clauses", "armed_forces_exception", minor.armed_forces_exception)
         at.check(
             not (minor.colony_of and minor.armed_forces and not minor.armed_forces_exception),
             "armed_forces",
@@ -346,7 +335,7 @@ def _cross_check(c: _Checks) -> None:
 
     for key, row in t["forces"].items():
         at = c.at("forces", key)
-        if not at.minors("minor", [key]):
+        if not at.known("minors", "minor", [key]):
             continue
         theater = minors[key].theater.value
         at.check(
@@ -365,8 +354,8 @@ def _cross_check(c: _Checks) -> None:
                 )
     for mark, note in t["force_footnotes"].items():
         at = c.at("force_footnotes", mark)
-        at.minors("minors", note.minors)
-        at.minors("minor", note.minor)
+        at.known("minors", "minors", note.minors)
+        at.known("minors", "minor", note.minor)
         if note.kind is FootnoteKind.DEPENDS_ON_RESULT:
             known = note.table == "forces_by_result"
             at.check(known, "table", f"table {note.table!r} is not known", "use forces_by_result")
@@ -382,7 +371,7 @@ def _cross_check(c: _Checks) -> None:
     }
     for key in t["forces_by_result"]:
         at = c.at("forces_by_result", key)
-        at.minors("minor", [key])
+        at.known("minors", "minor", [key])
         row = t["forces"].get(key)
         at.check(
             row is not None and bool(result_marks & {*row.row_marks, *row.marks.values()}),
@@ -392,10 +381,10 @@ def _cross_check(c: _Checks) -> None:
         )
 
     for key in t["commonwealth_layout"]:
-        c.at("commonwealth_layout", key).minors("country", [key])
+        c.at("commonwealth_layout", key).known("minors", "country", [key])
     for key, arrival in t["commonwealth"].items():
         at = c.at("commonwealth", key)
-        if not at.minors("country", [arrival.country]):
+        if not at.known("minors", "country", [arrival.country]):
             continue
         at.check(
             minors[arrival.country].start_status is Status.COMMONWEALTH,
@@ -417,7 +406,7 @@ def _cross_check(c: _Checks) -> None:
             )
     for key, zone in t["commonwealth_zones"].items():
         at = c.at("commonwealth_zones", key)
-        at.minors("country", [key])
+        at.known("minors", "country", [key])
         for name in zone.countries:
             known = name in minors or name in majors
             at.check(
@@ -425,9 +414,9 @@ def _cross_check(c: _Checks) -> None:
             )
     for key, note in t["commonwealth_notes"].items():
         at = c.at("commonwealth_notes", key)
-        at.minors("countries", note.countries)
-        at.majors("by", note.by)
-        at.clauses("clause", note.clause)
+        at.known("minors", "countries", note.countries)
+        at.known("majors", "by", note.by)
+        at.known("clauses", "clause", note.clause)
 
     counted = {*r.EUROPE_COLUMNS, *r.PACIFIC_COLUMNS, *r.COMMONWEALTH_COLUMNS}
     for column in sorted(counted):
@@ -453,7 +442,7 @@ def _cross_check(c: _Checks) -> None:
                 "add it (or do not remove it)",
             )
     for key, cost in t["costs"].items():
-        c.at("costs", key).clauses("clause", cost.clause)
+        c.at("costs", key).known("clauses", "clause", cost.clause)
     brp_rules = t["brp_rules"]
     c.at("brp_rules", "partial").check(
         not present or brp_rules["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
@@ -484,21 +473,21 @@ def _cross_check(c: _Checks) -> None:
                 "add it to diplomatic_levels",
             )
     for key, level in t["diplomatic_levels"].items():
-        c.at("diplomatic_levels", key.name.lower()).clauses("clause", level.clause)
+        c.at("diplomatic_levels", key.name.lower()).known("clauses", "clause", level.clause)
 
     for key, limit in t["limits"].items():
         at = c.at("limits", key)
-        at.clauses("clause", [limit.clause])
-        at.minors("minor", limit.minor)
-        at.minors("exempt_owners", limit.exempt_owners)
+        at.known("clauses", "clause", [limit.clause])
+        at.known("minors", "minor", limit.minor)
+        at.known("minors", "exempt_owners", limit.exempt_owners)
     for key, group in t["limit_groups"].items():
         at = c.at("limit_groups", key)
-        at.clauses("clause", [group.clause])
-        at.minors("minors", group.minors)
+        at.known("clauses", "clause", [group.clause])
+        at.known("minors", "minors", group.minors)
     for key, start in t["starts"].items():
         at = c.at("starts", key)
         for pair in start.wars:
-            if at.majors("wars", pair):
+            if at.known("majors", "wars", pair):
                 at.check(
                     pair[0] != pair[1],
                     "wars",
@@ -506,8 +495,8 @@ def _cross_check(c: _Checks) -> None:
                     'pair two different major powers, like ["Germany", "France"]',
                 )
         for pending in start.pending:
-            at.minors("pending", [pending.minor])
-            at.majors("pending", [pending.partner])
+            at.known("minors", "pending", [pending.minor])
+            at.known("majors", "pending", [pending.partner])
         _check_start_moments(at, start)
     _cross_check_a25(c)
     for key in t["provenance"]:
@@ -521,8 +510,7 @@ def _cross_check(c: _Checks) -> None:
 
 
 def _check_start_moments(at: _Checks, start: r.Start) -> None:
-    """A start's moments can be read, and its calendar ends at or after its clock and every
-    moment it names."""
+    """A start's moments can be read, and its calendar ends at or after each of them."""
     read: dict[str, Moment] = {}
     named = [("clock", start.clock), ("last_moment", start.last_moment)]
     named += [("attacked_at", start.attacked_at)] + [("pending", p.due) for p in start.pending]
@@ -559,13 +547,13 @@ def _cross_check_a25(c: _Checks) -> None:
     spellings: dict[str, str] = {}
     for key, nation in nations.items():
         at = c.at("nationalities", key)
-        at.nations("parent", nation.parent)
-        at.nations("successors", nation.successors)
-        at.clauses("clause", nation.clause)
-        at.clauses("classes_clause", nation.classes_clause)
-        at.clauses("classes_only_in_clause", nation.classes_only_in_clause)
+        at.known("nationalities", "parent", nation.parent)
+        at.known("nationalities", "successors", nation.successors)
+        at.known("clauses", "clause", nation.clause)
+        at.known("clauses", "classes_clause", nation.classes_clause)
+        at.known("clauses", "classes_only_in_clause", nation.classes_only_in_clause)
         for unit in nation.units:
-            at.clauses("units", unit.clause)
+            at.known("clauses", "units", unit.clause)
         at.unique(spellings, name_key, nation.aliases, "nationality")
     lineages: dict[str, list[str]] = {}
     for key in nations:
@@ -598,12 +586,12 @@ def _cross_check_a25(c: _Checks) -> None:
         at = c.at("nationality_traits", key)
         every = row.nationalities == ("*",)
         if not every:
-            at.nations("nationalities", row.nationalities)
-        at.clauses("clause", row.clause)
-        at.nations("vs", (*row.vs, *row.not_vs))
+            at.known("nationalities", "nationalities", row.nationalities)
+        at.known("clauses", "clause", row.clause)
+        at.known("nationalities", "vs", (*row.vs, *row.not_vs))
         if row.kind in _NAMED_BY_VALUE:
             values = row.value if isinstance(row.value, tuple) else (row.value,)
-            at.nations("value", [str(v) for v in values])
+            at.known("nationalities", "value", [str(v) for v in values])
         for field, selectors in (("units", row.units), ("except_units", row.except_units)):
             for selector in filter(is_rating, selectors):
                 for name in row.nationalities:
@@ -615,8 +603,8 @@ def _cross_check_a25(c: _Checks) -> None:
                     )
     for key, chart in t["replacement_charts"].items():
         at = c.at("replacement_charts", key)
-        at.nations("nationality", [key])
-        at.clauses("clause", chart.clause)
+        at.known("nationalities", "nationality", [key])
+        at.known("clauses", "clause", chart.clause)
     for key, row in t["country_nationality"].items():
         at = c.at("country_nationality", key)
         at.check(
@@ -626,8 +614,8 @@ def _cross_check_a25(c: _Checks) -> None:
             "use a name of tables/minors.toml or tables/powers.toml",
         )
         named = (row.nationality, row.axis_nationality, row.organized_by)
-        at.nations("nationality", [n for n in named if n])
-        at.clauses("clause", row.clause)
+        at.known("nationalities", "nationality", [n for n in named if n])
+        at.known("clauses", "clause", row.clause)
 
 
 def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
