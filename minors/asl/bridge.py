@@ -1,8 +1,5 @@
 """The bridge from the strategic game to ASL A25: what a country's troops are like follows
-from what happened to the country (docs/bridge.md says where each part of the query comes
-from). France's fall in this game, not a fixed June 1940, splits French forces into Free
-French and Vichy French; a conquered Allied minor's forces fight on as the nationality its
-`organized_by` column names (A25.92).
+from what happened to the country in this game, France's fall included (docs/bridge.md).
 """
 
 from __future__ import annotations

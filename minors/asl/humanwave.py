@@ -1,10 +1,7 @@
 """Human Wave (A25.23-A25.234): the declaration, the direction, where a HW Unit may go in
-each Impulse, and when it stops being one (docs/humanwave.md).
-
-Pure functions over the geometry of `minors.asl.hexgrid`: what depends on terrain, LOS or
-counters on the map is the caller's fact, passed in; a Location is a hex, and in-hex moves
-are offered by the caller as `HWMoveKind` members. The superseded first edition of 25.231
-(registered as `A25.231-1E`) is not implemented.
+each Impulse, and when it stops being one. Pure functions over `minors.asl.hexgrid`; what
+depends on terrain, LOS or counters is the caller's fact (docs/humanwave.md). The superseded
+first edition of 25.231 (`A25.231-1E`) is not implemented.
 """
 
 from __future__ import annotations
@@ -103,17 +100,13 @@ def _unique(units: Iterable[HWCandidate]) -> tuple[HWCandidate, ...]:
 
 
 def _connected(hexes: frozenset[Hex]) -> bool:
-    if not hexes:
-        return True
-    start = min(hexes)
-    reached = {start}
-    frontier = [start]
+    reached: set[Hex] = set()
+    frontier = [min(hexes)] if hexes else []
     while frontier:
         here = frontier.pop()
-        for there in here.neighbours():
-            if there in hexes and there not in reached:
-                reached.add(there)
-                frontier.append(there)
+        if here not in reached:
+            reached.add(here)
+            frontier += [h for h in here.neighbours() if h in hexes]
     return reached == hexes
 
 
@@ -204,14 +197,12 @@ def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexG
     runs from toward the target (docs/humanwave.md, "Who establishes the direction")."""
     goal = Hex.parse(target)
     eyes = [u.hex for u in _unique(units) if _establishes(u, goal)]
-    ranges: dict[HexGrain, int] = {}
-    for grain in grains_through(goal):
-        fits = [grain.range_from(h) for h in eyes if grain.approaches_target(h)]
-        if fits:
-            ranges[grain] = min(fits)
-    if not ranges:
-        return ()
-    best = min(ranges.values())
+    ranges = {
+        grain: min(fits)
+        for grain in grains_through(goal)
+        if (fits := [grain.range_from(h) for h in eyes if grain.approaches_target(h)])
+    }
+    best = min(ranges.values(), default=None)
     return tuple(g for g, r in ranges.items() if r == best)
 
 
@@ -325,16 +316,10 @@ def _in_hex_kinds(values: Iterable[HWMoveKind]) -> frozenset[HWMoveKind]:
 
 @frozen(field_transformer=typed(HumanWaveError))
 class ImpulseFacts:
-    """What the caller knows about a HW Unit's surroundings for one Impulse.
-
-    `cost`: the MF to enter each adjacent hex the unit may enter at all (terrain, board
-    edge: a hex left out is not enterable). `enemy`: hexes holding an enemy unit;
-    `known_enemy`: those with a Known enemy unit or a pillbox occupied by one;
-    `armed_known_enemy`: those with an armed, Known, non-Disrupted enemy unit;
-    `friendly_armed`: hexes holding armed friendly units (including HW Units that entered
-    earlier this Impulse, A25.233); `lone_enemy_smc`: hexes whose only enemy is one SMC;
-    `in_hex`: the in-hex moves the hex offers now, with their conditions met and the MF.
-    """
+    """What the caller knows about a HW Unit's surroundings for one Impulse (docs/humanwave.md):
+    `cost` holds the adjacent hexes it may enter at all; `known_enemy` counts a pillbox
+    occupied by a Known enemy unit; `friendly_armed` counts HW Units that entered earlier
+    this Impulse (A25.233); `in_hex` the in-hex moves offered, conditions met."""
 
     mf_left: float = HW_MF
     cost: Mapping[Hex, float] = field(factory=dict, converter=_costs, hash=False)

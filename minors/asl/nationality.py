@@ -1,8 +1,6 @@
 """Nationality profiles (ASL A25): what a nationality's troops are like at a date, for a
-unit class and type, against an opponent, at home or abroad, under special rules and in a
-kind of scenario. `profile` resolves the rows of `tables/nationality.toml` along the
-nationality's line of the tree (`minors.asl.cascade`); docs/nationality.md has the rules of
-resolution, the projections and the readings taken.
+unit, against an opponent, at home or abroad, under special rules, in a kind of scenario
+(docs/nationality.md; the rows are resolved by `minors.asl.cascade`).
 """
 
 from __future__ import annotations
@@ -118,8 +116,7 @@ def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
 
 
 def _lookup(name: str, rs: Ruleset) -> tuple[str | None, str | None, str]:
-    """(nationality, country, reason): a nationality, or a country with its nationality or
-    the reason it has none."""
+    """(nationality, country, reason) of a nationality, or of a country (reason: for none)."""
     if isinstance(name, str) and len(name) > LONGEST_NAME:
         raise UnknownNameError("nationality or country", name)
     index = index_of(rs)

@@ -1,7 +1,5 @@
-"""docs/nationality.md's tables, generated from the A25 tables: the tree, each
-nationality's counters and traits, the A25.72 chart, the countries of the strategic tables
-and what the tables take from outside the rulebook. `python -m minors.asl.nationality_doc`
-prints them; `--write FILE` replaces the part of FILE between the markers.
+"""docs/nationality.md's tables, generated from the A25 tables: the module run as a script
+prints them; with `--write FILE` it replaces the part of FILE between the markers.
 """
 
 from __future__ import annotations

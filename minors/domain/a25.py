@@ -279,8 +279,7 @@ class Exemption(StrEnum):
 
 
 class Equipment(StrEnum):
-    """Equipment whose use may carry Captured penalties (A25.35, A25.54-A25.56,
-    A25.75, A25.77)."""
+    """Equipment whose use may carry Captured penalties (A25.35, A25.54-A25.56, A25.75, A25.77)."""
 
     US_MG = "us_mg"
     """U.S.-colour machine guns (A25.35)."""
@@ -355,8 +354,7 @@ class TraitKind(StrEnum):
     ELR_REPLACED_BY = "elr_replaced_by"
     """What replaces the unit when it fails an ELR check (A25.62, A25.66, A25.72, A25.84)."""
     BATTLE_HARDENS_TO = "battle_hardens_to"
-    """What the unit becomes when it Battle Hardens (A25.2, A25.211, A25.66, A25.72,
-    A25.84)."""
+    """What the unit becomes when it Battle Hardens (A25.2, A25.211, A25.66, A25.72, A25.84)."""
     REARMED_AS = "rearmed_as"
     """What an Unarmed MMC becomes when it rearms (A25.72)."""
     REPLACEMENT_CHAIN = "replacement_chain"
@@ -421,8 +419,7 @@ class TraitKind(StrEnum):
     HUMAN_WAVE = "human_wave"
     """Whether the nationality may conduct a Human Wave (A25.23)."""
     HW_MORALE_BONUS = "hw_morale_bonus"
-    """Morale Levels a HW Unit gains for the rest of the Player Turn, unless broken
-    (A25.23)."""
+    """Morale Levels a HW Unit gains for the rest of the Player Turn, unless broken (A25.23)."""
     LOSES_CONCEALMENT = "loses_concealment"
     """Whether the unit loses any concealment (A25.23: on becoming a HW Unit)."""
     EXEMPT_FROM = "exempt_from"

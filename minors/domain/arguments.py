@@ -118,13 +118,20 @@ def _compile(hint: Any) -> Fit:
 
         return mapping
     if origin in _ITERABLES:
-        return _items(origin, _compile(args[0]), mismatch)
-    if isinstance(hint, type):
-        return _instance(hint, mismatch)
-    return _ANYTHING  # a kind of annotation the checker does not read
+        each = _compile(args[0])
 
+        def items(value: Any, path: str) -> Any:
+            if not isinstance(value, origin):
+                return mismatch(value, path)
+            one_shot = not isinstance(value, Collection)
+            seen = tuple(value) if one_shot else value
+            for i, item in enumerate(seen):
+                each(item, f"{path}[{i}]")
+            return seen if one_shot else value
 
-def _instance(hint: type, mismatch: Fit) -> Fit:
+        return items
+    if not isinstance(hint, type):
+        return _ANYTHING  # a kind of annotation the checker does not read
     numbers = (int, float) if hint is float else (hint,)
     no_bool = hint in (int, float)
 
@@ -134,19 +141,6 @@ def _instance(hint: type, mismatch: Fit) -> Fit:
         return mismatch(value, path)
 
     return instance
-
-
-def _items(origin: Any, each: Fit, mismatch: Fit) -> Fit:
-    def items(value: Any, path: str) -> Any:
-        if not isinstance(value, origin):
-            return mismatch(value, path)
-        one_shot = not isinstance(value, Collection)
-        seen = tuple(value) if one_shot else value
-        for i, item in enumerate(seen):
-            each(item, f"{path}[{i}]")
-        return seen if one_shot else value
-
-    return items
 
 
 def checked(error: Error) -> Callable[[Callable[P, R]], Callable[P, R]]:

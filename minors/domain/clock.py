@@ -132,8 +132,7 @@ class Moment:
 
 @functools.cache
 def _spelled(index: int) -> str:
-    """A moment as text: messages and log entries name moments often, so each is spelled
-    out once."""
+    """A moment as text, spelled out once: messages and log entries name moments often."""
     moment = Moment(index)
     return f"{moment.year}-{moment.season.value}/{moment.side.value}/{moment.phase.value}"
 

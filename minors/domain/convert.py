@@ -64,8 +64,7 @@ def _moment(value: Any, _: Any) -> Moment:
 
 
 def _plain(member: StrEnum) -> str:
-    """A StrEnum member's plain value (its slot: `.value` is a property, on every unit a
-    log writes)."""
+    """A StrEnum member's plain value, read from its slot (`.value` is a property)."""
     value: str = member._value_
     return value
 

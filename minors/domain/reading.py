@@ -92,8 +92,7 @@ def _depth(document: dict[str, Any]) -> int:
 
 
 def parse_toml(data: bytes) -> dict[str, Any]:
-    """The TOML document in `data` (UTF-8), within the limits of this module (and
-    `sys.get_int_max_str_digits()`)."""
+    """The TOML document in `data` (UTF-8), within this module's limits and Python's."""
     if len(data) > MAX_BYTES:
         raise InputError(f"larger than {MAX_BYTES:,} bytes, the limit")
     try:

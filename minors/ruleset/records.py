@@ -399,8 +399,7 @@ class CommonwealthLayout:
 
 @frozen
 class CommonwealthNote:
-    """A note or option printed under a table (the Commonwealth's extra infantry, India's
-    partisans)."""
+    """A note or option under a table (the Commonwealth's extra infantry, India's partisans)."""
 
     key: str
     text: str = field(validator=non_empty)

@@ -288,8 +288,7 @@ def _value_text(value: Any) -> str:
 
 
 def entry_view(rs: Ruleset, name: str, entry: str) -> RenderableType:
-    """The entry `entry` of the view or table `name`: each field and its value, for each
-    section that holds it."""
+    """Each field of the entry `entry` of the view or table `name`, in each section holding it."""
     parts: list[RenderableType] = []
     for section, data in entry_json(rs, name, entry).items():
         for key, record in data.items():
