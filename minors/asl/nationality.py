@@ -368,7 +368,7 @@ def profile(
         lineage=index.lineage[name],
         context=ctx,
         traits=traits,
-        projection=merged,
+        **attrs.asdict(merged, recurse=False),
         by_class=MappingProxyType(by_class),
         rules=tuple(
             sorted(

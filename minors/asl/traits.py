@@ -200,14 +200,23 @@ class Projection:
     "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
+    """The To Hit colour of each kind of weapon."""
     paatc: Paatc | None
+    """The PAATC taken (A25.65, A25.81, A25.91)."""
     broken_morale_delta: int | None
+    """Broken-side Morale Level minus Good Order Morale Level, every modifier applied."""
     lax: bool | None
+    """Always Lax (A25.64)."""
     stealthy: bool | None
+    """Stealthy (A25.24, A25.44, A25.7)."""
     cowering_immune: bool | None
+    """Immune to Cowering (A25.45, A25.7)."""
     self_rally: bool | None
+    """May attempt Self-Rally in any RPh (A25.7)."""
     may_deploy: bool | None
+    """The squad may Deploy (A25.2, A25.61)."""
     no_quarter: bool | None
+    """No Quarter is in effect (A25.8)."""
 
     @property
     def to_hit(self) -> ToHit | None:
@@ -238,14 +247,14 @@ PROJECTED = tuple(f.name for f in attrs.fields(Projection) if f.name != "to_hit_
 
 
 @frozen
-class Profile:
-    """The traits of a nationality for one query, and their projections."""
+class Profile(Projection):
+    """The traits of a nationality for one query, and their projections (its own fields, for
+    the class asked or merged over the classes; `by_class` has each class's)."""
 
     nationality: str
     lineage: tuple[str, ...]
     context: QueryContext
     traits: tuple[Trait, ...]
-    projection: Projection
     by_class: Mapping[UnitClass, Projection]
     """Each class's projection, when the query named no single class."""
     rules: tuple[str, ...] = ()
@@ -254,54 +263,9 @@ class Profile:
     """The country the name was resolved through, if it was one."""
 
     @property
-    def to_hit(self) -> ToHit | None:
-        """The colour of the nationality's own ordnance other than MG and ATR."""
-        return self.projection.to_hit
-
-    @property
-    def to_hit_by_weapon(self) -> Mapping[Weapon, ToHit | None]:
-        """The To Hit colour of each kind of weapon."""
-        return self.projection.to_hit_by_weapon
-
-    @property
-    def paatc(self) -> Paatc | None:
-        """The PAATC taken (A25.65, A25.81, A25.91)."""
-        return self.projection.paatc
-
-    @property
-    def broken_morale_delta(self) -> int | None:
-        """Broken-side Morale Level minus Good Order Morale Level, every modifier applied."""
-        return self.projection.broken_morale_delta
-
-    @property
-    def lax(self) -> bool | None:
-        """Always Lax (A25.64)."""
-        return self.projection.lax
-
-    @property
-    def stealthy(self) -> bool | None:
-        """Stealthy (A25.24, A25.44, A25.7)."""
-        return self.projection.stealthy
-
-    @property
-    def cowering_immune(self) -> bool | None:
-        """Immune to Cowering (A25.45, A25.7)."""
-        return self.projection.cowering_immune
-
-    @property
-    def self_rally(self) -> bool | None:
-        """May attempt Self-Rally in any RPh (A25.7)."""
-        return self.projection.self_rally
-
-    @property
-    def may_deploy(self) -> bool | None:
-        """The squad may Deploy (A25.2, A25.61)."""
-        return self.projection.may_deploy
-
-    @property
-    def no_quarter(self) -> bool | None:
-        """No Quarter is in effect (A25.8)."""
-        return self.projection.no_quarter
+    def projection(self) -> Projection:
+        """The projections alone."""
+        return Projection(**{f.name: getattr(self, f.name) for f in attrs.fields(Projection)})
 
     def of(self, kind: TraitKind, aspect: str = "") -> tuple[Trait, ...]:
         """The traits of one kind (and aspect)."""
@@ -355,7 +319,7 @@ class Profile:
             "country": self.country,
             "lineage": list(self.lineage),
             "context": self.context.to_json(),
-            **self.projection.to_json(),
+            **Projection.to_json(self),
             "panzerfaust": self.panzerfaust,
             "rules": list(self.rules),
             "by_class": (
