@@ -134,11 +134,7 @@ CLASS_GROUPS: Mapping[str, frozenset[UnitClass]] = MappingProxyType(
 
 def expand_classes(selectors: tuple[str, ...]) -> frozenset[UnitClass]:
     """The classes that `selectors` (classes and group names) stand for."""
-    out: set[UnitClass] = set()
-    for selector in selectors:
-        group = CLASS_GROUPS.get(selector)
-        out |= group if group is not None else {UnitClass(selector)}
-    return frozenset(out)
+    return frozenset().union(*(CLASS_GROUPS.get(s) or {UnitClass(s)} for s in selectors))
 
 
 class UnitType(StrEnum):

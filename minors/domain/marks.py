@@ -28,20 +28,16 @@ def clause(*ids: str, otherwise: object = None) -> Callable[[F], F]:
 
 
 def marked(modules: Iterable[ModuleType]) -> dict[str, list[tuple[str, Callable[..., Any]]]]:
-    """Clause id -> (qualified name, function) of each marked function of `modules` (their
-    own functions and their classes' methods), in definition order."""
+    """Clause id -> (qualified name, function) of each marked function of `modules`, in
+    definition order."""
     out: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for module in modules:
-        for value in list(vars(module).values()):
-            members = [value]
-            if isinstance(value, type) and value.__module__ == module.__name__:
-                members = [getattr(v, "fget", v) for v in vars(value).values()]
-            for member in members:
-                if getattr(member, "__module__", None) != module.__name__:
-                    continue
-                for cid, _ in getattr(member, MARK, ()):
-                    name = f"{module.__name__}.{member.__qualname__}"
-                    entries = out.setdefault(cid, [])
-                    if name not in [n for n, _ in entries]:
-                        entries.append((name, member))
+        for member in list(vars(module).values()):
+            if getattr(member, "__module__", None) != module.__name__:
+                continue
+            for cid, _ in getattr(member, MARK, ()):
+                name = f"{module.__name__}.{member.__qualname__}"
+                entries = out.setdefault(cid, [])
+                if name not in [n for n, _ in entries]:
+                    entries.append((name, member))
     return out
