@@ -5,7 +5,7 @@ unit, against an opponent, at home or abroad, under special rules, in a kind of 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import date as Date
 from types import MappingProxyType
 from typing import Any
@@ -290,12 +290,6 @@ def _scenario_kind(value: ScenarioKind | str) -> ScenarioKind:
         raise UnknownNameError("scenario kind", str(value), ()) from None
 
 
-def _sort_key(text_order: Mapping[str, int], trait: Trait, order: int) -> tuple[Any, ...]:
-    """A25 clauses in the order of the text, then the rules outside A25 by name."""
-    position = text_order.get(trait.clause)
-    return (position is None, position or 0, trait.clause, order)
-
-
 @checked(ProfileError)
 def profile(
     nationality: str,
@@ -355,7 +349,8 @@ def profile(
             ranked.extend((trait(r, c, home_of[order]), order) for c in classes)
     ranked.extend(_chart_traits(rs, name, index, the_unit))
     text_order = {clause: i for i, clause in enumerate(rs.clauses)}
-    ranked.sort(key=lambda pair: _sort_key(text_order, *pair))
+    # A25 clauses in the order of the text, then the rules outside A25 by name
+    ranked.sort(key=lambda p: (text_order.get(p[0].clause, len(text_order)), p[0].clause, p[1]))
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
 

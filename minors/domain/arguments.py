@@ -2,11 +2,10 @@
 annotations: a value of the wrong type is the module's own malformed-input error, raised
 where it enters, never an `AttributeError` or `TypeError` from deep inside.
 
-`checked(ProfileError)` marks a function; `typed(HumanWaveError)` is an attrs
-`field_transformer` for a record. The annotations read are classes, `None`, unions, `Any`,
-`list`, `frozenset`, `Iterable`, `Sequence` and `Mapping` (others are not checked). An
-iterator given for an `Iterable` is read once and passed on as a tuple; `int` and `float`
-do not take `True` or `False`.
+`checked(ProfileError)` marks a function, `typed(HumanWaveError)` is a record's attrs
+`field_transformer`. They read classes, `None`, unions, `Any`, `list`, `frozenset`,
+`Iterable` (an iterator is read once, into a tuple), `Sequence` and `Mapping`; `int` and
+`float` take no `True` or `False`.
 """
 
 from __future__ import annotations

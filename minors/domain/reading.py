@@ -1,9 +1,7 @@
-"""Input files read within bounds (docs/scenario-format.md, "Limits"): scenarios, orders,
-overlays and clause tables are read from regular files only, up to `MAX_BYTES`, and their
-TOML may nest no deeper than `MAX_DEPTH` nor key deeper than `MAX_KEY_PARTS`. Each bound
-fails at once with an `InputError` that says which, before any work in proportion to the
-input is done: a FIFO never blocks, `/dev/zero` is never read into memory, and a dotted key
-50,000 parts deep (which TOML parsers take quadratic time over) is never parsed.
+"""Input files read within bounds (docs/scenario-format.md, "Limits"): regular files only,
+up to `MAX_BYTES`, TOML nested no deeper than `MAX_DEPTH`, keys of at most `MAX_KEY_PARTS`.
+Each bound fails with an `InputError` before any work in proportion to the input: a FIFO
+never blocks, and a dotted key 50,000 parts deep (quadratic for TOML parsers) is never parsed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
-"""Frozen records of ASL A25's tables (tables/nationality.toml): nationalities and the
-counters A25 names for them, trait rows, the Finnish replacement chart, the nationality of
-each country of the strategic game."""
+"""Frozen records of ASL A25's tables (tables/nationality.toml): nationalities and their
+counters, trait rows, the Finnish replacement chart, each country's nationality."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Frozen records of rule 82's tables (and the clause registry), with their field
-validators; A25's are in `minors.ruleset.a25`."""
+"""Frozen, validated records of rule 82's tables and the clause registry (A25's: `a25`)."""
 
 from __future__ import annotations
 
