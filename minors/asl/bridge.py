@@ -90,9 +90,8 @@ def _mapping(game: BaseGame, name: str) -> CountryMapping:
 
 
 def _against(game: BaseGame, name: str) -> str:
-    """What a profile opposes: a country's troops as the nationality they are in this
-    game, a country whose troops A25 does not describe by its own name (the profile takes
-    it as an opponent no opponent-bound row names), a nationality as named."""
+    """What a profile opposes: a country's troops as the nationality they are in this game
+    (else the country, which no opponent-bound row names), a nationality as named."""
     if name not in game.ruleset.minors and name not in game.ruleset.majors:
         return name
     return _mapping(game, name).nationality or name

@@ -202,8 +202,7 @@ def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
 
 
 def _covers(t: Row, r: Row, ctx: QueryContext, cls: UnitClass | None) -> bool:
-    """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
-    does, for what the query leaves open."""
+    """Whether a nearer row `t` replaces `r`: it holds wherever `r` does, for what is open."""
     if t.row.situation and t.row.situation != r.row.situation:
         return False
     if ctx.unit is None and t.units and not (r.units and r.units <= t.units):

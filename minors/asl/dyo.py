@@ -40,8 +40,7 @@ def _key(name: str) -> str:
 
 @checked(DyoError)
 def french_force(nationality: str) -> FrenchForce | None:
-    """The French force a nationality name stands for, or None (including plain `French`,
-    the army of 1940, which A25.57 does not concern)."""
+    """The French force a nationality name stands for, or None (plain `French` too: 1940's)."""
     return _ALIASES.get(_key(nationality))
 
 

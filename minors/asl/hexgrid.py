@@ -108,8 +108,7 @@ class Hex:
 
     @property
     def doubled(self) -> tuple[int, int]:
-        """`(column, 2 × row + 1 if the column is even else 2 × row)`: each column's hexes
-        two units apart, even columns one unit (half a hex) lower."""
+        """`(column, 2 × row, plus 1 in an even column)`: even columns are half a hex lower."""
         return self.column, 2 * self.row + (1 if self.column % 2 == 0 else 0)
 
     @classmethod
@@ -173,9 +172,8 @@ def _to_optional_side(value: Hexside | int | None) -> Hexside | None:
 @frozen(field_transformer=typed(HexError))
 class HexGrain:
     """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it
-    (docs/humanwave.md, "Hex grains"): an alternate one crosses `direction`, then
-    `alternate`, in turn from the target. Its hexes are indexed from the target: 0 is the
-    target, 1, 2 ... lie beyond it in the HW Direction, -1, -2 ... behind it."""
+    (docs/humanwave.md, "Hex grains"). Its hexes are indexed from the target, 0: 1, 2 ...
+    lie beyond it in the HW Direction, -1, -2 ... behind it."""
 
     target: Hex = field(converter=_to_hex)
     direction: Hexside = field(converter=_to_side)
@@ -219,11 +217,9 @@ class HexGrain:
         return tuple(h for k in span if (h := self.hex_at(k)) is not None)
 
     def _nearest(self, hex_: Hex) -> tuple[int, tuple[int, ...]]:
-        """The range from `hex_` to the grain and the indexes of the grain's nearest hexes.
-
-        The grain is a line without end; hexes at |k| > 2d + 2 (d: the range to the target)
-        are farther than the target itself, so looking that far is enough.
-        """
+        """The range from `hex_` to the grain and the indexes of the grain's nearest hexes. The
+        grain has no end, but its hexes at |k| > 2d + 2 (d: the range to the target) are
+        farther than the target itself."""
         point = hex_.doubled
         reach = 2 * distance(hex_, self.target) + 2
         ranges = {k: _distance(point, self._doubled_at(k)) for k in range(-reach, reach + 1)}
@@ -304,8 +300,7 @@ def _joined(cells: Sequence[Hex]) -> str:
 
 @checked(HexError)
 def grains_through(target: Hex) -> tuple[HexGrain, ...]:
-    """The 18 oriented grains through `target`: six normal, twelve alternate (each line of
-    an alternate grain has two sets of hexes)."""
+    """The 18 oriented grains through `target`: six normal, twelve alternate."""
     return tuple(
         HexGrain(target, side, alternate)
         for side in Hexside

@@ -90,12 +90,11 @@ class HWCandidate:
 
 
 def _unique(units: Iterable[HWCandidate]) -> tuple[HWCandidate, ...]:
-    seen: set[str] = set()
     out = tuple(units)
-    for unit in out:
-        if unit.id in seen:
-            raise HumanWaveError(f"unit id {unit.id!r} is given twice; each unit once")
-        seen.add(unit.id)
+    ids = [u.id for u in out]
+    twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+    if twice is not None:
+        raise HumanWaveError(f"unit id {twice!r} is given twice; each unit once")
     return out
 
 
@@ -236,8 +235,7 @@ def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
 @checked(HumanWaveError)
 @clause("A25.2311", otherwise=())
 def side_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
-    """A25.2311: the side hexes of a HW Unit in `hex_`: none on a normal grain, two on an
-    alternate one."""
+    """A25.2311: the side hexes of a HW Unit in `hex_`: two on an alternate grain, else none."""
     here = Hex.parse(hex_)
     return tuple(h for s in grain.side_hexsides if (h := here.neighbour(s)) is not None)
 
@@ -462,10 +460,8 @@ class UnitCondition:
 @checked(HumanWaveError)
 @clause("A25.234")
 def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | None:
-    """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one.
-
-    Being adjacent to other HW Units does not matter.
-    """
+    """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one
+    (being adjacent to other HW Units does not matter)."""
     if condition.eliminated:
         return HWEnd.ELIMINATED
     if condition.broken:

@@ -375,8 +375,7 @@ def profile(
 
 
 def _tree_trait(rs: Ruleset, name: str, index: Index | None) -> Trait:
-    """The nationality itself, or one whose rules it inherits, with its clause; the
-    nationality's own trait carries its months."""
+    """The nationality itself, or one whose rules it inherits; its own carries its months."""
     record = rs.nationalities[name]
     start, end = index.window[name] if index is not None else (None, None)
     return Trait(

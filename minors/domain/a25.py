@@ -521,8 +521,7 @@ class TraitKind(StrEnum):
 
 @frozen
 class KindSpec:
-    """The value type of a trait kind, the enum its aspect is drawn from, and whether its
-    rows add up (modifiers) instead of overriding each other."""
+    """A trait kind's value type, the enum of its aspect, and whether its rows add up."""
 
     value: type[object]
     """bool, int, str, Fraction, tuple (of strings), or a StrEnum class."""
@@ -589,6 +588,5 @@ KIND_SPECS: Mapping[TraitKind, KindSpec] = MappingProxyType(
 
 
 def name_key(name: str) -> str:
-    """How nationality names compare: case, spaces, hyphens and underscores do not matter
-    (`Free French`, `free-french`, `free_french`)."""
+    """How nationality names compare: case, spaces, hyphens and underscores do not matter."""
     return re.sub(r"[\s\-_]+", " ", name.strip()).casefold()

@@ -143,8 +143,7 @@ def _compile(hint: Any) -> Fit:
 
 
 def checked(error: Error) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Mark a public function: each argument is checked against its annotation, and a
-    mismatch raises `error` naming the function, the argument and what it must be."""
+    """Mark a public function: an argument not of its annotation raises `error`, naming it."""
 
     def decorate(func: Callable[P, R]) -> Callable[P, R]:
         names = [

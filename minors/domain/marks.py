@@ -28,8 +28,7 @@ def clause(*ids: str, otherwise: object = None) -> Callable[[F], F]:
 
 
 def marked(modules: Iterable[ModuleType]) -> dict[str, list[tuple[str, Callable[..., Any]]]]:
-    """Clause id -> (qualified name, function) of each marked function of `modules`, in
-    definition order."""
+    """Clause id -> (qualified name, function) of each marked function of `modules`."""
     out: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for module in modules:
         for member in list(vars(module).values()):

@@ -73,8 +73,7 @@ Origins = dict[tuple[str, str], str]
 
 
 def builtin_tables() -> Traversable:
-    """The built-in `tables/` folder, found as package data (`minors/_tables`: a link to
-    `tables/` in a checkout and an editable install, the folder itself in the wheel)."""
+    """The built-in `tables/` folder as package data (`minors/_tables`: a link, in a checkout)."""
     return files("minors") / "_tables"
 
 
@@ -198,8 +197,7 @@ def merge_overlays(
 
 
 def _required(section: str) -> list[str]:
-    """The fields a new entry of `section` must give (its record's fields without a
-    default, as the table spells them; the key field comes from the entry key)."""
+    """The fields a new entry of `section` must give, as the table spells them (not its key)."""
     cls, key_field = SECTIONS[section]
     names = a25.RENAMED.get(cls, {})
     return [
@@ -212,9 +210,8 @@ def _required(section: str) -> list[str]:
 def _check_new_entry(
     name: str, section: str, key: str, entry: Mapping[str, Any], known: Mapping[str, Any]
 ) -> None:
-    """An overlay entry with a key the tables do not hold adds an entry, and must then give
-    every field: one that does not is taken for a misspelt key (`[minors.Swedn]`), and the
-    closest keys are suggested."""
+    """A new overlay entry gives every field; one that does not is taken for a misspelt key
+    (`[minors.Swedn]`), and the closest keys are suggested."""
     missing = [f for f in _required(section) if f not in entry]
     if not missing:
         return
@@ -303,8 +300,7 @@ def _renamed(converter: cattrs.Converter) -> None:
 
 
 def _converter() -> cattrs.Converter:
-    """The domain converter (strict scalars, enums, levels, moments) and the tables' own
-    values: partisan cells, counts, fractions, year-months, trait values, renamed keys."""
+    """The domain converter, with the tables' own values (partisan cells, counts ...)."""
     converter = convert.converter()
     converter.register_structure_hook(r.Partisans, _partisans)
     converter.register_structure_hook(r.Count, _count)
@@ -344,8 +340,7 @@ def _key_value(section: str, key: str, name: str) -> Any:
 def _section(
     section: str, entries: Mapping[str, Any], origins: Origins, found: list[TableError]
 ) -> dict[Any, Any]:
-    """The records of one table; each entry that cannot be read is recorded in `found`,
-    naming file, entry, field and fix, and left out."""
+    """The records of one table; each entry that cannot be read is recorded in `found`."""
     cls, key_field = SECTIONS[section]
     records: dict[Any, Any] = {}
     for key, entry in entries.items():
@@ -423,8 +418,7 @@ def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
 
 
 def parent_cycles(parents: Mapping[str, str]) -> dict[str, str]:
-    """Each key whose chain of parents comes back to it, with the problem in words: a
-    clause (or any node of a tree) may not be its own parent, nor its own ancestor."""
+    """Each key that is its own parent or ancestor, with the problem in words."""
     found: dict[str, str] = {}
     for key in parents:
         chain = [key]

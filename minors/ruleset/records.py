@@ -510,8 +510,7 @@ class BrpRule:
 
     def __attrs_post_init__(self) -> None:
         if self.kind is BrpRuleKind.PRORATION:
-            seasons = ("spring", "summer", "fall", "winter")
-            if sorted(self.season_weights) != sorted(seasons):
+            if set(self.season_weights) != {"spring", "summer", "fall", "winter"}:
                 raise FieldError(
                     "season_weights",
                     "must give a weight for each season",

@@ -22,8 +22,7 @@ ILLUSTRATIVE = " [illustrative]"
 
 
 def _force_table(title: str, first: str, columns: tuple[str, ...]) -> Table:
-    """A forces table: `first` names the row; each column's two-line header is its group
-    (Army, Air ...), over its group's first column only, then its label."""
+    """A forces table: `first` names the row; a column's header is its group, then label."""
     table = Table(title=title, title_justify="left")
     table.add_column(first, no_wrap=True)
     previous = ""
@@ -247,8 +246,7 @@ def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
 
 
 def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, Any]:
-    """The key of `entry` in each of `sections` that holds it, matched case-insensitively
-    or, for a country, by any of its names (`Poland` is `W. Poland`)."""
+    """The key of `entry` in each of `sections` holding it, in any case or by any country name."""
     try:
         canonical = rs.resolve(entry)
     except UnknownNameError:

@@ -95,14 +95,12 @@ class Ruleset:
         object.__setattr__(self, "scale", (min(results), max(results)) if results else (0, 0))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its overlays: unpickling loads the tables again (the built-in ones
-        come from the cache) and checks the digest, so a game can cross processes."""
+        """Pickled as its overlays: unpickling loads the tables again and checks the digest."""
         overlays = tuple((name, text.encode("utf-8")) for name, text in self.overlay_files)
         return _restore, (overlays, self.digest)
 
     def derived(self, compute: Callable[..., T], *args: Hashable) -> T:
-        """`compute(self, *args)`, a value the rules work out from the tables (a force
-        pool, a set of powers), worked out once: the tables never change."""
+        """`compute(self, *args)` (a force pool ...), worked out once: the tables never change."""
         key = (compute, *args) if args else compute
         try:
             return self.cache[key]  # type: ignore[no-any-return]  # what compute gave for key
@@ -159,8 +157,7 @@ class Ruleset:
         return None
 
     def calendar_end(self, start: str) -> Moment:
-        """The last moment of play of games from the start `start` (its `last_moment`); for
-        a start the tables do not hold, the latest of every start's."""
+        """The last moment of play from the start `start`; for another, the latest of all."""
         return self.derived(_calendar_end, start)
 
     def is_illustrative(self, key: str) -> bool:
@@ -197,8 +194,7 @@ _UNKNOWN = {
 
 @define
 class _Checks:
-    """The cross-checks of one build: every problem is recorded, naming file, entry, field
-    and fix, so that the tables fail with all of them at once."""
+    """The cross-checks of one build, recording every problem: the tables fail with all."""
 
     t: dict[str, dict[Any, Any]]
     origins: loader.Origins
@@ -222,8 +218,7 @@ class _Checks:
         return ok
 
     def known(self, table: str, field: str, names: Names) -> bool:
-        """Whether `table` holds every name `field` gives (a clause id as `normalize_clause`
-        reads it); each it does not hold is recorded."""
+        """Whether `table` holds every name `field` gives; each it does not is recorded."""
         keys = self.t[table]
         listed = ((names,) if names else ()) if isinstance(names, str) else names
         unknown = [
@@ -540,8 +535,7 @@ _NAMED_BY_VALUE = {
 
 
 def _cross_check_a25(c: _Checks) -> None:
-    """References of the A25 tables: parents (and no cycle), clauses, nationalities named
-    by rows, ratings against the counters each nationality has, and countries."""
+    """References of the A25 tables: parents, clauses, nationalities, ratings, countries."""
     t = c.t
     nations = t["nationalities"]
     spellings: dict[str, str] = {}
