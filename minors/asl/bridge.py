@@ -1,14 +1,5 @@
 """The bridge from the strategic game to ASL A25: what a country's troops are like follows
-from what happened to the country (docs/nationality.md).
-
-Given a game (or a scenario played to a moment) and a country, the context of the A25 query
-comes from the strategic state: the month from the season (its first month; the months in
-which some trait changes inside the season are reported), fighting at home from where the
-troops stand, the opponent from who is at war with the country (one profile for each,
-unless one is named), the side the country fights on (Germany's allies may be other
-nationalities), a conquered Allied minor's forces fighting on as British or Russian (A25.92,
-the `organized_by` column), and France's fall in this game — not a fixed June 1940 —
-splitting French forces into Free French and Vichy French.
+from what happened to the country in this game, France's fall included (docs/bridge.md).
 """
 
 from __future__ import annotations
@@ -16,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from .._kernel.game import BaseGame
@@ -23,7 +15,7 @@ from ..domain import Season, Side, Status
 from ..domain.arguments import checked
 from ..domain.clock import Moment
 from ..errors import ProfileError, UnknownNameError
-from .nationality import country_nationality, profile, thresholds
+from .nationality import CountryMapping, country_nationality, profile, thresholds
 from .traits import Profile
 
 __all__ = ["SEASON_MONTHS", "Troops", "month_of", "troops"]
@@ -91,18 +83,18 @@ def _named(game: BaseGame, name: str) -> str:
         return name
 
 
+def _mapping(game: BaseGame, name: str) -> CountryMapping:
+    """The nationality of a country's troops in this game: its side, its fate."""
+    side, conquered = _side(game, name), _conquered(game, name)
+    return country_nationality(name, side=side, conquered=conquered, ruleset=game.ruleset)
+
+
 def _against(game: BaseGame, name: str) -> str:
-    """What a profile opposes: a country's troops as the nationality they are in this
-    game (its side, its fate), a country whose troops A25 does not describe by its own
-    name (the profile takes it as an opponent no opponent-bound row names), a nationality
-    as named."""
-    rs = game.ruleset
-    if name not in rs.minors and name not in rs.majors:
+    """What a profile opposes: a country's troops as the nationality they are in this game
+    (else the country, which no opponent-bound row names), a nationality as named."""
+    if name not in game.ruleset.minors and name not in game.ruleset.majors:
         return name
-    mapping = country_nationality(
-        name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
-    )
-    return mapping.nationality or name
+    return _mapping(game, name).nationality or name
 
 
 @checked(ProfileError)
@@ -118,24 +110,19 @@ def troops(
     ssr: Iterable[str] = (),
     scenario_kind: str = "historical",
 ) -> list[Troops]:
-    """The A25 profile of `country`'s troops now, one per opponent (or against `vs`).
-    Whether they fight at home comes from `in_country`, or from where the unit `unit_id`
-    stands.
-
-    Raises:
-        UnknownNameError: an unknown country.
-    """
+    """The A25 profile of `country`'s troops now, one per opponent (or against `vs`); they
+    fight at home by `in_country`, or where the unit `unit_id` stands (docs/bridge.md)."""
     rs = game.ruleset
     name = rs.resolve(country)
-    mapping = country_nationality(
-        name, side=_side(game, name), conquered=_conquered(game, name), ruleset=rs
-    )
+    mapping = _mapping(game, name)
     month = month_of(game.clock)
     if unit_id is not None:
         in_country = game.unit(unit_id).country
     home = in_country is not None and rs.resolve(in_country) == name
-    if mapping.nationality is None:
-        return [Troops(name, None, mapping.reason, "", month, vs, home, (), None)]
+    nation, reason, clause = mapping.nationality, mapping.reason, mapping.clause
+    alone = Troops(name, nation, reason, clause, month, vs, home, (), None)
+    if nation is None:
+        return [alone]
     _, *rest = SEASON_MONTHS[game.clock.season]
     inside = {_month(game.clock.year, m) for m in rest}
     opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
@@ -153,21 +140,7 @@ def troops(
             "ruleset": rs,
             "window": False,  # the game, not a fixed June 1940, says when France has fallen
         }
-        found = profile(mapping.nationality, month, **query)
-        changes = tuple(
-            str(m) for m in thresholds(mapping.nationality, **query) if str(m) in inside
-        )
-        out.append(
-            Troops(
-                name,
-                mapping.nationality,
-                mapping.reason,
-                mapping.clause,
-                month,
-                named,
-                home,
-                changes,
-                found,
-            )
-        )
+        found = profile(nation, month, **query)
+        changes = tuple(str(m) for m in thresholds(nation, **query) if str(m) in inside)
+        out.append(attrs.evolve(alone, vs=named, changes=changes, profile=found))
     return out

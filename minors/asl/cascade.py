@@ -1,13 +1,6 @@
-"""How the A25 tables answer a query: rows resolved along the nationality tree.
-
-A nationality's rows are its own, its parents' (nearest first), then those for every
-nationality (`*`). For each kind and aspect, a nearer row replaces an inherited one that
-it covers: it holds wherever the inherited row holds, for what the query leaves open
-(A25.66: Eritreans are not Lax though Italians are). Modifiers (`KindSpec.cumulative`)
-never replace each other; they add up. A row is excluded by its months, scenario kinds,
-special rules, home, class, unit and opponent; one that depends on what the query leaves
-open (the unit, the opponent, a situation) holds as a condition. The projections read the
-rows that hold outright, for a squad unless a unit is given.
+"""How the A25 tables answer a query: rows resolved along the nationality tree, a nearer
+row replacing an inherited one it covers (A25.66: Eritreans are not Lax though Italians
+are), modifiers adding up (docs/nationality.md, "How the tables answer").
 """
 
 from __future__ import annotations
@@ -16,6 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain.a25 import (
@@ -34,7 +28,7 @@ from ..domain.arguments import checked
 from ..errors import ProfileError, TableError
 from ..ruleset.a25 import CatalogueUnit, TraitRow
 from ..ruleset.tables import Ruleset
-from .traits import Projection, QueryContext, Trait, TraitCondition
+from .traits import PROJECTED, Projection, QueryContext, Trait, TraitCondition
 
 __all__ = ["EVERY", "Index", "Key", "Row", "index_of", "merge", "project", "resolve_rows", "trait"]
 
@@ -195,8 +189,7 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
 
 def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
     """Whether the unit is one the row's exception leaves out (`_YES`, `_NO`), or may be
-    (`_OPEN`: the exception names unit types and the query gives no unit). A unit without
-    a class is never of an excepted class."""
+    (`_OPEN`: the exception names unit types and the query gives no unit)."""
     if not (r.except_classes or r.except_units):
         return _NO
     if r.except_classes and (cls is None or cls not in r.except_classes):
@@ -209,8 +202,7 @@ def _left_out(r: Row, ctx: QueryContext, cls: UnitClass | None) -> int:
 
 
 def _covers(t: Row, r: Row, ctx: QueryContext, cls: UnitClass | None) -> bool:
-    """Whether a nearer row `t` replaces the inherited row `r`: it applies wherever `r`
-    does, for what the query leaves open."""
+    """Whether a nearer row `t` replaces `r`: it holds wherever `r` does, for what is open."""
     if t.row.situation and t.row.situation != r.row.situation:
         return False
     if ctx.unit is None and t.units and not (r.units and r.units <= t.units):
@@ -253,34 +245,20 @@ def resolve_rows(
 @checked(ProfileError)
 def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     row = r.row
-    classes = (cls,) if cls is not None else tuple(c for c in UnitClass if c in (r.classes or ()))
+    when = {name: getattr(row, name) for name in _CONDITIONS}
+    when["classes"] = (cls,) if cls else tuple(c for c in UnitClass if c in (r.classes or ()))
     # Narrowed to one class, the exception keeps only what that class still leaves open.
-    except_units = row.except_units
     if cls is None:
-        except_classes = tuple(c for c in UnitClass if c in r.except_classes)
+        when["except_classes"] = tuple(c for c in UnitClass if c in r.except_classes)
     else:
-        except_classes = ()
+        when["except_classes"] = ()
         if r.except_classes and cls not in r.except_classes:
-            except_units = ()
+            when["except_units"] = ()
     return Trait(
         kind=row.kind,
         value=row.value,
         clause=row.clause or row.reference,
-        condition=TraitCondition(
-            from_=row.from_,
-            until=row.until,
-            classes=classes,
-            units=row.units,
-            except_classes=except_classes,
-            except_units=except_units,
-            vs=row.vs,
-            not_vs=row.not_vs,
-            home=row.home,
-            ssr=row.ssr,
-            unless_ssr=row.unless_ssr,
-            scenario_kinds=row.scenario_kinds,
-            situation=row.situation,
-        ),
+        condition=TraitCondition(**when),
         aspect=str(row.aspect),
         basis=row.basis,
         reference=row.reference,
@@ -288,6 +266,10 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
         source=row.key,
         note=row.note,
     )
+
+
+_CONDITIONS = tuple(f.name for f in attrs.fields(TraitCondition))
+"""The conditions of a trait: those of its row, of the same names."""
 
 
 def _int(value: TraitValue) -> int:
@@ -338,33 +320,12 @@ def project(rows: list[Row]) -> Projection:
 def merge(projections: list[Projection]) -> Projection:
     if not projections:
         raise ProfileError("merge() needs at least one projection")
-    first = projections[0]
 
-    def same(name: str) -> Any:
-        values = [getattr(p, name) for p in projections]
+    def same(values: list[Any]) -> Any:
         return values[0] if all(v == values[0] for v in values) else None
 
-    colours = {
-        w: (
-            first.to_hit_by_weapon[w]
-            if all(p.to_hit_by_weapon[w] == first.to_hit_by_weapon[w] for p in projections)
-            else None
-        )
-        for w in Weapon
-    }
+    colours = {w: same([p.to_hit_by_weapon[w] for p in projections]) for w in Weapon}
     return Projection(
         to_hit_by_weapon=MappingProxyType(colours),
-        **{
-            name: same(name)
-            for name in (
-                "paatc",
-                "broken_morale_delta",
-                "lax",
-                "stealthy",
-                "cowering_immune",
-                "self_rally",
-                "may_deploy",
-                "no_quarter",
-            )
-        },
+        **{name: same([getattr(p, name) for p in projections]) for name in PROJECTED},
     )

@@ -1,8 +1,7 @@
 """Russian Commissars (A25.22-A25.223): who may take one, and what one does in his Location.
 
-Pure functions over a minimal model of personnel counters (`Personnel`): a Location is the
-sequence of counters in it. What the rules outside A25 decide (the dice, the LOS, 10.2's
-usual order of Morale Checks) is the caller's, or is named where a function leans on it.
+Pure functions over personnel counters (`Personnel`): a Location is the sequence of counters
+in it; what rules outside A25 decide (the dice, the LOS) is the caller's (docs/commissar.md).
 """
 
 from __future__ import annotations
@@ -65,12 +64,9 @@ class CommissarRating(StrEnum):
 
 @frozen(field_transformer=typed(CommissarError))
 class Personnel:
-    """A personnel counter, as much of it as the Commissar rules need.
-
-    `morale` is the Morale Level the counter shows now (its broken side when broken);
-    `side` tells friend from enemy in a Location; `mounted` marks Cavalry, which A25.221
-    counts with Infantry and A25.223 does not.
-    """
+    """A personnel counter, as much of it as the Commissar rules need: `morale` is the
+    Morale Level it shows now (its broken side when broken); `mounted` marks Cavalry, which
+    A25.221 counts with Infantry and A25.223 does not."""
 
     id: str
     kind: PersonnelKind
@@ -138,73 +134,59 @@ def check_substitution(
     order_of_battle: Iterable[Personnel],
     substitutions: Iterable[Substitution],
 ) -> tuple[Violation, ...]:
-    """A25.22: every reason the Russian player may not make these Commissar substitutions.
-
-    In any scenario (DYO and Russian Partisans included, no SSR needed) up to and
-    including 10/42, at most one 8-0 may become a 9-0 Commissar and at most one 8-1 a 10-0
-    Commissar, provided the scenario does not begin with more Commissars than other
-    leaders (Commissars already in the order of battle count).
-
-    Raises:
-        CommissarError: a substitution names a unit not in the order of battle, or one
-            unit twice; the order of battle repeats an id.
-    """
+    """A25.22: every reason the Russian player may not make these Commissar substitutions
+    (any scenario up to 10/42, DYO and Russian Partisans included, no SSR needed); a
+    CommissarError for a leader named twice or not in the order of battle, or an id twice."""
     units = {u.id: u for u in _location(order_of_battle)}
     proposed = tuple(substitutions)
-    out: list[Violation] = []
     if not proposed:
         return ()
+    out: list[Violation] = []
+
+    def violation(message: str, **data: object) -> None:
+        out.append(Violation("A25.22", message, data))
+
     named = [s.leader for s in proposed]
     for name in named:
         if name not in units:
             raise CommissarError(f"{name!r} is not in the order of battle")
         if named.count(name) > 1:
             raise CommissarError(f"{name!r} is substituted twice; name each leader once")
-    month = (scenario_date.year, scenario_date.month)
-    if month > LAST_SUBSTITUTION_MONTH:
-        out.append(
-            Violation(
-                "A25.22",
-                f"the scenario is set in {scenario_date:%m/%y}; Commissars may be substituted "
-                "only in scenarios up to 10/42",
-                {"date": scenario_date.isoformat()},
-            )
+    if (scenario_date.year, scenario_date.month) > LAST_SUBSTITUTION_MONTH:
+        violation(
+            f"the scenario is set in {scenario_date:%m/%y}; Commissars may be substituted "
+            "only in scenarios up to 10/42",
+            date=scenario_date.isoformat(),
         )
     for sub in proposed:
         unit = units[sub.leader]
         wanted = sub.commissar.replaces
         if unit.kind is not PersonnelKind.LEADER or unit.is_commissar or unit.rating != wanted:
             what = "Commissar" if unit.is_commissar else f"{unit.kind.value} {unit.rating}"
-            out.append(
-                Violation(
-                    "A25.22",
-                    f"a {sub.commissar.value} Commissar replaces an {wanted} leader, and "
-                    f"{unit.id} is a {what}",
-                    {"leader": unit.id, "commissar": sub.commissar.value},
-                )
+            violation(
+                f"a {sub.commissar.value} Commissar replaces an {wanted} leader, and "
+                f"{unit.id} is a {what}",
+                leader=unit.id,
+                commissar=sub.commissar.value,
             )
     for rating in CommissarRating:
         count = sum(s.commissar is rating for s in proposed)
         if count > 1:
-            out.append(
-                Violation(
-                    "A25.22",
-                    f"{count} leaders become {rating.value} Commissars; at most one "
-                    f"{rating.replaces} may be replaced",
-                    {"commissar": rating.value, "count": count},
-                )
+            violation(
+                f"{count} leaders become {rating.value} Commissars; at most one "
+                f"{rating.replaces} may be replaced",
+                commissar=rating.value,
+                count=count,
             )
     leaders = [u for u in units.values() if u.kind is PersonnelKind.LEADER]
     commissars = sum(u.is_commissar or u.id in named for u in leaders)
     others = len(leaders) - commissars
     if commissars > others:
-        out.append(
-            Violation(
-                "A25.22",
-                f"the scenario would begin with {commissars} Commissar(s) and {others} other "
-                "leader(s); Commissars may not outnumber the other leaders",
-                {"commissars": commissars, "others": others},
-            )
+        violation(
+            f"the scenario would begin with {commissars} Commissar(s) and {others} other "
+            "leader(s); Commissars may not outnumber the other leaders",
+            commissars=commissars,
+            others=others,
         )
     return tuple(out)
 
@@ -216,12 +198,8 @@ def substitute(
     order_of_battle: Iterable[Personnel],
     substitutions: Iterable[Substitution],
 ) -> tuple[Personnel, ...]:
-    """A25.22: the order of battle with the substitutions made.
-
-    Raises:
-        RuleViolation: carrying every violation `check_substitution` finds.
-        CommissarError: malformed input, as for `check_substitution`.
-    """
+    """A25.22: the order of battle with the substitutions made, or a RuleViolation carrying
+    every violation `check_substitution` finds."""
     units = _location(order_of_battle)
     proposed = tuple(substitutions)
     violations = check_substitution(scenario_date, units, proposed)
@@ -242,14 +220,9 @@ def substitute(
 @checked(CommissarError)
 @clause("A25.221", otherwise=())
 def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
-    """A25.221: the order in which one side's units in a Location take an IFT-dictated MC.
-
-    Commissars first, whatever the Morale Levels; then, as 10.2 has it, the other leaders,
-    higher Morale Level first; then everyone else in the order given.
-
-    Raises:
-        CommissarError: the units are of more than one side, or an id repeats.
-    """
+    """A25.221: the order in which one side's units in a Location take an IFT-dictated MC:
+    Commissars first, whatever the Morale Levels; then as 10.2 has it (a CommissarError
+    for units of both sides)."""
     units = _location(location)
     if len({u.side for u in units}) > 1:
         raise CommissarError("give one side's units: each side takes its own MCs")
@@ -267,14 +240,9 @@ def mc_order(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
 @checked(CommissarError)
 @clause("A25.221", otherwise=False)
 def leader_loss_reaches(leader: Personnel, unit: Personnel) -> bool:
-    """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC.
-
-    Under 10.2 a leader of higher Morale Level than the one lost is spared; a lost
-    Commissar spares no one. Units of another side are never affected.
-
-    Raises:
-        CommissarError: `leader` is not a leader, or the two are one counter.
-    """
+    """A25.221: whether the breaking or loss of `leader` subjects `unit` to an LLMC/LLTC: a
+    lost Commissar spares no one, where 10.2 spares a leader of higher Morale Level (a
+    CommissarError if `leader` is no leader, or is `unit`)."""
     if leader.kind is not PersonnelKind.LEADER:
         raise CommissarError(f"{leader.id} is a {leader.kind.value}, not a leader")
     if leader.id == unit.id:
@@ -297,11 +265,7 @@ def leadership_applies(unit: Personnel) -> bool:
 @clause("A25.221")
 def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int:
     """A25.221: `unit`'s Morale Level in `location`: one higher with an unbroken friendly
-    Commissar there, unless `unit` is itself a Commissar or berserk.
-
-    Raises:
-        CommissarError: `unit` is not in `location`, or an id repeats.
-    """
+    Commissar there, unless `unit` is itself a Commissar or berserk."""
     units = _location(location)
     _in(unit, units)
     if unit.is_commissar or unit.berserk:
@@ -317,11 +281,8 @@ def morale_with_commissar(unit: Personnel, location: Sequence[Personnel]) -> int
 
 @frozen
 class RallyTerms:
-    """How a broken unit's rally goes under A25.221-A25.222.
-
-    `drm` is relative to the unit's own Morale Level: the −1 of A25.222 is the +1 Morale
-    Level of A25.221 seen as a DRM, so apply it or `morale_with_commissar`, not both.
-    """
+    """How a broken unit's rally goes under A25.221-A25.222. The −1 `drm` of A25.222 is the
+    +1 Morale Level of A25.221 seen as a DRM: apply it or `morale_with_commissar`, not both."""
 
     directed_by: str | None
     """The Commissar rallying the unit, if one is."""
@@ -340,11 +301,7 @@ class RallyTerms:
 @checked(CommissarError)
 @clause("A25.221", "A25.222")
 def rally_terms(unit: Personnel, location: Sequence[Personnel]) -> RallyTerms:
-    """A25.221-A25.222: who rallies the broken `unit`, and on what terms.
-
-    Raises:
-        CommissarError: `unit` is not broken or not in `location`, or an id repeats.
-    """
+    """A25.221-A25.222: who rallies the broken `unit`, and on what terms."""
     units = _location(location)
     _in(unit, units)
     if not unit.broken:
@@ -381,14 +338,7 @@ class RallyResult:
     rating: str | None
 
 
-def _replacements(table: Mapping[str, str]) -> Mapping[str, str]:
-    for old, new in table.items():
-        for rating in (old, new):
-            check_rating(PersonnelKind.SQUAD, rating)
-    return MappingProxyType(dict(table))
-
-
-RUSSIAN_REPLACEMENTS: Mapping[str, str] = _replacements(
+RUSSIAN_REPLACEMENTS: Mapping[str, str] = MappingProxyType(
     {
         "6-2-8": "5-2-7",
         "5-2-7": "4-2-6",
@@ -420,17 +370,9 @@ def rally_outcome(
     *,
     replacements: Mapping[str, str] = RUSSIAN_REPLACEMENTS,
 ) -> RallyResult:
-    """A25.222: what a broken unit becomes after its rally DR.
-
-    `commissar_present`: the rally was directed by a Commissar (see `rally_terms`). A
-    failed rally under a Commissar Replaces an MMC by the next lower quality unit of its
-    size (`replacements`), Reduces a 4-2-6 to a 2-2-6 HS, and eliminates a 2-2-6, an SMC
-    and an MMC with no poorer unit. A broken Commissar's own Self-Rally is not directed by
-    a Commissar: if it fails he stays broken.
-
-    Raises:
-        CommissarError: `unit` is not broken.
-    """
+    """A25.222: what a broken unit becomes after its rally DR; `commissar_present`: a
+    Commissar directed it (`rally_terms`; never his own Self-Rally). `replacements` gives
+    the next lower quality MMC of each (docs/commissar.md, "The Replacement table")."""
     if not unit.broken:
         raise CommissarError(f"{unit.id} is not broken: there is nothing to rally")
     if rally_roll_passed:
@@ -454,11 +396,7 @@ def rally_outcome(
 @clause("A25.223", otherwise=())
 def berserk_spread(location: Iterable[Personnel]) -> tuple[Personnel, ...]:
     """A25.223: the Location after a Commissar in it goes berserk: every friendly Infantry
-    unit there is berserk too (Cavalry, being mounted, and enemy units are not).
-
-    Raises:
-        CommissarError: an id repeats.
-    """
+    unit there is berserk too (Cavalry, being mounted, and enemy units are not)."""
     units = _location(location)
     frenzied = {u.side for u in units if u.is_commissar and u.berserk}
     return tuple(

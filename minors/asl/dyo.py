@@ -1,7 +1,5 @@
-"""Design Your Own purchases (A25.57): no side buys both Free French and Vichy French.
-
-A purchase names its nationality as text, as a scenario file or `minors.nationality` spells
-it: case, spaces and hyphens do not matter (`Free French`, `free-french`, `free_french`).
+"""Design Your Own purchases (A25.57): no side buys both Free French and Vichy French; a
+purchase names its nationality as text, in which case, spaces and hyphens do not matter.
 """
 
 from __future__ import annotations
@@ -42,8 +40,7 @@ def _key(name: str) -> str:
 
 @checked(DyoError)
 def french_force(nationality: str) -> FrenchForce | None:
-    """The French force a nationality name stands for, or None (including plain `French`,
-    the army of 1940, which A25.57 does not concern)."""
+    """The French force a nationality name stands for, or None (plain `French` too: 1940's)."""
     return _ALIASES.get(_key(nationality))
 
 

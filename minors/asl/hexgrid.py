@@ -1,26 +1,13 @@
-"""The hex geometry of the Human Wave checks: ASL board coordinates, hexsides, hex grains.
-
-One geometry, the one of an ASL geomorphic board and of the A25.231 example:
-
-- A hex is named by a column letter and a row number: `O3`, `P2`. Columns run `A` ... `Z`,
-  then `AA`, `BB` ... `ZZ` (columns 27 ... 52). Each column is a vertical line of hexes, the
-  rows numbered from the top down; hexes are flat-topped, so two hexes of one column share
-  a horizontal hexside.
-- Columns of even index (`B`, `D`, ... `P` ...) sit half a hex lower than odd ones: `P1` is
-  beside `O1` and `O2`, `O3` beside `P2` and `P3`.
-- Hexsides are numbered 1-6 as on the Sniper counter: 1 faces the top of the board (the
-  next lower row of the column), then clockwise: 2 up-right, 3 down-right, 4 down, 5
-  down-left, 6 up-left. In the A25.231 example a unit in `P2` thus has `P3` across hexside
-  4, `O3` across 5, `O2` across 6 and `Q3` across 3.
-
-Internally a hex is held in "doubled" coordinates `(column, 2 × row + 1 if the column is
-even else 0)`, in which the six neighbours are fixed offsets and distance is a formula.
+"""The hex geometry of the Human Wave checks: ASL board coordinates (`O3`, `GG10`),
+hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry").
+A hex is held in "doubled" coordinates, in which the six neighbours are fixed offsets and
+distance is a formula.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import pairwise
 
@@ -107,11 +94,7 @@ class Hex:
 
     @classmethod
     def parse(cls, text: str | Hex) -> Hex:
-        """Read `O3` or `GG10`; a `Hex` is returned as it is.
-
-        Raises:
-            HexError: not a column letter (single or doubled) followed by a row number.
-        """
+        """Read `O3` or `GG10`; a `Hex` is returned as it is."""
         if isinstance(text, Hex):
             return text
         match = _NAME.match(text.strip().upper()) if isinstance(text, str) else None
@@ -125,8 +108,7 @@ class Hex:
 
     @property
     def doubled(self) -> tuple[int, int]:
-        """`(column, 2 × row + 1 if the column is even else 2 × row)`: each column's hexes
-        two units apart, even columns one unit (half a hex) lower."""
+        """`(column, 2 × row, plus 1 in an even column)`: even columns are half a hex lower."""
         return self.column, 2 * self.row + (1 if self.column % 2 == 0 else 0)
 
     @classmethod
@@ -152,10 +134,7 @@ class Hex:
     @checked(HexError)
     def side_towards(self, other: Hex) -> Hexside | None:
         """The hexside shared with `other`, or None when the two are not adjacent."""
-        for side in Hexside:
-            if self.neighbour(side) == other:
-                return side
-        return None
+        return next((side for side in Hexside if self.neighbour(side) == other), None)
 
     def __str__(self) -> str:
         return f"{_column_letters(self.column)}{self.row}"
@@ -192,17 +171,9 @@ def _to_optional_side(value: Hexside | int | None) -> Hexside | None:
 
 @frozen(field_transformer=typed(HexError))
 class HexGrain:
-    """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it.
-
-    A normal grain steps across `direction` from hex to hex. An alternate grain alternates
-    two hexsides that meet at a vertex: from `target` it steps across `direction`, then
-    `alternate`, then `direction` ...; behind the target the steps run in reverse. So
-    `P1-P2-O3-O4` is `HexGrain(O3, S, SW)` and `P1-O2-O3-N3` is `HexGrain(O3, SW, S)`: one
-    line on the board, two different sets of hexes (A25.231's example lists both).
-
-    Hexes of the grain are indexed from the target: 0 is the target, 1, 2 ... lie beyond it
-    in the HW Direction, -1, -2 ... behind it.
-    """
+    """A Hex Grain or alternate Hex Grain through `target`, oriented toward and beyond it
+    (docs/humanwave.md, "Hex grains"). Its hexes are indexed from the target, 0: 1, 2 ...
+    lie beyond it in the HW Direction, -1, -2 ... behind it."""
 
     target: Hex = field(converter=_to_hex)
     direction: Hexside = field(converter=_to_side)
@@ -221,12 +192,6 @@ class HexGrain:
     def is_alternate(self) -> bool:
         """Whether this is an alternate Hex Grain."""
         return self.alternate is not None
-
-    def _step(self, k: int) -> Hexside:
-        """The hexside crossed from hex k to hex k + 1."""
-        if self.alternate is None or k % 2 == 0:
-            return self.direction
-        return self.alternate
 
     def _doubled_at(self, k: int) -> tuple[int, int]:
         # Steps 0, 2, 4 ... cross `direction`, steps 1, 3 ... `alternate`; behind the
@@ -252,11 +217,9 @@ class HexGrain:
         return tuple(h for k in span if (h := self.hex_at(k)) is not None)
 
     def _nearest(self, hex_: Hex) -> tuple[int, tuple[int, ...]]:
-        """The range from `hex_` to the grain and the indexes of the grain's nearest hexes.
-
-        The grain is a line without end; hexes at |k| > 2d + 2 (d: the range to the target)
-        are farther than the target itself, so looking that far is enough.
-        """
+        """The range from `hex_` to the grain and the indexes of the grain's nearest hexes. The
+        grain has no end, but its hexes at |k| > 2d + 2 (d: the range to the target) are
+        farther than the target itself."""
         point = hex_.doubled
         reach = 2 * distance(hex_, self.target) + 2
         ranges = {k: _distance(point, self._doubled_at(k)) for k in range(-reach, reach + 1)}
@@ -297,15 +260,8 @@ class HexGrain:
     @classmethod
     @checked(HexError)
     def from_hexes(cls, hexes: Sequence[str | Hex], target: str | Hex) -> HexGrain:
-        """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`).
-
-        Two hexes make a normal grain; three or more show whether the steps repeat (normal)
-        or alternate between two hexsides that meet (alternate).
-
-        Raises:
-            HexError: a hex is unreadable, two in a row are not adjacent, the steps form no
-                grain, or `target` is not among the hexes.
-        """
+        """The grain through `hexes`, written in the HW Direction (`P1-P2-O3-O4`), which
+        must hold `target`."""
         cells = [Hex.parse(h) for h in hexes]
         goal = Hex.parse(target)
         if goal not in cells:
@@ -342,15 +298,11 @@ def _joined(cells: Sequence[Hex]) -> str:
     return "-".join(map(str, cells))
 
 
-def _iter_grains(target: Hex) -> Iterator[HexGrain]:
-    for side in Hexside:
-        yield HexGrain(target, side)
-        for turn in (-1, 1):
-            yield HexGrain(target, side, side.turned(turn))
-
-
 @checked(HexError)
 def grains_through(target: Hex) -> tuple[HexGrain, ...]:
-    """The 18 oriented grains through `target`: six normal, twelve alternate (each line of
-    an alternate grain has two sets of hexes)."""
-    return tuple(_iter_grains(target))
+    """The 18 oriented grains through `target`: six normal, twelve alternate."""
+    return tuple(
+        HexGrain(target, side, alternate)
+        for side in Hexside
+        for alternate in (None, side.turned(-1), side.turned(1))
+    )

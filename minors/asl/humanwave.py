@@ -1,14 +1,7 @@
 """Human Wave (A25.23-A25.234): the declaration, the direction, where a HW Unit may go in
-each Impulse, and when it stops being one.
-
-Pure functions over the geometry of `minors.asl.hexgrid`. What depends on terrain, LOS or
-counters on the map (who has LOS, what is ADJACENT, what a hex costs to enter, which
-in-hex moves a building, wire or entrenchment offers) is the caller's fact, passed in.
-A Location here is a hex; in-hex moves (building levels, entrenchments, Panji/Wire) are
-offered by the caller as `HWMoveKind` members.
-
-The second paragraph numbered 25.231 in the text (registered as `A25.231-1E`) is the
-superseded first edition of these rules; it is not implemented.
+each Impulse, and when it stops being one. Pure functions over `minors.asl.hexgrid`; what
+depends on terrain, LOS or counters is the caller's fact (docs/humanwave.md). The superseded
+first edition of 25.231 (`A25.231-1E`) is not implemented.
 """
 
 from __future__ import annotations
@@ -81,11 +74,8 @@ def _hex(value: str | Hex) -> Hex:
 
 @frozen(field_transformer=typed(HumanWaveError))
 class HWCandidate:
-    """A unit the ATTACKER selects for a Human Wave, with the facts A25.23 looks at.
-
-    `near_enemy` is ADJACENT to, or in the same hex as, an enemy unit; `los_to_target` is
-    a LOS to the target enemy unit: both are the caller's facts (terrain, levels).
-    """
+    """A unit the ATTACKER selects for a Human Wave, with the facts A25.23 looks at (the
+    caller's: `near_enemy` is ADJACENT to, or in the same hex as, an enemy unit)."""
 
     id: str
     kind: PersonnelKind
@@ -100,27 +90,22 @@ class HWCandidate:
 
 
 def _unique(units: Iterable[HWCandidate]) -> tuple[HWCandidate, ...]:
-    seen: set[str] = set()
     out = tuple(units)
-    for unit in out:
-        if unit.id in seen:
-            raise HumanWaveError(f"unit id {unit.id!r} is given twice; each unit once")
-        seen.add(unit.id)
+    ids = [u.id for u in out]
+    twice = next((i for n, i in enumerate(ids) if i in ids[:n]), None)
+    if twice is not None:
+        raise HumanWaveError(f"unit id {twice!r} is given twice; each unit once")
     return out
 
 
 def _connected(hexes: frozenset[Hex]) -> bool:
-    if not hexes:
-        return True
-    start = min(hexes)
-    reached = {start}
-    frontier = [start]
+    reached: set[Hex] = set()
+    frontier = [min(hexes)] if hexes else []
     while frontier:
         here = frontier.pop()
-        for there in here.neighbours():
-            if there in hexes and there not in reached:
-                reached.add(there)
-                frontier.append(there)
+        if here not in reached:
+            reached.add(here)
+            frontier += [h for h in here.neighbours() if h in hexes]
     return reached == hexes
 
 
@@ -134,72 +119,51 @@ def _establishes(unit: HWCandidate, target: Hex) -> bool:
 def check_declaration(
     units: Iterable[HWCandidate], target: str | Hex, *, wave: WaveKind = WaveKind.HUMAN_WAVE
 ) -> tuple[Violation, ...]:
-    """A25.23: every reason the selected units cannot declare a Human Wave at `target`.
-
-    The chain is the hexes holding participating MMC: three or more, contiguous (each
-    reachable from the others through adjacent chain hexes), with at least twice as many
-    MMC as hexes, and at least one leader, every SMC being in a chain hex. Each unit is in
-    Good Order, free to move, has not started its MPh, is no Guard, no PRC (Cavalry Wave
-    excepted) and not ADJACENT to or in the hex of an enemy unit (Banzai excepted). One of
-    them sees the target within eight hexes.
-
-    Raises:
-        HumanWaveError: a unit id is given twice, or `target` is not a hex.
-    """
+    """A25.23: every reason the selected units cannot declare a Human Wave at `target` (the
+    chain read as docs/humanwave.md, "Readings taken", says)."""
     chosen = _unique(units)
     goal = Hex.parse(target)
     out: list[Violation] = []
+
+    def violation(message: str, **data: object) -> None:
+        out.append(Violation("A25.23", message, data))
+
     mmc = [u for u in chosen if u.kind.is_mmc]
     chain = frozenset(u.hex for u in mmc)
     names = sorted(map(str, chain))
     if len(chain) < MIN_CHAIN_HEXES:
-        out.append(
-            Violation(
-                "A25.23",
-                f"the chain has MMC in {len(chain)} hex(es) {names}; a Human Wave needs MMC "
-                f"in each of {MIN_CHAIN_HEXES} or more adjacent hexes",
-                {"hexes": names},
-            )
+        violation(
+            f"the chain has MMC in {len(chain)} hex(es) {names}; a Human Wave needs MMC "
+            f"in each of {MIN_CHAIN_HEXES} or more adjacent hexes",
+            hexes=names,
         )
     if not _connected(chain):
-        out.append(
-            Violation(
-                "A25.23",
-                f"the chain hexes {names} are not contiguous; every hex must be adjacent to "
-                "another of the chain, with no gap",
-                {"hexes": names},
-            )
+        violation(
+            f"the chain hexes {names} are not contiguous; every hex must be adjacent to "
+            "another of the chain, with no gap",
+            hexes=names,
         )
     if chain and len(mmc) < MMC_PER_HEX * len(chain):
-        out.append(
-            Violation(
-                "A25.23",
-                f"{len(mmc)} MMC in {len(chain)} hexes is an average below {MMC_PER_HEX} per "
-                f"hex; add MMC or drop a hex",
-                {"mmc": len(mmc), "hexes": len(chain)},
-            )
+        violation(
+            f"{len(mmc)} MMC in {len(chain)} hexes is an average below {MMC_PER_HEX} per "
+            f"hex; add MMC or drop a hex",
+            mmc=len(mmc),
+            hexes=len(chain),
         )
-    leaders = [u for u in chosen if u.kind is PersonnelKind.LEADER]
-    if not leaders:
-        out.append(Violation("A25.23", "no leader is selected; at least one must join", {}))
+    if not any(u.kind is PersonnelKind.LEADER for u in chosen):
+        violation("no leader is selected; at least one must join")
     for unit in chosen:
         if unit.kind.is_smc and unit.hex not in chain:
-            out.append(
-                Violation(
-                    "A25.23",
-                    f"{unit.id} in {unit.hex} is not in a hex of the chain; an SMC must come "
-                    "from one of its hexes",
-                    {"unit": unit.id},
-                )
+            violation(
+                f"{unit.id} in {unit.hex} is not in a hex of the chain; an SMC must come "
+                "from one of its hexes",
+                unit=unit.id,
             )
         out.extend(_unit_violations(unit, wave))
     if not any(_establishes(u, goal) for u in chosen):
-        out.append(
-            Violation(
-                "A25.23",
-                f"no selected unit has a LOS to the target in {goal} within {TARGET_RANGE} hexes",
-                {"target": str(goal)},
-            )
+        violation(
+            f"no selected unit has a LOS to the target in {goal} within {TARGET_RANGE} hexes",
+            target=str(goal),
         )
     return tuple(out)
 
@@ -227,23 +191,17 @@ def _unit_violations(unit: HWCandidate, wave: WaveKind) -> Iterable[Violation]:
 @checked(HumanWaveError)
 @clause("A25.231", otherwise=())
 def hw_directions(target: str | Hex, units: Iterable[HWCandidate]) -> tuple[HexGrain, ...]:
-    """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction.
-
-    Of the 18 oriented grains through the target, those as close as possible to a unit
-    that sees the target within eight hexes (and is not in the target's hex), counting only
-    a unit the grain runs from toward the target (it lies behind or level with the target
-    along the grain). Empty when no unit can establish the direction.
-    """
+    """A25.231: the (alternate) Hex Grains the ATTACKER may choose for the HW Direction:
+    those as close as possible to a unit that establishes it, counting only a unit the grain
+    runs from toward the target (docs/humanwave.md, "Who establishes the direction")."""
     goal = Hex.parse(target)
     eyes = [u.hex for u in _unique(units) if _establishes(u, goal)]
-    ranges: dict[HexGrain, int] = {}
-    for grain in grains_through(goal):
-        fits = [grain.range_from(h) for h in eyes if grain.approaches_target(h)]
-        if fits:
-            ranges[grain] = min(fits)
-    if not ranges:
-        return ()
-    best = min(ranges.values())
+    ranges = {
+        grain: min(fits)
+        for grain in grains_through(goal)
+        if (fits := [grain.range_from(h) for h in eyes if grain.approaches_target(h)])
+    }
+    best = min(ranges.values(), default=None)
     return tuple(g for g, r in ranges.items() if r == best)
 
 
@@ -277,8 +235,7 @@ def forward_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
 @checked(HumanWaveError)
 @clause("A25.2311", otherwise=())
 def side_hexes(hex_: str | Hex, grain: HexGrain) -> tuple[Hex, ...]:
-    """A25.2311: the side hexes of a HW Unit in `hex_`: none on a normal grain, two on an
-    alternate one."""
+    """A25.2311: the side hexes of a HW Unit in `hex_`: two on an alternate grain, else none."""
     here = Hex.parse(hex_)
     return tuple(h for s in grain.side_hexsides if (h := here.neighbour(s)) is not None)
 
@@ -357,16 +314,10 @@ def _in_hex_kinds(values: Iterable[HWMoveKind]) -> frozenset[HWMoveKind]:
 
 @frozen(field_transformer=typed(HumanWaveError))
 class ImpulseFacts:
-    """What the caller knows about a HW Unit's surroundings for one Impulse.
-
-    `cost`: the MF to enter each adjacent hex the unit may enter at all (terrain, board
-    edge: a hex left out is not enterable). `enemy`: hexes holding an enemy unit;
-    `known_enemy`: those with a Known enemy unit or a pillbox occupied by one;
-    `armed_known_enemy`: those with an armed, Known, non-Disrupted enemy unit;
-    `friendly_armed`: hexes holding armed friendly units (including HW Units that entered
-    earlier this Impulse, A25.233); `lone_enemy_smc`: hexes whose only enemy is one SMC;
-    `in_hex`: the in-hex moves the hex offers now, with their conditions met and the MF.
-    """
+    """What the caller knows about a HW Unit's surroundings for one Impulse (docs/humanwave.md):
+    `cost` holds the adjacent hexes it may enter at all; `known_enemy` counts a pillbox
+    occupied by a Known enemy unit; `friendly_armed` counts HW Units that entered earlier
+    this Impulse (A25.233); `in_hex` the in-hex moves offered, conditions met."""
 
     mf_left: float = HW_MF
     cost: Mapping[Hex, float] = field(factory=dict, converter=_costs, hash=False)
@@ -398,17 +349,8 @@ def _blocked_by_left(hex_: Hex, left: frozenset[Hex]) -> bool:
 @checked(HumanWaveError)
 @clause("A25.232", "A25.2321", "A25.2322", otherwise=())
 def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tuple[HWMove, ...]:
-    """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay.
-
-    New hexes: its forward hexes, and side hexes holding an enemy unit (A25.232), that are
-    enterable with the MF left, neither left in a prior Impulse nor adjacent to one
-    (A25.2322), and, under a Range counter, not farther from the grain (A25.2321). If an
-    enterable Forward Location holds an armed, Known, non-Disrupted enemy unit and no armed
-    friendly unit, the unit must enter it or another enterable Location with a Known enemy
-    unit (A25.233; moving below an enemy-occupied Entrenchment counts as such). In-hex moves
-    are those the caller offers; going below an Entrenchment or into Crest only when short
-    of MF for every hex that would otherwise be open.
-    """
+    """A25.232-A25.233: what a HW Unit may do with this Impulse; empty when it must stay
+    (A25.233's compulsion and the last resort as docs/humanwave.md reads them)."""
     here = state.hex
     here_range = grain.range_from(here)
     candidates = [HWMove(HWMoveKind.FORWARD, h) for h in forward_hexes(here, grain)]
@@ -445,12 +387,9 @@ def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tup
 @checked(HumanWaveError)
 @clause("A25.232")
 def after_move(state: HWUnitState, move: HWMove, grain: HexGrain) -> HWUnitState:
-    """The unit's state after `move`: the hex left is remembered (A25.2322); moving farther
-    from the grain puts on a Range counter, moving closer takes it off (A25.2321).
-
-    Raises:
-        HumanWaveError: a move to another hex that is not adjacent to the unit.
-    """
+    """The unit's state after `move` (to an adjacent hex): the hex left is remembered
+    (A25.2322); moving farther from the grain puts on a Range counter, closer takes it off
+    (A25.2321)."""
     if move.kind.in_hex:
         return state
     if distance(state.hex, move.hex) != 1:
@@ -521,10 +460,8 @@ class UnitCondition:
 @checked(HumanWaveError)
 @clause("A25.234")
 def stops_being_hw_unit(condition: UnitCondition, at: ImpulseEdge) -> HWEnd | None:
-    """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one.
-
-    Being adjacent to other HW Units does not matter.
-    """
+    """A25.234: why the unit is no longer a HW Unit at `at`, or None if it still is one
+    (being adjacent to other HW Units does not matter)."""
     if condition.eliminated:
         return HWEnd.ELIMINATED
     if condition.broken:

@@ -1,24 +1,16 @@
 """Nationality profiles (ASL A25): what a nationality's troops are like at a date, for a
-unit class and type, against an opponent, at home or abroad, under special rules and in a
-kind of scenario.
-
-`profile(...)` resolves the rows of `tables/nationality.toml` along the nationality's
-line in the tree (itself, its parents, then the rows for every nationality): a row of a
-nearer nationality replaces an inherited row of the same kind and aspect wherever it
-applies (A25.66: Eritreans are not Lax although Italians are); modifiers add up. What the
-query leaves open (the class, the unit, the opponent) stays a condition of the trait; a
-class-dependent trait comes once per class. The projections (`to_hit`, `paatc`, ...) are
-read from the traits for a squad unless a unit is given. docs/nationality.md has the rules
-of resolution, the projections and the readings taken.
+unit, against an opponent, at home or abroad, under special rules, in a kind of scenario
+(docs/nationality.md; the rows are resolved by `minors.asl.cascade`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import date as Date
 from types import MappingProxyType
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain import Side
@@ -37,13 +29,7 @@ from ..domain.a25 import (
     name_key,
 )
 from ..domain.arguments import checked
-from ..errors import (
-    LONGEST_NAME,
-    NoNationalityError,
-    ProfileError,
-    UnknownNameError,
-    close_matches,
-)
+from ..errors import LONGEST_NAME, NoNationalityError, ProfileError, UnknownNameError, close_matches
 from ..ruleset.a25 import is_rating
 from ..ruleset.tables import Ruleset, load_ruleset
 from .cascade import EVERY, Index, Row, index_of, merge, project, resolve_rows, trait
@@ -92,16 +78,10 @@ def country_nationality(
     conquered: bool = False,
     ruleset: Ruleset | None = None,
 ) -> CountryMapping:
-    """The A25 nationality of a minor country's or major power's troops.
-
-    As Germany's ally (`side="axis"`) a minor may take another nationality; after its
-    conquest, its forces fight on as the nationality that `organized_by` names (A25.92;
-    France's as Free French). A country without armed forces, or in another ASL chapter,
-    maps to None with the reason.
-
-    Raises:
-        UnknownNameError: not a country of the strategic tables.
-    """
+    """The A25 nationality of a minor country's or major power's troops: as Germany's ally
+    (`side="axis"`) a minor may take another; after its conquest, its forces fight on as
+    its `organized_by` nationality (A25.92). A country without troops A25 describes maps to
+    None with the reason."""
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
     try:
@@ -112,18 +92,11 @@ def country_nationality(
     row = rs.country_nationality.get(name)
     if row is None:
         minor = rs.minors.get(name)
+        reason = f"the tables give no A25 nationality for {name}: add a country_nationality row"
         if minor is not None and not minor.armed_forces:
             owner = f", and its troops are {minor.colony_of}'s" if minor.colony_of else ""
-            return CountryMapping(
-                name,
-                None,
-                reason=f"{name} has no armed forces of its own in the strategic tables{owner}",
-            )
-        return CountryMapping(
-            name,
-            None,
-            reason=f"the tables give no A25 nationality for {name}: add a country_nationality row",
-        )
+            reason = f"{name} has no armed forces of its own in the strategic tables{owner}"
+        return CountryMapping(name, None, reason=reason)
     if row.reason:
         return CountryMapping(name, None, reason=row.reason, basis=row.basis)
     if conquered and row.organized_by:
@@ -134,40 +107,22 @@ def country_nationality(
     return CountryMapping(name, row.nationality, row.clause, basis=row.basis)
 
 
-@frozen
-class _Resolved:
-    nationality: str | None
-    country: str | None
-    reason: str = ""
-    """Why a country has no A25 nationality (`nationality` is then None)."""
-
-
 @checked(ProfileError)
 def resolve(name: str, *, ruleset: Ruleset | None = None) -> str:
     """The nationality `name` stands for: a nationality (or alias; case, spaces and hyphens
-    do not matter), else a country through `country_nationality`.
-
-    Raises:
-        UnknownNameError: neither a nationality nor a country.
-        NoNationalityError: a country whose troops A25 does not describe.
-    """
-    return _resolve(name, ruleset or load_ruleset()).nationality
+    do not matter), else a country through `country_nationality` (a NoNationalityError for
+    a country whose troops A25 does not describe)."""
+    return _resolve(name, ruleset or load_ruleset())[0]
 
 
-@frozen
-class _Found:
-    nationality: str
-    country: str | None
-
-
-def _lookup(name: str, rs: Ruleset) -> _Resolved:
-    """A nationality, or a country with its nationality or the reason it has none."""
+def _lookup(name: str, rs: Ruleset) -> tuple[str | None, str | None, str]:
+    """(nationality, country, reason) of a nationality, or of a country (reason: for none)."""
     if isinstance(name, str) and len(name) > LONGEST_NAME:
         raise UnknownNameError("nationality or country", name)
     index = index_of(rs)
     found = index.names.get(name_key(name))
     if found is not None:
-        return _Resolved(found, None)
+        return found, None, ""
     try:
         mapping = country_nationality(name, ruleset=rs)
     except UnknownNameError:
@@ -175,21 +130,22 @@ def _lookup(name: str, rs: Ruleset) -> _Resolved:
         close = close_matches(name_key(name), spellings, n=3, cutoff=0.7)
         suggestions = tuple(dict.fromkeys(spellings[c] for c in close))
         raise UnknownNameError("nationality or country", name, suggestions) from None
-    return _Resolved(mapping.nationality, mapping.country, mapping.reason)
+    return mapping.nationality, mapping.country, mapping.reason
 
 
-def _resolve(name: str, rs: Ruleset) -> _Found:
-    looked = _lookup(name, rs)
-    if looked.nationality is None:
-        raise NoNationalityError(f"{looked.country} has no A25 nationality: {looked.reason}")
-    return _Found(looked.nationality, looked.country)
+def _resolve(name: str, rs: Ruleset) -> tuple[str, str | None]:
+    """The nationality `name` stands for, and the country it was found through."""
+    nationality, country, reason = _lookup(name, rs)
+    if nationality is None:
+        raise NoNationalityError(f"{country} has no A25 nationality: {reason}")
+    return nationality, country
 
 
 @checked(ProfileError)
 def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, ...]:
     """The nationality and its parents, nearest first (`SS`, `German`)."""
     rs = ruleset or load_ruleset()
-    return index_of(rs).lineage[_resolve(nationality, rs).nationality]
+    return index_of(rs).lineage[_resolve(nationality, rs)[0]]
 
 
 # ---- the query ---------------------------------------------------------------------------
@@ -297,27 +253,22 @@ def _classes(
     return chosen
 
 
-@frozen
-class _Opponent:
-    name: str | None
-    lineage: frozenset[str]
-    outside: str = ""
-
-
-def _vs(name: str | None, nationality: str, index: Index, rs: Ruleset) -> _Opponent:
-    """The opponent and its line of the tree. A country whose troops A25 does not describe
-    (Japan, Thailand) is an opponent all the same: it is none of the nationalities a row
-    names, so a `vs` row does not hold against it and a `not_vs` row does."""
+def _vs(
+    name: str | None, nationality: str, index: Index, rs: Ruleset
+) -> tuple[str | None, frozenset[str], str]:
+    """The opponent, its line of the tree, and why A25 does not describe it. A country whose
+    troops A25 does not describe (Japan, Thailand) is an opponent all the same: it is none
+    of the nationalities a row names, so a `vs` row does not hold against it and a `not_vs`
+    row does."""
     if name is None:
-        return _Opponent(None, frozenset())
-    looked = _lookup(name, rs)
-    if looked.nationality is None:
-        return _Opponent(looked.country, frozenset(), looked.reason)
-    opponent = looked.nationality
+        return None, frozenset(), ""
+    opponent, country, reason = _lookup(name, rs)
+    if opponent is None:
+        return country, frozenset(), reason
     theirs, ours = index.lineage[opponent], index.lineage[nationality]
     if opponent in ours or nationality in theirs:
         raise ProfileError(f"{nationality} troops cannot oppose {opponent}: one includes the other")
-    return _Opponent(opponent, frozenset(theirs))
+    return opponent, frozenset(theirs), ""
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
@@ -339,12 +290,6 @@ def _scenario_kind(value: ScenarioKind | str) -> ScenarioKind:
         raise UnknownNameError("scenario kind", str(value), ()) from None
 
 
-def _sort_key(text_order: Mapping[str, int], trait: Trait, order: int) -> tuple[Any, ...]:
-    """A25 clauses in the order of the text, then the rules outside A25 by name."""
-    position = text_order.get(trait.clause)
-    return (position is None, position or 0, trait.clause, order)
-
-
 @checked(ProfileError)
 def profile(
     nationality: str,
@@ -359,25 +304,9 @@ def profile(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> Profile:
-    """The A25 traits of `nationality`'s troops in the month `date`.
-
-    Args:
-        nationality: a nationality (`Romanian`, `Free French`; aliases allowed), or a
-            country of the strategic tables, taken through its `country_nationality` row.
-        date: the scenario's month: `YYYY-MM`, a `YearMonth` or a date.
-        unit_class: elite, first_line, second_line, green, conscript, or a group
-            (inexperienced, non_elite); None resolves every class of the nationality.
-        unit: a unit type (squad, half_squad, crew, leader, commissar) or a rating A25
-            names for the nationality (`4-6-8`, whose class it fixes).
-        vs: the opposing nationality (or country); None leaves opponent-bound traits as
-            conditions. A country whose troops A25 does not describe (Japan) is an
-            opponent that no opponent-bound row names.
-        home: the troops fight within their own borders.
-        ssr: special rules in force (`Ssr` names; one name may be given alone).
-        scenario_kind: historical, hypothetical or dyo.
-        ruleset: the rules in force; the built-in tables by default.
-        window: refuse a date outside the years A25 gives the nationality (the bridge
-            turns it off: France falls when it falls in the strategic game).
+    """The A25 traits of `nationality`'s troops in the month `date`, asked as
+    docs/nationality.md ("The query") describes; `window=False` accepts a date outside the
+    years A25 gives the nationality (the bridge: France falls when it falls in the game).
 
     Raises:
         UnknownNameError: an unknown nationality, country, unit, class or special rule.
@@ -387,22 +316,21 @@ def profile(
     """
     rs = ruleset or load_ruleset()
     index = index_of(rs)
-    found = _resolve(nationality, rs)
-    name = found.nationality
+    name, country = _resolve(nationality, rs)
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
     kind = _scenario_kind(scenario_kind)
     passes = _classes(selector, the_unit, name, index, kind)
-    opponent = _vs(vs, name, index, rs)
+    vs_name, vs_lineage, vs_outside = _vs(vs, name, index, rs)
     ctx = QueryContext(
         date=month,
         classes=passes,
         unit_class=selector,
         unit=the_unit,
-        vs=opponent.name,
-        vs_lineage=opponent.lineage,
-        vs_outside=opponent.outside,
+        vs=vs_name,
+        vs_lineage=vs_lineage,
+        vs_outside=vs_outside,
         home=home,
         ssr=_enum_set(ssr),
         scenario_kind=kind,
@@ -421,23 +349,12 @@ def profile(
             ranked.extend((trait(r, c, home_of[order]), order) for c in classes)
     ranked.extend(_chart_traits(rs, name, index, the_unit))
     text_order = {clause: i for i, clause in enumerate(rs.clauses)}
-    ranked.sort(key=lambda pair: _sort_key(text_order, *pair))
+    # A25 clauses in the order of the text, then the rules outside A25 by name
+    ranked.sort(key=lambda p: (text_order.get(p[0].clause, len(text_order)), p[0].clause, p[1]))
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
 
-    reference_unit = the_unit or QueryUnit(UnitType.SQUAD)
-    closed_ctx = QueryContext(
-        date=ctx.date,
-        classes=ctx.classes,
-        unit_class=ctx.unit_class,
-        unit=reference_unit,
-        vs=ctx.vs,
-        vs_lineage=ctx.vs_lineage,
-        vs_outside=ctx.vs_outside,
-        home=ctx.home,
-        ssr=ctx.ssr,
-        scenario_kind=ctx.scenario_kind,
-    )
+    closed_ctx = attrs.evolve(ctx, unit=the_unit or QueryUnit(UnitType.SQUAD))
     per_class = {cls: project(resolve_rows(index, name, closed_ctx, cls, True)) for cls in passes}
     merged = merge(list(per_class.values()))
     by_class = {c: p for c, p in per_class.items() if c is not None} if len(passes) > 1 else {}
@@ -446,20 +363,19 @@ def profile(
         lineage=index.lineage[name],
         context=ctx,
         traits=traits,
-        projection=merged,
+        **attrs.asdict(merged, recurse=False),
         by_class=MappingProxyType(by_class),
         rules=tuple(
             sorted(
                 {t.clause for t in traits if t.clause in text_order}, key=lambda c: text_order[c]
             )
         ),
-        country=found.country,
+        country=country,
     )
 
 
 def _tree_trait(rs: Ruleset, name: str, index: Index | None) -> Trait:
-    """The nationality itself, or one whose rules it inherits, with its clause; the
-    nationality's own trait carries its months."""
+    """The nationality itself, or one whose rules it inherits; its own carries its months."""
     record = rs.nationalities[name]
     start, end = index.window[name] if index is not None else (None, None)
     return Trait(
@@ -514,31 +430,31 @@ def thresholds(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> tuple[YearMonth, ...]:
-    """The months in which the answer to a query changes: the profile of `nationality`
-    asked with these arguments (those of `profile`, without the date) differs from the
-    month before's. A query for a span of months (a strategic season) reports what changes
-    inside it. A month in which a row starts or stops holding while a nearer row replaces
-    it (Partisan ordnance stays red when A25.32's date rule turns other `(a)` pieces
-    black) is not one.
+    """The months in which the profile asked with these arguments (those of `profile` but
+    the date) differs from the month before's. A month in which a row starts or stops
+    holding while a nearer row replaces it (Partisan ordnance stays red when A25.32 turns
+    other `(a)` pieces black) is not one.
 
     Raises:
         UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
     """
     rs = ruleset or load_ruleset()
-    query = (
-        str(unit_class) if unit_class is not None else None,
-        str(unit) if unit is not None else None,
-        vs,
-        home,
-        tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
-        str(scenario_kind),
-        window,
-    )
-    return rs.derived(_thresholds, _resolve(nationality, rs).nationality, query)
+    query = {
+        "unit_class": str(unit_class) if unit_class is not None else None,
+        "unit": str(unit) if unit is not None else None,
+        "vs": vs,
+        "home": home,
+        "ssr": tuple(sorted(str(s) for s in ((ssr,) if isinstance(ssr, str) else ssr))),
+        "scenario_kind": str(scenario_kind),
+        "window": window,
+    }
+    return rs.derived(_thresholds, _resolve(nationality, rs)[0], tuple(query.items()))
 
 
-def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMonth, ...]:
-    unit_class, unit, vs, home, ssr, scenario_kind, window = query
+def _thresholds(
+    rs: Ruleset, name: str, query: tuple[tuple[str, Any], ...]
+) -> tuple[YearMonth, ...]:
+    asked = dict(query)
     index = index_of(rs)
     start, end = index.window[name]
     months: set[YearMonth] = set()
@@ -549,22 +465,11 @@ def _thresholds(rs: Ruleset, name: str, query: tuple[Any, ...]) -> tuple[YearMon
                     months.add(r.row.from_)
                 if r.row.until:
                     months.add(r.row.until.next())
-    if window:
+    if asked["window"]:
         months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
 
     def answer(month: YearMonth) -> dict[str, Any]:
-        found = profile(
-            name,
-            month,
-            unit_class=unit_class,
-            unit=unit,
-            vs=vs,
-            home=home,
-            ssr=ssr,
-            scenario_kind=scenario_kind,
-            ruleset=rs,
-            window=window,
-        ).to_json()
+        found = profile(name, month, ruleset=rs, **asked).to_json()
         del found["context"]
         return found
 

@@ -1,10 +1,5 @@
-"""docs/nationality.md's tables, generated from the A25 tables: the tree, each
-nationality's counters and traits, the A25.72 chart, the countries of the strategic tables
-and what the tables take from outside the rulebook.
-
-`python -m minors.asl.nationality_doc` prints the generated part; with `--write FILE` it
-replaces the part of FILE between the markers. A test keeps the committed doc equal to
-the output.
+"""docs/nationality.md's tables, generated from the A25 tables: the module run as a script
+prints them; with `--write FILE` it replaces the part of FILE between the markers.
 """
 
 from __future__ import annotations
@@ -72,29 +67,18 @@ def _nationality(rs: Ruleset, name: str) -> list[str]:
         else c
         for c in index.classes[name]
     )
-    classes = classes or "none"
     lines = [
         f"### {name} ({record.clause})",
         "",
         f"Parent: {record.parent or 'none (a root)'}. Months: {start} to {end}."
-        f" Unit classes: {classes}.",
+        f" Unit classes: {classes or 'none'}.",
     ]
     if record.note:
-        lines.append(f"{record.note}")
+        lines.append(record.note)
     if record.units:
+        counters = ((u.rating, u.type, u.unit_class or "not given", u.clause) for u in record.units)
         lines += ["", "Counters A25 names:", ""]
-        lines += _table(
-            ("Rating", "Type", "Class", "Clause"),
-            (
-                (
-                    u.rating,
-                    u.type.value,
-                    u.unit_class.value if u.unit_class else "not given",
-                    u.clause,
-                )
-                for u in record.units
-            ),
-        )
+        lines += _table(("Rating", "Type", "Class", "Clause"), counters)
     return [*lines, "", *_traits(rs, name), ""]
 
 
@@ -114,20 +98,17 @@ def _charts(rs: Ruleset) -> list[str]:
     return lines
 
 
-_COUNTRY_HEADER = (
-    "Country",
-    "Nationality",
-    "As Germany's ally",
-    "After its conquest",
-    "Clause",
-    "Basis",
-    "Reason or note",
-)
-
-
 def _countries(rs: Ruleset) -> list[str]:
     return _table(
-        _COUNTRY_HEADER,
+        (
+            "Country",
+            "Nationality",
+            "As Germany's ally",
+            "After its conquest",
+            "Clause",
+            "Basis",
+            "Reason or note",
+        ),
         (
             (
                 name,

@@ -1,9 +1,5 @@
-"""ASL personnel counters as the A25 checks see them: what a counter is, and its rating.
-
-Only what the Commissar (A25.22-A25.223) and Human Wave (A25.23-A25.234) checks need:
-whether a counter is a Multi-Man Counter (squad, half-squad, crew) or a Single-Man Counter
-(leader, hero), and the printed rating that names it (`4-2-6`, `2-2-6`, `8-1`, `6+1`).
-"""
+"""ASL personnel counters as the Commissar (A25.22-A25.223) and Human Wave (A25.23-A25.234)
+checks see them: what a counter is (MMC or SMC), and its printed rating."""
 
 from __future__ import annotations
 
@@ -52,11 +48,7 @@ _LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
 
 @checked(PersonnelError)
 def check_rating(kind: PersonnelKind, rating: str) -> str:
-    """Return `rating` if it has the shape of a `kind` counter's rating, else raise.
-
-    Raises:
-        PersonnelError: the rating does not read as one of `kind`'s.
-    """
+    """`rating`, if it has the shape of a `kind` counter's rating; else a PersonnelError."""
     pattern = _LEADER if kind is PersonnelKind.LEADER else _THREE_PART
     if not isinstance(rating, str) or pattern.match(rating) is None:
         shape = "like '8-1' or '6+1'" if kind is PersonnelKind.LEADER else "like '4-2-6'"

@@ -1,8 +1,5 @@
-"""What a nationality profile answers (ASL A25): traits with their conditions, the unit
-and circumstances asked about, the projections most queries want, and the profile itself.
-
-`minors.nationality.profile` builds them; docs/nationality.md describes the JSON.
-"""
+"""What a nationality profile answers (ASL A25): traits with their conditions, the query,
+the projections most queries want, and the profile (its JSON: docs/nationality.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from ..domain.a25 import (
@@ -32,10 +30,9 @@ __all__ = ["Profile", "Projection", "QueryContext", "QueryUnit", "Trait", "Trait
 
 @frozen
 class TraitCondition:
-    """When a trait holds: its row's conditions, with the classes narrowed to the one a
-    class-dependent trait was resolved for. `except_classes` and `except_units` are the
-    units it leaves out: those of one of the classes (when given) and of one of the unit
-    selectors (when given); a unit without a class is never of an excepted class."""
+    """When a trait holds: its row's conditions, the classes narrowed to the one a
+    class-dependent trait was resolved for (`except_classes`, `except_units`: the units it
+    leaves out, as its row's)."""
 
     from_: YearMonth | None = None
     until: YearMonth | None = None
@@ -59,54 +56,34 @@ class TraitCondition:
             parts.append(f"from {self.from_}")
         elif self.until:
             parts.append(f"until {self.until}")
-        if self.classes:
-            parts.append(", ".join(self.classes))
-        if self.units:
-            parts.append(", ".join(self.units))
-        if self.except_classes or self.except_units:
-            left_out = ("/".join(self.except_classes), "/".join(self.except_units))
-            parts.append(f"except {' '.join(p for p in left_out if p)}")
-        if self.vs:
-            parts.append(f"vs {', '.join(self.vs)}")
-        if self.not_vs:
-            parts.append(f"not vs {', '.join(self.not_vs)}")
-        if self.home is not None:
-            parts.append("at home" if self.home else "abroad")
-        if self.ssr:
-            parts.append(f"SSR {self.ssr.value}")
-        if self.unless_ssr:
-            parts.append(f"unless SSR {self.unless_ssr.value}")
-        if self.scenario_kinds:
-            parts.append(f"{', '.join(self.scenario_kinds)} scenarios")
-        if self.situation:
-            parts.append(self.situation)
-        return "; ".join(parts) or "always"
+        left_out = " ".join(
+            p for p in ("/".join(self.except_classes), "/".join(self.except_units)) if p
+        )
+        parts += [
+            ", ".join(self.classes),
+            ", ".join(self.units),
+            f"except {left_out}" if left_out else "",
+            f"vs {', '.join(self.vs)}" if self.vs else "",
+            f"not vs {', '.join(self.not_vs)}" if self.not_vs else "",
+            "" if self.home is None else "at home" if self.home else "abroad",
+            f"SSR {self.ssr.value}" if self.ssr else "",
+            f"unless SSR {self.unless_ssr.value}" if self.unless_ssr else "",
+            f"{', '.join(self.scenario_kinds)} scenarios" if self.scenario_kinds else "",
+            self.situation,
+        ]
+        return "; ".join(p for p in parts if p) or "always"
 
     def to_json(self) -> dict[str, Any]:
         """The conditions that are set, as JSON data (`from`, `until`, `classes` ...)."""
         out: dict[str, Any] = {}
-        for name, value in (
-            ("from", self.from_),
-            ("until", self.until),
-            ("classes", self.classes),
-            ("units", self.units),
-            ("except_classes", self.except_classes),
-            ("except_units", self.except_units),
-            ("vs", self.vs),
-            ("not_vs", self.not_vs),
-            ("home", self.home),
-            ("ssr", self.ssr),
-            ("unless_ssr", self.unless_ssr),
-            ("scenario_kinds", self.scenario_kinds),
-            ("situation", self.situation),
-        ):
+        for field in attrs.fields(TraitCondition):
+            value = getattr(self, field.name)
             if isinstance(value, YearMonth):
-                out[name] = str(value)
+                value = str(value)
             elif isinstance(value, tuple):
-                if value:
-                    out[name] = [str(v) for v in value]
-            elif value is not None and value != "":
-                out[name] = value
+                value = [str(v) for v in value] or None
+            if value is not None and value != "":
+                out[field.name.rstrip("_")] = value
         return out
 
 
@@ -120,9 +97,8 @@ def _json_value(value: TraitValue) -> Any:
 
 @frozen
 class Trait:
-    """One distinction that holds for the query: its kind, value and clause, and the
-    condition it depends on. `clause` is the A25 clause, or for a rule outside A25 (a
-    reference or default trait) that rule; `aspect` is the weapon or equipment it is about."""
+    """One distinction that holds for the query, under `condition`; `clause` is the A25
+    clause, or the rule outside A25 that a reference or default trait names."""
 
     kind: TraitKind
     value: TraitValue
@@ -219,22 +195,28 @@ class QueryContext:
 
 @frozen
 class Projection:
-    """The answers most queries want, read from the traits of one class (or merged over
-    several: a value that differs between classes is None). To Hit colours come from the
-    `to_hit` traits; a marked `(g)`/`(t)` piece without a rule of its own takes the
-    nationality's ordnance colour. `broken_morale_delta` is the printed difference of the
-    broken side (0 without a trait) plus every modifier. A yes/no projection is true only
-    when a trait says so; `may_deploy` is the squad's."""
+    """The answers most queries want, read from the traits of one class, or merged over
+    several: a value that differs between classes is None (docs/nationality.md,
+    "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
+    """The To Hit colour of each kind of weapon."""
     paatc: Paatc | None
+    """The PAATC taken (A25.65, A25.81, A25.91)."""
     broken_morale_delta: int | None
+    """Broken-side Morale Level minus Good Order Morale Level, every modifier applied."""
     lax: bool | None
+    """Always Lax (A25.64)."""
     stealthy: bool | None
+    """Stealthy (A25.24, A25.44, A25.7)."""
     cowering_immune: bool | None
+    """Immune to Cowering (A25.45, A25.7)."""
     self_rally: bool | None
+    """May attempt Self-Rally in any RPh (A25.7)."""
     may_deploy: bool | None
+    """The squad may Deploy (A25.2, A25.61)."""
     no_quarter: bool | None
+    """No Quarter is in effect (A25.8)."""
 
     @property
     def to_hit(self) -> ToHit | None:
@@ -256,26 +238,23 @@ class Projection:
                     "(t)": by_weapon[Weapon.MARKED_T],
                 },
             },
-            "paatc": self.paatc,
-            "broken_morale_delta": self.broken_morale_delta,
-            "lax": self.lax,
-            "stealthy": self.stealthy,
-            "cowering_immune": self.cowering_immune,
-            "self_rally": self.self_rally,
-            "may_deploy": self.may_deploy,
-            "no_quarter": self.no_quarter,
+            **{name: getattr(self, name) for name in PROJECTED},
         }
 
 
+PROJECTED = tuple(f.name for f in attrs.fields(Projection) if f.name != "to_hit_by_weapon")
+"""The projections of one value each: all but the To Hit colours."""
+
+
 @frozen
-class Profile:
-    """The traits of a nationality for one query, and their projections."""
+class Profile(Projection):
+    """The traits of a nationality for one query, and their projections (its own fields, for
+    the class asked or merged over the classes; `by_class` has each class's)."""
 
     nationality: str
     lineage: tuple[str, ...]
     context: QueryContext
     traits: tuple[Trait, ...]
-    projection: Projection
     by_class: Mapping[UnitClass, Projection]
     """Each class's projection, when the query named no single class."""
     rules: tuple[str, ...] = ()
@@ -284,54 +263,9 @@ class Profile:
     """The country the name was resolved through, if it was one."""
 
     @property
-    def to_hit(self) -> ToHit | None:
-        """The colour of the nationality's own ordnance other than MG and ATR."""
-        return self.projection.to_hit
-
-    @property
-    def to_hit_by_weapon(self) -> Mapping[Weapon, ToHit | None]:
-        """The To Hit colour of each kind of weapon."""
-        return self.projection.to_hit_by_weapon
-
-    @property
-    def paatc(self) -> Paatc | None:
-        """The PAATC taken (A25.65, A25.81, A25.91)."""
-        return self.projection.paatc
-
-    @property
-    def broken_morale_delta(self) -> int | None:
-        """Broken-side Morale Level minus Good Order Morale Level, every modifier applied."""
-        return self.projection.broken_morale_delta
-
-    @property
-    def lax(self) -> bool | None:
-        """Always Lax (A25.64)."""
-        return self.projection.lax
-
-    @property
-    def stealthy(self) -> bool | None:
-        """Stealthy (A25.24, A25.44, A25.7)."""
-        return self.projection.stealthy
-
-    @property
-    def cowering_immune(self) -> bool | None:
-        """Immune to Cowering (A25.45, A25.7)."""
-        return self.projection.cowering_immune
-
-    @property
-    def self_rally(self) -> bool | None:
-        """May attempt Self-Rally in any RPh (A25.7)."""
-        return self.projection.self_rally
-
-    @property
-    def may_deploy(self) -> bool | None:
-        """The squad may Deploy (A25.2, A25.61)."""
-        return self.projection.may_deploy
-
-    @property
-    def no_quarter(self) -> bool | None:
-        """No Quarter is in effect (A25.8)."""
-        return self.projection.no_quarter
+    def projection(self) -> Projection:
+        """The projections alone."""
+        return Projection(**{f.name: getattr(self, f.name) for f in attrs.fields(Projection)})
 
     def of(self, kind: TraitKind, aspect: str = "") -> tuple[Trait, ...]:
         """The traits of one kind (and aspect)."""
@@ -340,13 +274,8 @@ class Profile:
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
         """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
-        troops: whether the unit has PF (`available`), the rule followed, the range, the
-        highest Final PF Check dr, the check drm with their conditions, the shot cap per
-        squad-equivalent, the classes and units that may use it (and those left out), and
-        the A25 clauses. A unit no `pf` row gives PF to (a leader, a crew, a 2nd Line Finn,
-        any unit before the date) has `available` false and no figures. A nationality whose
-        figures are all outside A25 (German, C13.3) gets the reference alone, with
-        `available` and `range` None."""
+        troops; a unit no `pf` row gives PF to has `available` false and no figures
+        (docs/nationality.md, "Projections and the JSON")."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
         if not pf and not rules:
@@ -358,20 +287,13 @@ class Profile:
                 t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
             )
         )
-        if available is False:
-            return {
-                "available": False,
-                "reference": rules[0].reference if rules else None,
-                **dict.fromkeys(_PF_FIGURES),
-                "clauses": clauses,
-            }
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
             return values.pop() if len(values) == 1 else None
 
         classes = sorted({c for t in able for c in t.condition.classes}, key=list(UnitClass).index)
-        return {
+        out = {
             "available": available,
             "reference": rules[0].reference if rules else None,
             "range": one(TraitKind.PF_RANGE),
@@ -386,6 +308,9 @@ class Profile:
             "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
             "clauses": clauses,
         }
+        if available is False:  # the figures describe the use of a PF the unit has
+            out.update({k: None for k in out if k not in ("available", "reference", "clauses")})
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The profile as the JSON document of `minors nationality --json`."""
@@ -394,7 +319,7 @@ class Profile:
             "country": self.country,
             "lineage": list(self.lineage),
             "context": self.context.to_json(),
-            **self.projection.to_json(),
+            **Projection.to_json(self),
             "panzerfaust": self.panzerfaust,
             "rules": list(self.rules),
             "by_class": (
@@ -403,17 +328,6 @@ class Profile:
             "traits": [t.to_json() for t in self.traits],
         }
 
-
-_PF_FIGURES = (
-    "range",
-    "check_dr",
-    "check_drm",
-    "shot_cap_per_squad_equivalent",
-    "classes",
-    "units",
-    "except_units",
-)
-"""The fields of the PF projection that describe the use of a PF a unit has."""
 
 _PF_KINDS = (
     TraitKind.PF_RULES,

@@ -1,6 +1,5 @@
-"""Domain values as enums: statuses, factions, theaters, the kinds the tables use, and the
-command kinds of rule 82's vocabulary (`clock`: moments and phases; `units`: unit kinds;
-`a25`: the vocabulary of ASL A25)."""
+"""Domain values as enums: statuses, factions, theaters, the kinds the tables use, rule 82's
+command kinds (`clock`: moments and phases; `units`: units; `a25`: ASL A25's vocabulary)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The vocabulary of ASL A25 nationality distinctions: classes, unit types, trait kinds,
-special rules, scenario kinds, the values traits take, and the year-month of a scenario.
-
-The A25 tables (`tables/nationality.toml`) and the queries of `minors.nationality` speak
-only these words; each member's docstring cites the clause that gives it meaning.
+"""The vocabulary of ASL A25 nationality distinctions, which the A25 tables and the queries
+of `minors.nationality` speak: classes, unit types, trait kinds, special rules, scenario
+kinds, the values traits take, and the year-month of a scenario.
 """
 
 from __future__ import annotations
@@ -136,11 +134,7 @@ CLASS_GROUPS: Mapping[str, frozenset[UnitClass]] = MappingProxyType(
 
 def expand_classes(selectors: tuple[str, ...]) -> frozenset[UnitClass]:
     """The classes that `selectors` (classes and group names) stand for."""
-    out: set[UnitClass] = set()
-    for selector in selectors:
-        group = CLASS_GROUPS.get(selector)
-        out |= group if group is not None else {UnitClass(selector)}
-    return frozenset(out)
+    return frozenset().union(*(CLASS_GROUPS.get(s) or {UnitClass(s)} for s in selectors))
 
 
 class UnitType(StrEnum):
@@ -281,8 +275,7 @@ class Exemption(StrEnum):
 
 
 class Equipment(StrEnum):
-    """Equipment whose use may carry Captured penalties (A25.35, A25.54-A25.56,
-    A25.75, A25.77)."""
+    """Equipment whose use may carry Captured penalties (A25.35, A25.54-A25.56, A25.75, A25.77)."""
 
     US_MG = "us_mg"
     """U.S.-colour machine guns (A25.35)."""
@@ -357,8 +350,7 @@ class TraitKind(StrEnum):
     ELR_REPLACED_BY = "elr_replaced_by"
     """What replaces the unit when it fails an ELR check (A25.62, A25.66, A25.72, A25.84)."""
     BATTLE_HARDENS_TO = "battle_hardens_to"
-    """What the unit becomes when it Battle Hardens (A25.2, A25.211, A25.66, A25.72,
-    A25.84)."""
+    """What the unit becomes when it Battle Hardens (A25.2, A25.211, A25.66, A25.72, A25.84)."""
     REARMED_AS = "rearmed_as"
     """What an Unarmed MMC becomes when it rearms (A25.72)."""
     REPLACEMENT_CHAIN = "replacement_chain"
@@ -423,8 +415,7 @@ class TraitKind(StrEnum):
     HUMAN_WAVE = "human_wave"
     """Whether the nationality may conduct a Human Wave (A25.23)."""
     HW_MORALE_BONUS = "hw_morale_bonus"
-    """Morale Levels a HW Unit gains for the rest of the Player Turn, unless broken
-    (A25.23)."""
+    """Morale Levels a HW Unit gains for the rest of the Player Turn, unless broken (A25.23)."""
     LOSES_CONCEALMENT = "loses_concealment"
     """Whether the unit loses any concealment (A25.23: on becoming a HW Unit)."""
     EXEMPT_FROM = "exempt_from"
@@ -530,8 +521,7 @@ class TraitKind(StrEnum):
 
 @frozen
 class KindSpec:
-    """The value type of a trait kind, the enum its aspect is drawn from, and whether its
-    rows add up (modifiers) instead of overriding each other."""
+    """A trait kind's value type, the enum of its aspect, and whether its rows add up."""
 
     value: type[object]
     """bool, int, str, Fraction, tuple (of strings), or a StrEnum class."""
@@ -598,6 +588,5 @@ KIND_SPECS: Mapping[TraitKind, KindSpec] = MappingProxyType(
 
 
 def name_key(name: str) -> str:
-    """How nationality names compare: case, spaces, hyphens and underscores do not matter
-    (`Free French`, `free-french`, `free_french`)."""
+    """How nationality names compare: case, spaces, hyphens and underscores do not matter."""
     return re.sub(r"[\s\-_]+", " ", name.strip()).casefold()

@@ -43,24 +43,16 @@ class Moment:
     # ordered by `index` (written out: attrs' `order=True` compares tuples of the fields,
     # several times slower, and the clock is compared at every step)
     def __lt__(self, other: Moment) -> bool:
-        if type(other) is not Moment:
-            return NotImplemented
-        return self.index < other.index
+        return self.index < other.index if type(other) is Moment else NotImplemented
 
     def __le__(self, other: Moment) -> bool:
-        if type(other) is not Moment:
-            return NotImplemented
-        return self.index <= other.index
+        return self.index <= other.index if type(other) is Moment else NotImplemented
 
     def __gt__(self, other: Moment) -> bool:
-        if type(other) is not Moment:
-            return NotImplemented
-        return self.index > other.index
+        return self.index > other.index if type(other) is Moment else NotImplemented
 
     def __ge__(self, other: Moment) -> bool:
-        if type(other) is not Moment:
-            return NotImplemented
-        return self.index >= other.index
+        return self.index >= other.index if type(other) is Moment else NotImplemented
 
     @classmethod
     def of(cls, year: int, season: Season, side: Side, phase: Phase) -> Moment:
@@ -140,8 +132,7 @@ class Moment:
 
 @functools.cache
 def _spelled(index: int) -> str:
-    """A moment as text: messages and log entries name moments often, so each is spelled
-    out once."""
+    """A moment as text, spelled out once: messages and log entries name moments often."""
     moment = Moment(index)
     return f"{moment.year}-{moment.season.value}/{moment.side.value}/{moment.phase.value}"
 

@@ -1,10 +1,6 @@
-"""The one definition of how domain values cross into and out of plain data, for cattrs.
-
-`converter()` gives a converter that structures without coercion (`'5'` is not 5, `5` is not
-`'5'`; enums by value, naming their members on a miss), writes moments as text and
-diplomatic levels by name. The tables' loader and the kernel (states, commands, effects)
-each build theirs from it and add only what is theirs. `first_problem` turns what cattrs
-collected into the first (where, problem, fix).
+"""The one definition of how domain values cross into and out of plain data, for cattrs:
+the tables' loader and the kernel each build their converter from `converter()`, which
+structures without coercion (`'5'` is not 5, `5` is not `'5'`), and add only what is theirs.
 """
 
 from __future__ import annotations
@@ -68,8 +64,7 @@ def _moment(value: Any, _: Any) -> Moment:
 
 
 def _plain(member: StrEnum) -> str:
-    """A StrEnum member's plain value (its slot: `.value` is a property, on every unit a
-    log writes)."""
+    """A StrEnum member's plain value, read from its slot (`.value` is a property)."""
     value: str = member._value_
     return value
 

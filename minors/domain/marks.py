@@ -1,12 +1,7 @@
-"""Marks of the code that carries a clause where no rulebook collects it: the A25 checks and
-queries, rule 82's queries and the parts of rule 82's rules that a check or effect of their
-own does not carry. A mark only records the clause (and what the code gives while the
-clause is switched off): nothing runs differently, no registry is filled at import;
-`marked(modules)` finds the marks as a rulebook finds its rules.
-
-The disabled-clause run (tests/mutation/run_disabled.py) switches a marked function off by
-giving it the body `return otherwise`, and `minors rules coverage` lists the marked code
-beside the rulebook's.
+"""Marks of the code that carries a clause where no rulebook collects it (the A25 checks
+and queries, rule 82's queries). A mark only records the clause and what the code gives
+while it is switched off; `marked(modules)` finds the marks as a rulebook finds its rules,
+for `minors rules coverage` and the disabled-clause run (tests/mutation/run_disabled.py).
 """
 
 from __future__ import annotations
@@ -33,20 +28,15 @@ def clause(*ids: str, otherwise: object = None) -> Callable[[F], F]:
 
 
 def marked(modules: Iterable[ModuleType]) -> dict[str, list[tuple[str, Callable[..., Any]]]]:
-    """Clause id -> (qualified name, function) of each marked function of `modules` (their
-    own functions and their classes' methods), in definition order."""
+    """Clause id -> (qualified name, function) of each marked function of `modules`."""
     out: dict[str, list[tuple[str, Callable[..., Any]]]] = {}
     for module in modules:
-        for value in list(vars(module).values()):
-            members = [value]
-            if isinstance(value, type) and value.__module__ == module.__name__:
-                members = [getattr(v, "fget", v) for v in vars(value).values()]
-            for member in members:
-                if getattr(member, "__module__", None) != module.__name__:
-                    continue
-                for cid, _ in getattr(member, MARK, ()):
-                    name = f"{module.__name__}.{member.__qualname__}"
-                    entries = out.setdefault(cid, [])
-                    if name not in [n for n, _ in entries]:
-                        entries.append((name, member))
+        for member in list(vars(module).values()):
+            if getattr(member, "__module__", None) != module.__name__:
+                continue
+            for cid, _ in getattr(member, MARK, ()):
+                name = f"{module.__name__}.{member.__qualname__}"
+                entries = out.setdefault(cid, [])
+                if name not in [n for n, _ in entries]:
+                    entries.append((name, member))
     return out

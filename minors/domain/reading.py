@@ -1,9 +1,7 @@
-"""Input files read within bounds (docs/scenario-format.md, "Limits"): scenarios, orders,
-overlays and clause tables are read from regular files only, up to `MAX_BYTES`, and their
-TOML may nest no deeper than `MAX_DEPTH` nor key deeper than `MAX_KEY_PARTS`. Each bound
-fails at once with an `InputError` that says which, before any work in proportion to the
-input is done: a FIFO never blocks, `/dev/zero` is never read into memory, and a dotted key
-50,000 parts deep (which TOML parsers take quadratic time over) is never parsed.
+"""Input files read within bounds (docs/scenario-format.md, "Limits"): regular files only,
+up to `MAX_BYTES`, TOML nested no deeper than `MAX_DEPTH`, keys of at most `MAX_KEY_PARTS`.
+Each bound fails with an `InputError` before any work in proportion to the input: a FIFO
+never blocks, and a dotted key 50,000 parts deep (quadratic for TOML parsers) is never parsed.
 """
 
 from __future__ import annotations
@@ -47,15 +45,9 @@ possessive and no two tries can scan the same string."""
 
 
 def read_file(path: str | os.PathLike[str], what: str = "the file") -> bytes:
-    """The bytes of the regular file `path`, at most `MAX_BYTES` of them.
-
-    The file is opened without blocking (a FIFO with no writer opens at once) and refused
-    unless it is a regular file, so a FIFO or a device (`/dev/zero`) is never read.
-
-    Raises:
-        InputError: an empty path, a file that cannot be opened, is not a regular file or
-            is larger than `MAX_BYTES` (the message says which, not naming the file).
-    """
+    """The bytes of the regular file `path`, at most `MAX_BYTES` of them; it is opened
+    without blocking, so a FIFO with no writer opens at once (and is refused). An
+    InputError says what is wrong, not naming the file."""
     name = os.fspath(path)
     if not name:
         raise InputError(f"cannot read {what}: the path is empty")
@@ -98,13 +90,7 @@ def _depth(document: dict[str, Any]) -> int:
 
 
 def parse_toml(data: bytes) -> dict[str, Any]:
-    """The TOML document in `data` (UTF-8), within the limits of this module.
-
-    Raises:
-        InputError: not UTF-8, not valid TOML, an integer longer than Python reads
-            (`sys.get_int_max_str_digits()`), a dotted key of more than `MAX_KEY_PARTS`
-            parts, or tables and arrays nested deeper than `MAX_DEPTH`.
-    """
+    """The TOML document in `data` (UTF-8), within this module's limits and Python's."""
     if len(data) > MAX_BYTES:
         raise InputError(f"larger than {MAX_BYTES:,} bytes, the limit")
     try:

@@ -45,9 +45,8 @@ _SETTERS = tuple(
 
 
 def moved(unit: Unit, country: str, hex_label: str | None) -> Unit:
-    """`unit` in `country` (at `hex_label`): a new record, made by setting its slots (what
-    `Unit(...)` does through `object.__setattr__`, at half the cost: a move is a search's
-    commonest command)."""
+    """`unit` in `country` (at `hex_label`), its slots set directly: half the cost of
+    `Unit(...)`, and a move is a search's commonest command."""
     set_id, set_owner, set_kind, set_factors, set_country, set_hex = _SETTERS
     new: Unit = object.__new__(Unit)
     set_id(new, unit.id)

@@ -1,6 +1,5 @@
-"""The rule tables as validated records: reading (`loader`), the records of rule 82's and
-A25's tables (`records`), the merged and cross-checked whole (`tables.Ruleset`) and its
-rendering (`render`)."""
+"""The rule tables as validated records: `loader`, `records` (rule 82's) and `a25`, the
+merged and cross-checked whole (`tables.Ruleset`) and its rendering (`render`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Frozen records of ASL A25's tables (tables/nationality.toml): nationalities and the
-counters A25 names for them, trait rows, the Finnish replacement chart, the nationality of
-each country of the strategic game."""
+"""Frozen records of ASL A25's tables (tables/nationality.toml): nationalities and their
+counters, trait rows, the Finnish replacement chart, each country's nationality."""
 
 from __future__ import annotations
 
@@ -171,17 +170,9 @@ def _typed_value(kind: TraitKind, value: Any) -> TraitValue:
 class TraitRow:
     """One distinction of A25 as data: for `nationalities` (`*`: every one), a trait of
     `kind` with `value`, citing `clause` (or, for a rule outside A25, `reference`), under
-    typed conditions: months `from`-`until`, unit classes, unit types or ratings, an
-    exception (`except_classes`, `except_units`: the units the row leaves out), the opponent
-    (`vs`, `not_vs`), fighting at home, a special rule needed (`ssr`) or barred
-    (`unless_ssr`), scenario kinds, and a `situation` the query cannot decide (shown, not
-    evaluated; never a date).
-
-    The exception is the text's "X except Y", "X [EXC: Y]", "unless Y": the row holds for
-    every unit its other conditions take in but those that are of one of `except_classes`
-    (when given) and of `except_units` (when given): "Finnish Personnel [EXC: Conscript
-    squads/HS]" is `except_classes = ["conscript"]`, `except_units = ["squad",
-    "half_squad"]`. A unit without a class (a leader) is never of an excepted class."""
+    typed conditions. `except_classes` and `except_units` are the text's "X except Y", the
+    units the row leaves out; a `situation` is shown, never decided, and never a date
+    (docs/nationality.md, "How the tables answer")."""
 
     key: str
     nationalities: tuple[str, ...] = field()

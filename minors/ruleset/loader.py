@@ -1,10 +1,5 @@
-"""Read the rule tables and overlays, merge them, structure them into records, validate.
-
-A table file holds sections (`[minors.Sweden]`); a section is a mapping from entry key to
-entry. The built-in files are merged first (each entry defined in one file only), then each
-overlay in order: an overlay entry replaces the fields it names or adds a new entry, a list
-or table value is replaced whole, and `remove = true` deletes the entry. The merged whole is
-then structured and validated, so every error names the file, entry and field at fault.
+"""Read the rule tables and overlays, merge them (docs/tables.md, "Overlays"), structure
+them into records, validate; every error names the file, entry and field at fault.
 """
 
 from __future__ import annotations
@@ -78,11 +73,7 @@ Origins = dict[tuple[str, str], str]
 
 
 def builtin_tables() -> Traversable:
-    """The built-in `tables/` folder, found as package data (`minors/_tables`).
-
-    In a checkout and an editable install `minors/_tables` is a link to the repository's
-    `tables/`; the wheel carries the folder itself. One lookup serves all three.
-    """
+    """The built-in `tables/` folder as package data (`minors/_tables`: a link, in a checkout)."""
     return files("minors") / "_tables"
 
 
@@ -170,7 +161,7 @@ def read_overlays(overlays: Iterable[Overlay]) -> list[tuple[str, bytes]]:
 def merge_overlays(
     raw: Raw, origins: Origins, overlays: Iterable[tuple[str, bytes]]
 ) -> tuple[Raw, Origins]:
-    """Merge overlays over the tables, in order (see the module docstring)."""
+    """Merge overlays over the tables, in order (docs/tables.md, "Overlays")."""
     merged: Raw = {
         section: {k: dict(v) for k, v in entries.items()} for section, entries in raw.items()
     }
@@ -206,8 +197,7 @@ def merge_overlays(
 
 
 def _required(section: str) -> list[str]:
-    """The fields a new entry of `section` must give (its record's fields without a
-    default, as the table spells them; the key field comes from the entry key)."""
+    """The fields a new entry of `section` must give, as the table spells them (not its key)."""
     cls, key_field = SECTIONS[section]
     names = a25.RENAMED.get(cls, {})
     return [
@@ -220,9 +210,8 @@ def _required(section: str) -> list[str]:
 def _check_new_entry(
     name: str, section: str, key: str, entry: Mapping[str, Any], known: Mapping[str, Any]
 ) -> None:
-    """An overlay entry with a key the tables do not hold adds an entry, and must then give
-    every field: one that does not is taken for a misspelt key (`[minors.Swedn]`), and the
-    closest keys are suggested."""
+    """A new overlay entry gives every field; one that does not is taken for a misspelt key
+    (`[minors.Swedn]`), and the closest keys are suggested."""
     missing = [f for f in _required(section) if f not in entry]
     if not missing:
         return
@@ -303,24 +292,15 @@ def _renamed(converter: cattrs.Converter) -> None:
     """Hooks for records with a field whose table key is a Python keyword (`from`)."""
     for cls, names in a25.RENAMED.items():
         renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
-        converter.register_structure_hook(
-            cls,
-            make_dict_structure_fn(
-                cls,
-                converter,
-                _cattrs_forbid_extra_keys=True,
-                _cattrs_detailed_validation=True,
-                **renames,
-            ),
-        )
+        # forbidding extra keys and detailed validation come from the converter
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **renames))
         converter.register_unstructure_hook(
             cls, make_dict_unstructure_fn(cls, converter, **renames)
         )
 
 
 def _converter() -> cattrs.Converter:
-    """The domain converter (strict scalars, enums, levels, moments) and the tables' own
-    values: partisan cells, counts, fractions, year-months, trait values, renamed keys."""
+    """The domain converter, with the tables' own values (partisan cells, counts ...)."""
     converter = convert.converter()
     converter.register_structure_hook(r.Partisans, _partisans)
     converter.register_structure_hook(r.Count, _count)
@@ -360,45 +340,36 @@ def _key_value(section: str, key: str, name: str) -> Any:
 def _section(
     section: str, entries: Mapping[str, Any], origins: Origins, found: list[TableError]
 ) -> dict[Any, Any]:
-    """The records of one table; each entry that cannot be read is recorded in `found`,
-    naming file, entry, field and fix, and left out."""
+    """The records of one table; each entry that cannot be read is recorded in `found`."""
     cls, key_field = SECTIONS[section]
     records: dict[Any, Any] = {}
     for key, entry in entries.items():
         name = origins.get((section, key), "tables")
         entry_id = f"{section}.{key}"
-        if key_field in entry:
-            found.append(
-                TableError(
+        try:
+            if key_field in entry:
+                raise TableError(
                     f"the key already gives {key_field}",
                     file=name,
                     entry=entry_id,
                     field=key_field,
                     fix=f"remove {key_field} from the entry",
                 )
-            )
-            continue
-        try:
             data = {**entry, key_field: _key_value(section, key, name)}
             record = CONVERTER.structure(data, cls)
         except TableError as exc:
             found.append(exc)
-            continue
         except (cattrs.BaseValidationError, FieldError, ForbiddenExtraKeysError) as exc:
             field, problem, fix = convert.first_problem(exc)
             field = a25.RENAMED.get(cls, {}).get(field, field)
             found.append(TableError(problem, file=name, entry=entry_id, field=field, fix=fix))
-            continue
-        records[getattr(record, key_field)] = record
+        else:
+            records[getattr(record, key_field)] = record
     return records
 
 
 def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
-    """Turn every merged entry into its frozen record.
-
-    Raises:
-        TableError: every entry that cannot be read, each naming file, entry, field and fix.
-    """
+    """Every merged entry as its frozen record (a TableError names each that cannot be read)."""
     found: list[TableError] = []
     out = {section: _section(section, raw.get(section, {}), origins, found) for section in SECTIONS}
     if found:
@@ -408,11 +379,7 @@ def structure(raw: Raw, origins: Origins) -> dict[str, dict[Any, Any]]:
 
 def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
     """The clauses of a TOML file that holds only a `[clauses.ID]` table: a rulebook's own
-    clause table (a house rule's), checked as the built-in registry is.
-
-    Raises:
-        TableError: naming the file, the entry, the field and the fix.
-    """
+    clause table (a house rule's), checked as the built-in registry is."""
     document = _sections_of(name, _read_toml(name, data))
     other = sorted(set(document) - {"clauses"})
     if other:
@@ -451,8 +418,7 @@ def clause_table(name: str, data: bytes) -> dict[str, r.Clause]:
 
 
 def parent_cycles(parents: Mapping[str, str]) -> dict[str, str]:
-    """Each key whose chain of parents comes back to it, with the problem in words: a
-    clause (or any node of a tree) may not be its own parent, nor its own ancestor."""
+    """Each key that is its own parent or ancestor, with the problem in words."""
     found: dict[str, str] = {}
     for key in parents:
         chain = [key]

@@ -1,5 +1,4 @@
-"""Frozen records of rule 82's tables (and the clause registry), with their field
-validators; A25's are in `minors.ruleset.a25`."""
+"""Frozen, validated records of rule 82's tables and the clause registry (A25's: `a25`)."""
 
 from __future__ import annotations
 
@@ -154,20 +153,14 @@ class Minor:
     note: str = ""
 
     def __attrs_post_init__(self) -> None:
-        for name in ("capital_adjacent", "key_hexes"):
-            for hex_label in getattr(self, name):
-                if hex_label not in self.hexes:
-                    raise FieldError(
-                        name,
-                        f"hex {hex_label!r} is not among the country's hexes",
-                        "add it to hexes",
-                    )
-        if self.capital and self.capital not in self.hexes:
-            raise FieldError(
-                "capital",
-                f"hex {self.capital!r} is not among the country's hexes",
-                "add it to hexes",
-            )
+        named = [("capital_adjacent", h) for h in self.capital_adjacent]
+        named += [("key_hexes", h) for h in self.key_hexes]
+        named += [("capital", self.capital)] if self.capital else []
+        for name, hex_label in named:
+            if hex_label not in self.hexes:
+                raise FieldError(
+                    name, f"hex {hex_label!r} is not among the country's hexes", "add it to hexes"
+                )
         if self.start_status is Status.COLONY and not self.colony_of:
             raise FieldError(
                 "colony_of", "a colony at the start must name its major power", "set colony_of"
@@ -346,12 +339,8 @@ class ResultForces:
 
     def share(self, result: int | None) -> Fraction:
         """The share for the current result; none outside every step (or with no result)."""
-        if result is None:
-            return Fraction(0)
-        for step in self.steps:
-            if step.min <= result <= step.max:
-                return step.share
-        return Fraction(0)
+        held = (s.share for s in self.steps if result is not None and s.min <= result <= s.max)
+        return next(held, Fraction(0))
 
 
 COMMONWEALTH_COLUMNS = (
@@ -409,8 +398,7 @@ class CommonwealthLayout:
 
 @frozen
 class CommonwealthNote:
-    """A note or option printed under a table (the Commonwealth's extra infantry, India's
-    partisans)."""
+    """A note or option under a table (the Commonwealth's extra infantry, India's partisans)."""
 
     key: str
     text: str = field(validator=non_empty)
@@ -522,8 +510,7 @@ class BrpRule:
 
     def __attrs_post_init__(self) -> None:
         if self.kind is BrpRuleKind.PRORATION:
-            seasons = ("spring", "summer", "fall", "winter")
-            if sorted(self.season_weights) != sorted(seasons):
+            if set(self.season_weights) != {"spring", "summer", "fall", "winter"}:
                 raise FieldError(
                     "season_weights",
                     "must give a weight for each season",

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..domain import ScaleEffect
 from ..errors import LONGEST_NAME, UnknownNameError, close_matches
-from .loader import SECTIONS
+from .loader import CONVERTER, SECTIONS
 from .records import COLUMN_GROUPS, COLUMN_LABELS, COLUMNS, Count
 from .tables import Ruleset
 
@@ -21,14 +21,17 @@ __all__ = ["VIEWS", "entry_json", "entry_view", "find_entry", "table_sections", 
 ILLUSTRATIVE = " [illustrative]"
 
 
-def _headers(columns: tuple[str, ...]) -> list[str]:
-    """Two-line headers: the group (Army, Air ...) over its first column, then the label."""
-    out, previous = [], ""
+def _force_table(title: str, first: str, columns: tuple[str, ...]) -> Table:
+    """A forces table: `first` names the row; a column's header is its group, then label."""
+    table = Table(title=title, title_justify="left")
+    table.add_column(first, no_wrap=True)
+    previous = ""
     for column in columns:
         group = COLUMN_GROUPS[column.split("_")[0]]
-        out.append(f"{group if group != previous else ''}\n{COLUMN_LABELS[column]}")
+        header = f"{group if group != previous else ''}\n{COLUMN_LABELS[column]}"
+        table.add_column(header, justify="center", no_wrap=True)
         previous = group
-    return out
+    return table
 
 
 def _cell(value: object) -> str:
@@ -38,13 +41,8 @@ def _cell(value: object) -> str:
 
 def _forces(rs: Ruleset) -> Iterator[RenderableType]:
     for theater, columns in COLUMNS.items():
-        table = Table(
-            title=f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater",
-            title_justify="left",
-        )
-        table.add_column("Minor", no_wrap=True)
-        for header in _headers(columns):
-            table.add_column(header, justify="center", no_wrap=True)
+        title = f"Minor Country Forces Table (82.61) — {theater.value.title()} Theater"
+        table = _force_table(title, "Minor", columns)
         for row in (r for r in rs.forces.values() if r.theater is theater):
             cells = [f"{_cell(row.cell(c))}{row.marks.get(c, '')}" for c in columns]
             table.add_row(row.minor + "".join(row.row_marks), *cells)
@@ -61,10 +59,7 @@ def _forces(rs: Ruleset) -> Iterator[RenderableType]:
 
 def _commonwealth(rs: Ruleset) -> Iterator[RenderableType]:
     for country, layout in rs.commonwealth_layout.items():
-        table = Table(title=f"British Commonwealth (82.61) — {country}", title_justify="left")
-        table.add_column("Arrival", no_wrap=True)
-        for header in _headers(layout.columns):
-            table.add_column(header, justify="center", no_wrap=True)
+        table = _force_table(f"British Commonwealth (82.61) — {country}", "Arrival", layout.columns)
         for row in (r for r in rs.commonwealth.values() if r.country == country):
             counts: list[Count] = [getattr(row, c) for c in layout.columns]
             table.add_row(row.arrival.replace("_", " "), *(str(c) for c in counts))
@@ -230,12 +225,8 @@ def _close(name: str, candidates: Iterable[str]) -> tuple[str, ...]:
 
 
 def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
-    """The sections `minors tables NAME` shows: a view's, or the one table NAME.
-
-    Raises:
-        UnknownNameError: no such view or table; with the closest names, and, when NAME is
-            an entry of some tables (`Sweden`), the command that shows it.
-    """
+    """The sections `minors tables NAME` shows: a view's, or the one table NAME; an unknown
+    NAME that is an entry of some tables (`Sweden`) is answered with the command showing it."""
     key = name.lower()
     if key in VIEWS:
         return VIEWS[key][1]
@@ -255,8 +246,7 @@ def table_sections(rs: Ruleset, name: str) -> tuple[str, ...]:
 
 
 def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, Any]:
-    """The key of `entry` in each of `sections` that holds it, matched case-insensitively
-    or, for a country, by any of its names (`Poland` is `W. Poland`)."""
+    """The key of `entry` in each of `sections` holding it, in any case or by any country name."""
     try:
         canonical = rs.resolve(entry)
     except UnknownNameError:
@@ -274,11 +264,8 @@ def entry_keys(rs: Ruleset, sections: tuple[str, ...], entry: str) -> dict[str, 
 
 
 def find_entry(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
-    """The key of `entry` in each section of the view or table `name` that holds it.
-
-    Raises:
-        UnknownNameError: no section of `name` holds it (with the closest keys).
-    """
+    """The key of `entry` in each section of the view or table `name` that holds it (an
+    UnknownNameError with the closest keys when none does)."""
     sections = table_sections(rs, name)
     found = entry_keys(rs, sections, entry)
     if not found:
@@ -299,8 +286,7 @@ def _value_text(value: Any) -> str:
 
 
 def entry_view(rs: Ruleset, name: str, entry: str) -> RenderableType:
-    """The entry `entry` of the view or table `name`: each field and its value, for each
-    section that holds it."""
+    """Each field of the entry `entry` of the view or table `name`, in each section holding it."""
     parts: list[RenderableType] = []
     for section, data in entry_json(rs, name, entry).items():
         for key, record in data.items():
@@ -315,8 +301,6 @@ def entry_view(rs: Ruleset, name: str, entry: str) -> RenderableType:
 
 def entry_json(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
     """`{section: {key: record}}` for the entry `entry` of the view or table `name`."""
-    from .loader import CONVERTER
-
     return {
         section: {str(key): CONVERTER.unstructure(getattr(rs, section)[key])}
         for section, key in find_entry(rs, name, entry).items()
@@ -325,8 +309,6 @@ def entry_json(rs: Ruleset, name: str, entry: str) -> dict[str, Any]:
 
 def sections_json(rs: Ruleset, sections: tuple[str, ...]) -> dict[str, Any]:
     """The records of `sections` as plain JSON data."""
-    from .loader import CONVERTER
-
     return {
         section: {str(k): CONVERTER.unstructure(v) for k, v in getattr(rs, section).items()}
         for section in sections

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 import attrs
-from attrs import frozen
+from attrs import define, frozen
 
 from ..domain import (
     BrpRuleKind,
@@ -31,14 +30,7 @@ from .a25 import is_rating
 
 __all__ = ["Ruleset", "load_ruleset"]
 
-_View = Mapping[Any, Any]
-
-
 T = TypeVar("T")
-
-
-def _view(mapping: dict[Any, Any]) -> _View:
-    return MappingProxyType(mapping)
 
 
 def normalize_clause(clause: str) -> str:
@@ -96,21 +88,19 @@ class Ruleset:
     def __attrs_post_init__(self) -> None:
         side_of = {name: m.faction.side for name, m in self.majors.items()}
         members = {f: tuple(n for n, m in self.majors.items() if m.faction is f) for f in Faction}
-        object.__setattr__(self, "side_of", _view(side_of))
-        object.__setattr__(self, "faction_members", _view(members))
+        object.__setattr__(self, "side_of", MappingProxyType(side_of))
+        object.__setattr__(self, "faction_members", MappingProxyType(members))
         object.__setattr__(self, "cache", {})
         results = self.diplomatic_results
         object.__setattr__(self, "scale", (min(results), max(results)) if results else (0, 0))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its overlays: unpickling loads the tables again (the built-in ones
-        come from the cache) and checks the digest, so a game can cross processes."""
+        """Pickled as its overlays: unpickling loads the tables again and checks the digest."""
         overlays = tuple((name, text.encode("utf-8")) for name, text in self.overlay_files)
         return _restore, (overlays, self.digest)
 
     def derived(self, compute: Callable[..., T], *args: Hashable) -> T:
-        """`compute(self, *args)`, a value the rules work out from the tables (a force
-        pool, a set of powers), worked out once: the tables never change."""
+        """`compute(self, *args)` (a force pool ...), worked out once: the tables never change."""
         key = (compute, *args) if args else compute
         try:
             return self.cache[key]  # type: ignore[no-any-return]  # what compute gave for key
@@ -167,8 +157,7 @@ class Ruleset:
         return None
 
     def calendar_end(self, start: str) -> Moment:
-        """The last moment of play of games from the start `start` (its `last_moment`); for
-        a start the tables do not hold, the latest of every start's."""
+        """The last moment of play from the start `start`; for another, the latest of all."""
         return self.derived(_calendar_end, start)
 
     def is_illustrative(self, key: str) -> bool:
@@ -190,334 +179,247 @@ _NO_START_END = "1939-fall/axis/diplomacy"
 # ---- building and validating ---------------------------------------------------------
 
 
-_FOUND: ContextVar[list[TableError] | None] = ContextVar("found", default=None)
-"""The problems the cross-checks of one `build` found so far (None: raise at once)."""
+Names = str | Iterable[str]
+"""The names a field gives: a text is one name (none when empty), a list each of its own."""
 
 
-def _check(
-    ok: bool, problem: str, origins: loader.Origins, section: str, key: Any, field: str, fix: str
-) -> bool:
-    """Record a problem when `ok` is false (or raise it, outside a build); whether it held."""
-    if not ok:
-        error = TableError(
-            problem,
-            file=origins.get((section, str(key)), "tables"),
-            entry=f"{section}.{key}",
-            field=field,
-            fix=fix,
-        )
-        found = _FOUND.get()
-        if found is None:
-            raise error
-        found.append(error)
-    return ok
+_UNKNOWN = {
+    "majors": ("{!r} is not a major power", "use one of {}"),
+    "minors": ("{!r} is not a minor country", "use a name of tables/minors.toml"),
+    "clauses": ("clause {!r} is not in the registry", "cite a clause of tables/clauses.toml"),
+    "nationalities": ("{!r} is not a nationality", "use one of {}"),
+}
+"""The problem and fix of a name a table does not hold."""
 
 
-def _cited(
-    clauses: Mapping[str, Any],
-    origins: loader.Origins,
-    section: str,
-    key: Any,
-    field: str,
-    ids: Iterable[str],
-) -> None:
-    """Every clause id cited by an entry's field is in the registry."""
-    for clause_id in ids:
-        _check(
-            normalize_clause(clause_id) in clauses,
-            f"clause {clause_id!r} is not in the registry",
-            origins,
-            section,
-            key,
-            field,
-            "cite a clause of tables/clauses.toml",
-        )
+@define
+class _Checks:
+    """The cross-checks of one build, recording every problem: the tables fail with all."""
+
+    t: dict[str, dict[Any, Any]]
+    origins: loader.Origins
+    found: list[TableError] = attrs.Factory(list)
+    section: str = ""
+    key: Any = ""
+
+    def at(self, section: str, key: Any) -> _Checks:
+        """The checks of the entry `section.key`, recording into the same list."""
+        return attrs.evolve(self, section=section, key=key)
+
+    def problem(self, field: str, problem: str, fix: str) -> None:
+        file = self.origins.get((self.section, str(self.key)), "tables")
+        entry = f"{self.section}.{self.key}"
+        self.found.append(TableError(problem, file=file, entry=entry, field=field, fix=fix))
+
+    def check(self, ok: bool, field: str, problem: str, fix: str) -> bool:
+        """Record `problem` when `ok` is false; whether it held."""
+        if not ok:
+            self.problem(field, problem, fix)
+        return ok
+
+    def known(self, table: str, field: str, names: Names) -> bool:
+        """Whether `table` holds every name `field` gives; each it does not is recorded."""
+        keys = self.t[table]
+        listed = ((names,) if names else ()) if isinstance(names, str) else names
+        unknown = [
+            n for n in listed if (normalize_clause(n) if table == "clauses" else n) not in keys
+        ]
+        problem, fix = _UNKNOWN[table]
+        for name in unknown:
+            self.problem(field, problem.format(name), fix.format(", ".join(keys)))
+        return not unknown
+
+    def unique(
+        self, seen: dict[str, str], fold: Callable[[str], str], aliases: Iterable[str], what: str
+    ) -> None:
+        """The entry's key and `aliases` name no entry seen before (compared `fold`ed)."""
+        for spelling in (self.key, *aliases):
+            folded = fold(spelling)
+            self.check(
+                folded not in seen,
+                "aliases",
+                f"name {spelling!r} is already used by {seen.get(folded)!r}",
+                f"give each spelling to one {what}",
+            )
+            seen[folded] = self.key
 
 
-def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
+def _cross_check(c: _Checks) -> None:
     """References between tables: countries, majors, clauses, footnote marks, required keys."""
+    t = c.t
     clauses, majors, minors = t["clauses"], t["majors"], t["minors"]
-
-    def clause_ok(section: str, key: Any, field: str, ids: Iterable[str]) -> None:
-        _cited(clauses, origins, section, key, field, ids)
-
-    def major_ok(section: str, key: Any, field: str, names: Iterable[str]) -> bool:
-        checked = [  # every name checked, so that every problem is recorded
-            _check(
-                name in majors,
-                f"{name!r} is not a major power",
-                origins,
-                section,
-                key,
-                field,
-                f"use one of {', '.join(majors)}",
-            )
-            for name in names
-        ]
-        return all(checked)
-
-    def minor_ok(section: str, key: Any, field: str, names: Iterable[str]) -> bool:
-        checked = [  # every name checked, so that every problem is recorded
-            _check(
-                name in minors,
-                f"{name!r} is not a minor country",
-                origins,
-                section,
-                key,
-                field,
-                "use a name of tables/minors.toml",
-            )
-            for name in names
-        ]
-        return all(checked)
-
     for key, clause in clauses.items():
-        if clause.parent:
-            clause_ok("clauses", key, "parent", [clause.parent])
-    for key, problem in loader.parent_cycles({k: c.parent for k, c in clauses.items()}).items():
-        _check(
-            False,
-            problem,
-            origins,
-            "clauses",
-            key,
-            "parent",
-            "give a clause that is not its own ancestor as the parent, or no parent",
-        )
+        c.at("clauses", key).known("clauses", "parent", clause.parent)
+    for key, problem in loader.parent_cycles({k: v.parent for k, v in clauses.items()}).items():
+        fix = "give a clause that is not its own ancestor as the parent, or no parent"
+        c.at("clauses", key).problem("parent", problem, fix)
     for faction in Faction:
-        _check(
-            faction in t["factions"],
-            f"faction {faction.value!r} is missing",
-            origins,
-            "factions",
-            faction.value,
-            "",
-            "add it",
-        )
-        _check(
+        missing = f"faction {faction.value!r} is missing"
+        c.at("factions", faction.value).check(faction in t["factions"], "", missing, "add it")
+        c.at("association", faction.value).check(
             faction in t["association"],
-            f"no association partners for {faction.value!r}",
-            origins,
-            "association",
-            faction.value,
             "",
+            f"no association partners for {faction.value!r}",
             "add the entry",
         )
     for key, assoc in t["association"].items():
-        major_ok("association", key.value, "on_attack", [assoc.on_attack])
-        major_ok("association", key.value, "on_joining", [assoc.on_joining])
-        major_ok("association", key.value, "deployed_by", assoc.deployed_by)
+        at = c.at("association", key.value)
+        at.known("majors", "on_attack", [assoc.on_attack])
+        at.known("majors", "on_joining", [assoc.on_joining])
+        at.known("majors", "deployed_by", assoc.deployed_by)
     for key, war in t["border_wars"].items():
-        minor_ok("border_wars", key, "minor", [key])
-        major_ok("border_wars", key, "attacker", [war.attacker])
-        for field in ("redeploy_when", "redeploy_by"):
-            major_ok(
-                "border_wars", key, field, [getattr(war, field)] if getattr(war, field) else []
-            )
+        at = c.at("border_wars", key)
+        at.known("minors", "minor", [key])
+        at.known("majors", "attacker", [war.attacker])
+        at.known("majors", "redeploy_when", war.redeploy_when)
+        at.known("majors", "redeploy_by", war.redeploy_by)
     for key, row in t["alignments"].items():
-        minor_ok("alignments", key, "minor", [key])
-        major_ok("alignments", key, "partner", [row.partner])
-        major_ok("alignments", key, "war", row.war)
-        major_ok("alignments", key, "declared_by", [row.declared_by] if row.declared_by else [])
-        minor_ok("alignments", key, "occupied", [row.occupied] if row.occupied else [])
+        at = c.at("alignments", key)
+        at.known("minors", "minor", [key])
+        at.known("majors", "partner", [row.partner])
+        at.known("majors", "war", row.war)
+        at.known("majors", "declared_by", row.declared_by)
+        at.known("minors", "occupied", row.occupied)
 
     seen: dict[str, str] = {}
     for section, table in (("majors", majors), ("minors", minors)):
         for key, entry in table.items():
-            for spelling in (key, *entry.aliases):
-                folded = spelling.casefold()
-                _check(
-                    folded not in seen,
-                    f"name {spelling!r} is already used by {seen.get(folded)!r}",
-                    origins,
-                    section,
-                    key,
-                    "aliases",
-                    "give each spelling to one country",
-                )
-                seen[folded] = key
+            c.at(section, key).unique(seen, str.casefold, entry.aliases, "country")
 
     for key, minor in minors.items():
-        clause_ok("minors", key, "clauses", minor.clauses)
-        major_ok("minors", key, "colony_of", [minor.colony_of] if minor.colony_of else [])
-        major_ok("minors", key, "start_major", [minor.start_major] if minor.start_major else [])
-        major_ok("minors", key, "start_at_war_with", minor.start_at_war_with)
-        major_ok("minors", key, "colonies_open_to", minor.colonies_open_to)
-        if minor.appears_on_fall_of:
-            major_ok("minors", key, "appears_on_fall_of", [minor.appears_on_fall_of])
-        if minor.armed_forces_exception:
-            clause_ok("minors", key, "armed_forces_exception", [minor.armed_forces_exception])
-        _check(
+        at = c.at("minors", key)
+        at.known("clauses", "clauses", minor.clauses)
+        at.known("majors", "colony_of", minor.colony_of)
+        at.known("majors", "start_major", minor.start_major)
+        at.known("majors", "start_at_war_with", minor.start_at_war_with)
+        at.known("majors", "colonies_open_to", minor.colonies_open_to)
+        at.known("majors", "appears_on_fall_of", minor.appears_on_fall_of)
+        at.known("clauses", "armed_forces_exception", minor.armed_forces_exception)
+        at.check(
             not (minor.colony_of and minor.armed_forces and not minor.armed_forces_exception),
-            "a colony has no armed forces (82.62)",
-            origins,
-            "minors",
-            key,
             "armed_forces",
+            "a colony has no armed forces (82.62)",
             "set armed_forces = false, or cite the exception in armed_forces_exception",
         )
         tied = minor.start_status not in (Status.NEUTRAL, Status.INDEPENDENT)
-        _check(
+        at.check(
             bool(minor.start_major) == tied,
+            "start_major",
             f"a minor starting {minor.start_status.value} "
             + ("needs" if tied else "takes no")
             + " start_major",
-            origins,
-            "minors",
-            key,
-            "start_major",
             "set or clear start_major",
         )
         row = t["forces"].get(key)
         armed = row is not None and any(
-            getattr(row, c) for c in r.COLUMNS[row.theater] if not c.startswith("partisans")
+            getattr(row, col) for col in r.COLUMNS[row.theater] if not col.startswith("partisans")
         )
         in_commonwealth = any(a.country == key for a in t["commonwealth"].values())
-        _check(
+        at.check(
             not (armed and not minor.armed_forces),
-            "has armed forces in the forces table",
-            origins,
-            "minors",
-            key,
             "armed_forces",
+            "has armed forces in the forces table",
             "set armed_forces = true, or clear its army, air and naval cells (82.62)",
         )
-        _check(
+        at.check(
             not (minor.armed_forces and not (armed or in_commonwealth)),
-            "has armed forces but no army, air or naval cell in any force table",
-            origins,
-            "minors",
-            key,
             "armed_forces",
+            "has armed forces but no army, air or naval cell in any force table",
             "set armed_forces = false, or add its forces",
         )
 
     for key, row in t["forces"].items():
-        if not minor_ok("forces", key, "minor", [key]):
+        at = c.at("forces", key)
+        if not at.known("minors", "minor", [key]):
             continue
-        _check(
+        theater = minors[key].theater.value
+        at.check(
             minors[key].theater is row.theater,
-            f"{key} is a {minors[key].theater.value} minor",
-            origins,
-            "forces",
-            key,
             "theater",
-            f"set theater = {minors[key].theater.value!r}",
+            f"{key} is a {theater} minor",
+            f"set theater = {theater!r}",
         )
         for field, marks in (("marks", tuple(row.marks.values())), ("row_marks", row.row_marks)):
             for mark in marks:
-                _check(
+                at.check(
                     mark in t["force_footnotes"],
-                    f"footnote mark {mark!r} has no footnote",
-                    origins,
-                    "forces",
-                    key,
                     field,
+                    f"footnote mark {mark!r} has no footnote",
                     "add it to force_footnotes or drop the mark",
                 )
     for mark, note in t["force_footnotes"].items():
-        minor_ok("force_footnotes", mark, "minors", note.minors)
-        minor_ok("force_footnotes", mark, "minor", [note.minor] if note.minor else [])
+        at = c.at("force_footnotes", mark)
+        at.known("minors", "minors", note.minors)
+        at.known("minors", "minor", note.minor)
         if note.kind is FootnoteKind.DEPENDS_ON_RESULT:
-            _check(
-                note.table == "forces_by_result",
-                f"table {note.table!r} is not known",
-                origins,
-                "force_footnotes",
-                mark,
-                "table",
-                "use forces_by_result",
-            )
+            known = note.table == "forces_by_result"
+            at.check(known, "table", f"table {note.table!r} is not known", "use forces_by_result")
         if note.kind is FootnoteKind.ANNUAL_PARTISANS:
-            _check(
+            at.check(
                 note.column.startswith("partisans_"),
-                f"{note.column!r} is not a partisan column",
-                origins,
-                "force_footnotes",
-                mark,
                 "column",
+                f"{note.column!r} is not a partisan column",
                 "use partisans_ax, _wa or _ru",
             )
     result_marks = {
         m for m, n in t["force_footnotes"].items() if n.kind is FootnoteKind.DEPENDS_ON_RESULT
     }
     for key in t["forces_by_result"]:
-        minor_ok("forces_by_result", key, "minor", [key])
+        at = c.at("forces_by_result", key)
+        at.known("minors", "minor", [key])
         row = t["forces"].get(key)
-        marked = row is not None and bool(result_marks & {*row.row_marks, *row.marks.values()})
-        _check(
-            marked,
-            f"{key}'s forces are not marked as depending on the result",
-            origins,
-            "forces_by_result",
-            key,
+        at.check(
+            row is not None and bool(result_marks & {*row.row_marks, *row.marks.values()}),
             "minor",
+            f"{key}'s forces are not marked as depending on the result",
             "mark its row or cell with the † footnote",
         )
 
     for key in t["commonwealth_layout"]:
-        minor_ok("commonwealth_layout", key, "country", [key])
+        c.at("commonwealth_layout", key).known("minors", "country", [key])
     for key, arrival in t["commonwealth"].items():
-        if not minor_ok("commonwealth", key, "country", [arrival.country]):
+        at = c.at("commonwealth", key)
+        if not at.known("minors", "country", [arrival.country]):
             continue
-        _check(
+        at.check(
             minors[arrival.country].start_status is Status.COMMONWEALTH,
-            f"{arrival.country} is not a Commonwealth country",
-            origins,
-            "commonwealth",
-            key,
             "country",
+            f"{arrival.country} is not a Commonwealth country",
             "use Canada, South Africa, Australia or India",
         )
         layout = t["commonwealth_layout"].get(arrival.country)
-        if not _check(
-            layout is not None,
-            f"{arrival.country} has no column layout",
-            origins,
-            "commonwealth",
-            key,
-            "country",
-            "add a commonwealth_layout entry",
-        ):
+        if layout is None:
+            missing = f"{arrival.country} has no column layout"
+            at.problem("country", missing, "add a commonwealth_layout entry")
             continue
-        assert layout is not None
         for column in r.COMMONWEALTH_COLUMNS:
-            _check(
+            at.check(
                 column in layout.columns or getattr(arrival, column) == r.Count(0),
-                f"{arrival.country}'s table has no column {column!r}",
-                origins,
-                "commonwealth",
-                key,
                 column,
+                f"{arrival.country}'s table has no column {column!r}",
                 f"use one of {', '.join(layout.columns)}",
             )
     for key, zone in t["commonwealth_zones"].items():
-        minor_ok("commonwealth_zones", key, "country", [key])
+        at = c.at("commonwealth_zones", key)
+        at.known("minors", "country", [key])
         for name in zone.countries:
-            _check(
-                name in minors or name in majors,
-                f"{name!r} is not a country",
-                origins,
-                "commonwealth_zones",
-                key,
-                "countries",
-                "use a minor or a major power",
+            known = name in minors or name in majors
+            at.check(
+                known, "countries", f"{name!r} is not a country", "use a minor or a major power"
             )
     for key, note in t["commonwealth_notes"].items():
-        minor_ok("commonwealth_notes", key, "countries", note.countries)
-        major_ok("commonwealth_notes", key, "by", [note.by] if note.by else [])
-        clause_ok("commonwealth_notes", key, "clause", [note.clause] if note.clause else [])
+        at = c.at("commonwealth_notes", key)
+        at.known("minors", "countries", note.countries)
+        at.known("majors", "by", note.by)
+        at.known("clauses", "clause", note.clause)
 
     counted = {*r.EUROPE_COLUMNS, *r.PACIFIC_COLUMNS, *r.COMMONWEALTH_COLUMNS}
     for column in sorted(counted):
         if not column.startswith("partisans"):
-            _check(
+            c.at("force_units", column).check(
                 column in t["force_units"],
-                f"column {column!r} has no unit type",
-                origins,
-                "force_units",
-                column,
                 "",
+                f"column {column!r} has no unit type",
                 "add a force_units entry for it",
             )
     present = True
@@ -528,177 +430,135 @@ def _cross_check(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
         ("limits", ("default",)),
     ):
         for name in required:
-            present &= _check(
+            present &= c.at(section, name).check(
                 name in t[section],
-                f"required entry {name!r} is missing",
-                origins,
-                section,
-                name,
                 "",
+                f"required entry {name!r} is missing",
                 "add it (or do not remove it)",
             )
     for key, cost in t["costs"].items():
-        clause_ok("costs", key, "clause", [cost.clause] if cost.clause else [])
-    _check(
-        not present or t["brp_rules"]["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
-        "the partial grant must be fixed or fraction",
-        origins,
-        "brp_rules",
-        "partial",
+        c.at("costs", key).known("clauses", "clause", cost.clause)
+    brp_rules = t["brp_rules"]
+    c.at("brp_rules", "partial").check(
+        not present or brp_rules["partial"].kind in (BrpRuleKind.FIXED, BrpRuleKind.FRACTION),
         "kind",
+        "the partial grant must be fixed or fraction",
         "use fixed or fraction",
     )
-    _check(
-        not present or t["brp_rules"]["proration"].kind is BrpRuleKind.PRORATION,
-        "must be a proration",
-        origins,
-        "brp_rules",
-        "proration",
+    c.at("brp_rules", "proration").check(
+        not present or brp_rules["proration"].kind is BrpRuleKind.PRORATION,
         "kind",
+        "must be a proration",
         "use kind = 'proration'",
     )
 
     results = sorted(t["diplomatic_results"])
-    _check(
+    c.at("diplomatic_results", results[0] if results else 0).check(
         bool(results) and results == list(range(results[0], results[-1] + 1)),
-        "the diplomatic scale has gaps",
-        origins,
-        "diplomatic_results",
-        results[0] if results else 0,
         "",
+        "the diplomatic scale has gaps",
         "give every result from the lowest to the highest",
     )
     for key, result in t["diplomatic_results"].items():
         if result.effect is ScaleEffect.SET:
-            _check(
+            c.at("diplomatic_results", key).check(
                 result.level in t["diplomatic_levels"],
-                f"level {result.level.name.lower()!r} has no effect entry",
-                origins,
-                "diplomatic_results",
-                key,
                 "level",
+                f"level {result.level.name.lower()!r} has no effect entry",
                 "add it to diplomatic_levels",
             )
     for key, level in t["diplomatic_levels"].items():
-        clause_ok(
-            "diplomatic_levels", key.name.lower(), "clause", [level.clause] if level.clause else []
-        )
+        c.at("diplomatic_levels", key.name.lower()).known("clauses", "clause", level.clause)
 
     for key, limit in t["limits"].items():
-        clause_ok("limits", key, "clause", [limit.clause])
-        minor_ok("limits", key, "minor", [limit.minor] if limit.minor else [])
-        minor_ok("limits", key, "exempt_owners", limit.exempt_owners)
+        at = c.at("limits", key)
+        at.known("clauses", "clause", [limit.clause])
+        at.known("minors", "minor", limit.minor)
+        at.known("minors", "exempt_owners", limit.exempt_owners)
     for key, group in t["limit_groups"].items():
-        clause_ok("limit_groups", key, "clause", [group.clause])
-        minor_ok("limit_groups", key, "minors", group.minors)
+        at = c.at("limit_groups", key)
+        at.known("clauses", "clause", [group.clause])
+        at.known("minors", "minors", group.minors)
     for key, start in t["starts"].items():
+        at = c.at("starts", key)
         for pair in start.wars:
-            if major_ok("starts", key, "wars", pair):
-                _check(
+            if at.known("majors", "wars", pair):
+                at.check(
                     pair[0] != pair[1],
-                    f"{pair[0]} is at war with itself",
-                    origins,
-                    "starts",
-                    key,
                     "wars",
+                    f"{pair[0]} is at war with itself",
                     'pair two different major powers, like ["Germany", "France"]',
                 )
         for pending in start.pending:
-            minor_ok("starts", key, "pending", [pending.minor])
-            major_ok("starts", key, "pending", [pending.partner])
-        _check_start_moments(key, start, origins)
-    _cross_check_a25(t, origins)
+            at.known("minors", "pending", [pending.minor])
+            at.known("majors", "pending", [pending.partner])
+        _check_start_moments(at, start)
+    _cross_check_a25(c)
     for key in t["provenance"]:
         section = key.split(".")[0]
-        _check(
+        c.at("provenance", key).check(
             section in loader.SECTIONS,
-            f"{section!r} is not a table",
-            origins,
-            "provenance",
-            key,
             "key",
+            f"{section!r} is not a table",
             "key provenance by a table or table.field",
         )
 
 
-def _check_start_moments(key: str, start: r.Start, origins: loader.Origins) -> None:
-    """A start's moments can be read, and its calendar ends at or after its clock and every
-    moment it names."""
+def _check_start_moments(at: _Checks, start: r.Start) -> None:
+    """A start's moments can be read, and its calendar ends at or after each of them."""
     read: dict[str, Moment] = {}
     named = [("clock", start.clock), ("last_moment", start.last_moment)]
     named += [("attacked_at", start.attacked_at)] + [("pending", p.due) for p in start.pending]
-    for field, moment in named:
-        if moment:
+    for field, text in named:
+        if text:
             try:
-                read[field] = max(read.get(field, Moment(0)), Moment.parse(moment))
+                read[field] = max(read.get(field, Moment(0)), Moment.parse(text))
             except MinorsError as exc:
-                _check(False, str(exc), origins, "starts", key, field, "write a moment")
+                at.problem(field, str(exc), "write a moment")
     last = read.pop("last_moment", None)
-    for named_field, at in read.items() if last is not None else ():
-        _check(
-            last is not None and at <= last,
-            f"the calendar ends at {last}, before the {named_field} moment {at}",
-            origins,
-            "starts",
-            key,
-            "last_moment",
-            f"give a last_moment at or after {at}",
-        )
-
-
-def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> None:
-    """References of the A25 tables: parents (and no cycle), clauses, nationalities named
-    by rows, ratings against the counters each nationality has, and countries."""
-    clauses, nations = t["clauses"], t["nationalities"]
-
-    def clause_ok(section: str, key: Any, field: str, clause_id: str) -> None:
-        _cited(clauses, origins, section, key, field, [clause_id] if clause_id else [])
-
-    def nation_ok(section: str, key: Any, field: str, names: Iterable[str]) -> None:
-        for name in names:
-            _check(
-                name in nations,
-                f"{name!r} is not a nationality",
-                origins,
-                section,
-                key,
-                field,
-                f"use one of {', '.join(nations)}",
+    for field, moment in read.items():
+        if last is not None and moment > last:
+            at.problem(
+                "last_moment",
+                f"the calendar ends at {last}, before the {field} moment {moment}",
+                f"give a last_moment at or after {moment}",
             )
 
+
+_NAMED_BY_VALUE = {
+    TraitKind.OBA_AS,
+    TraitKind.DYO_EXCLUDES,
+    TraitKind.INHERENT_CREW_MORALE_AS,
+    TraitKind.RULES_AFTER_CONQUEST,
+}
+"""The trait kinds whose value names a nationality."""
+
+
+def _cross_check_a25(c: _Checks) -> None:
+    """References of the A25 tables: parents, clauses, nationalities, ratings, countries."""
+    t = c.t
+    nations = t["nationalities"]
     spellings: dict[str, str] = {}
     for key, nation in nations.items():
-        nation_ok("nationalities", key, "parent", [nation.parent] if nation.parent else [])
-        nation_ok("nationalities", key, "successors", nation.successors)
-        clause_ok("nationalities", key, "clause", nation.clause)
-        clause_ok("nationalities", key, "classes_clause", nation.classes_clause)
-        clause_ok("nationalities", key, "classes_only_in_clause", nation.classes_only_in_clause)
+        at = c.at("nationalities", key)
+        at.known("nationalities", "parent", nation.parent)
+        at.known("nationalities", "successors", nation.successors)
+        at.known("clauses", "clause", nation.clause)
+        at.known("clauses", "classes_clause", nation.classes_clause)
+        at.known("clauses", "classes_only_in_clause", nation.classes_only_in_clause)
         for unit in nation.units:
-            clause_ok("nationalities", key, "units", unit.clause)
-        for spelling in (key, *nation.aliases):
-            folded = name_key(spelling)
-            _check(
-                folded not in spellings,
-                f"name {spelling!r} is already used by {spellings.get(folded)!r}",
-                origins,
-                "nationalities",
-                key,
-                "aliases",
-                "give each spelling to one nationality",
-            )
-            spellings[folded] = key
+            at.known("clauses", "units", unit.clause)
+        at.unique(spellings, name_key, nation.aliases, "nationality")
     lineages: dict[str, list[str]] = {}
     for key in nations:
+        at = c.at("nationalities", key)
         chain = [key]
         while nations[chain[-1]].parent in nations:
             parent = nations[chain[-1]].parent
-            if not _check(
+            if not at.check(
                 parent not in chain,
-                f"the parents of {key!r} form a cycle through {parent!r}",
-                origins,
-                "nationalities",
-                key,
                 "parent",
+                f"the parents of {key!r} form a cycle through {parent!r}",
                 "make the tree a tree",
             ):
                 break
@@ -706,72 +566,50 @@ def _cross_check_a25(t: dict[str, dict[Any, Any]], origins: loader.Origins) -> N
         lineages[key] = chain
         start = next((nations[n].from_ for n in chain if nations[n].from_), None)
         end = next((nations[n].until for n in chain if nations[n].until), None)
-        _check(
+        at.check(
             start is None or end is None or start <= end,
-            f"its months run from {start} to {end}, an empty span",
-            origins,
-            "nationalities",
-            key,
             "until",
+            f"its months run from {start} to {end}, an empty span",
             "give it its own from and until",
         )
     ratings = {
         key: {u.rating for node in chain for u in nations[node].units}
         for key, chain in lineages.items()
     }
-    named_by_value = {
-        TraitKind.OBA_AS,
-        TraitKind.DYO_EXCLUDES,
-        TraitKind.INHERENT_CREW_MORALE_AS,
-        TraitKind.RULES_AFTER_CONQUEST,
-    }
     for key, row in t["nationality_traits"].items():
+        at = c.at("nationality_traits", key)
         every = row.nationalities == ("*",)
         if not every:
-            nation_ok("nationality_traits", key, "nationalities", row.nationalities)
-        clause_ok("nationality_traits", key, "clause", row.clause)
-        nation_ok("nationality_traits", key, "vs", (*row.vs, *row.not_vs))
-        if row.kind in named_by_value:
+            at.known("nationalities", "nationalities", row.nationalities)
+        at.known("clauses", "clause", row.clause)
+        at.known("nationalities", "vs", (*row.vs, *row.not_vs))
+        if row.kind in _NAMED_BY_VALUE:
             values = row.value if isinstance(row.value, tuple) else (row.value,)
-            nation_ok("nationality_traits", key, "value", [str(v) for v in values])
+            at.known("nationalities", "value", [str(v) for v in values])
         for field, selectors in (("units", row.units), ("except_units", row.except_units)):
-            for selector in selectors:
-                if is_rating(selector):
-                    for name in row.nationalities:
-                        _check(
-                            not every and selector in ratings.get(name, ()),
-                            f"{name} has no {selector!r} counter",
-                            origins,
-                            "nationality_traits",
-                            key,
-                            field,
-                            "add the counter to the nationality's units, or fix the rating",
-                        )
+            for selector in filter(is_rating, selectors):
+                for name in row.nationalities:
+                    at.check(
+                        not every and selector in ratings.get(name, ()),
+                        field,
+                        f"{name} has no {selector!r} counter",
+                        "add the counter to the nationality's units, or fix the rating",
+                    )
     for key, chart in t["replacement_charts"].items():
-        nation_ok("replacement_charts", key, "nationality", [key])
-        clause_ok("replacement_charts", key, "clause", chart.clause)
+        at = c.at("replacement_charts", key)
+        at.known("nationalities", "nationality", [key])
+        at.known("clauses", "clause", chart.clause)
     for key, row in t["country_nationality"].items():
-        _check(
+        at = c.at("country_nationality", key)
+        at.check(
             key in t["minors"] or key in t["majors"],
-            f"{key!r} is not a country",
-            origins,
-            "country_nationality",
-            key,
             "country",
+            f"{key!r} is not a country",
             "use a name of tables/minors.toml or tables/powers.toml",
         )
         named = (row.nationality, row.axis_nationality, row.organized_by)
-        nation_ok("country_nationality", key, "nationality", [n for n in named if n])
-        clause_ok("country_nationality", key, "clause", row.clause)
-
-
-def _spellings(t: dict[str, dict[Any, Any]]) -> dict[str, str]:
-    names: dict[str, str] = {}
-    for table in (t["majors"], t["minors"]):
-        for key, entry in table.items():
-            for spelling in (key, *entry.aliases):
-                names[spelling.casefold()] = key
-    return names
+        at.known("nationalities", "nationality", [n for n in named if n])
+        at.known("clauses", "clause", row.clause)
 
 
 def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
@@ -780,20 +618,18 @@ def build(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
     raw, origins = loader.load_raw()
     raw, origins = loader.merge_overlays(raw, origins, files)
     tables = loader.structure(raw, origins)
-    found: list[TableError] = []
-    token = _FOUND.set(found)
-    try:
-        _cross_check(tables, origins)
-    finally:
-        _FOUND.reset(token)
-    if found:
-        raise TableError.of(found)
+    checks = _Checks(tables, origins)
+    _cross_check(checks)
+    if checks.found:
+        raise TableError.of(checks.found)
+    countries = (*tables["majors"].items(), *tables["minors"].items())
+    names = {s.casefold(): key for key, entry in countries for s in (key, *entry.aliases)}
     return Ruleset(
-        **{section: _view(entries) for section, entries in tables.items()},
+        **{section: MappingProxyType(entries) for section, entries in tables.items()},
         digest=loader.tables_digest(tables),
         sources=tuple(name for name, _ in files),
         overlay_files=tuple((name, data.decode("utf-8", "replace")) for name, data in files),
-        names=_view(_spellings(tables)),
+        names=MappingProxyType(names),
     )
 
 
