@@ -56,13 +56,7 @@ def _disabled_by_environment() -> Iterator[None]:
             ) -> None:
                 original(self, *args, disabled=disabled | clauses, **kw)
 
-            patch.setattr(Game, "__init__", init)
-            start = minors.game.start_state  # the start's own effects (82.92 ...) too
-
-            def start_state(rs: Any, name: str, disabled: frozenset[str] = frozenset()) -> Any:
-                return start(rs, name, disabled | clauses)
-
-            patch.setattr(minors.game, "start_state", start_state)
+            patch.setattr(Game, "__init__", init)  # the start's own rules (82.92 ...) too
         yield
 
 
@@ -84,7 +78,7 @@ def _switch_off_code(patch: pytest.MonkeyPatch, clause: str) -> None:
 
 def _innermost(function: Any) -> Any:
     while True:
-        spec = getattr(function, "__minors_effect__", None)
+        spec = getattr(function, "__minors_rule__", None)
         inner = spec.function if spec is not None else getattr(function, "__wrapped__", None)
         if inner is None:
             return function
