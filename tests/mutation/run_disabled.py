@@ -53,6 +53,8 @@ from minors.cli.progress import progress  # noqa: E402  (the checkout's, as the 
 
 RESULTS = ROOT / "tests" / "mutation" / "disabled.json"
 DEPENDS = "tests/rules82/test_scenarios.py::test_situation_depends_on_its_rule"
+# reads this run's own results, stale until the run ends: left out of every run
+READS_RESULTS = "tests/cli/test_coverage.py::test_only_tests_that_fail_switched_off_count"
 
 
 def plan() -> dict[str, list[str]]:
@@ -95,7 +97,7 @@ def run(
         args = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
             "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
-            "--deselect", DEPENDS, *(str(ROOT / f) if f.startswith("tests/") else f for f in files),
+            "--deselect", DEPENDS, "--deselect", READS_RESULTS, *(str(ROOT / f) if f.startswith("tests/") else f for f in files),
         ]  # fmt: skip
         done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
         outcomes: dict[str, str] = {}
