@@ -25,7 +25,7 @@ from .lines import GENESIS, seal
 from .record import FORMAT, Recorder
 from .state import apply_changes
 
-__all__ = ["DURABILITY", "FileSink", "lock", "unlock"]
+__all__ = ["DURABILITY", "FileSink", "lock"]
 
 DURABILITY = ("entry", "phase", "close")
 
@@ -50,18 +50,6 @@ def lock(fd: int, *, shared: bool = False) -> bool:
     except BlockingIOError:
         return False
     return True
-
-
-def unlock(fd: int) -> None:
-    """Release the lock `lock` took (closing the file releases it too)."""
-    if sys.platform == "win32":  # pragma: no cover
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        return
-    import fcntl
-
-    fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def _resume(prefix: list[bytes]) -> Recorder:
