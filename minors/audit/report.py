@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -139,22 +139,6 @@ def _command(entry: LogEntry) -> str:
     return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
 
 
-def _entry_lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
-    """(moment, sentence) for each effect of an entry; an advance's effects are placed at
-    the phase they happened in (at its end or its start), and a run of shared wars is
-    folded into one line."""
-    moment = str(entry.moment)
-    buffered: list[Event] = []
-    for effect in entry.effects:
-        if isinstance(effect, PhaseEnded):
-            yield from _sentences(effect.ended, buffered)
-            buffered = []
-            moment = effect.started
-            continue
-        buffered.append(effect)
-    yield from _sentences(moment, buffered)
-
-
 def _sentences(moment: str, effects: list[Event]) -> Iterator[tuple[str, str]]:
     shared: dict[str, list[str]] = {}
     for effect in effects:
@@ -174,15 +158,6 @@ def _sentences(moment: str, effects: list[Event]) -> Iterator[tuple[str, str]]:
                 )
             continue
         yield moment, describe(effect)
-
-
-def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
-    rows: list[tuple[str, str]] = []
-    for entry in entries:
-        if entry.command["command"] != "advance":
-            rows.append((str(entry.moment), "» " + _command(entry)))
-        rows.extend((m, "    " + text) for m, text in _entry_lines(entry))
-    return _grouped_turns(rows)
 
 
 def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
@@ -217,7 +192,8 @@ def _summary(game: Game) -> Table:
 
 def report(game: Game, error: str | None = None) -> RenderableType:
     """The whole report: each turn's commands and what they did, then a summary."""
-    parts: list[RenderableType] = [*_turns(game.log), _summary(game)]
+    played = [(e, e.command["command"] != "advance", placed(e)) for e in game.log]
+    parts: list[RenderableType] = [*_grouped_turns(list(_rows(played))), _summary(game)]
     credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
     parts.append(Text(f"BRP credits from rule 82: {credits}"))
     if error:
@@ -363,8 +339,11 @@ def select(
     return Selection(str(path), found.format, found.head, filters, tuple(kept_entries))
 
 
-def _rows(selection: Selection) -> Iterator[tuple[str, str]]:
-    for entry, shown, kept in selection.entries:
+def _rows(
+    entries: Iterable[tuple[LogEntry, bool, Sequence[tuple[str, Event]]]],
+) -> Iterator[tuple[str, str]]:
+    """(moment, line) for each entry: its command if shown, then its effects kept."""
+    for entry, shown, kept in entries:
         if shown:
             yield str(entry.moment), "» " + _command(entry)
         for moment, run in groupby(
@@ -383,4 +362,4 @@ def show_log(
     count = len(selection.entries)
     shown = f"{count} {'entry' if count == 1 else 'entries'} shown"
     title = Text(f"{path}: {shown}; head {selection.head}", style="bold")
-    return Group(title, *_grouped_turns(list(_rows(selection))))
+    return Group(title, *_grouped_turns(list(_rows(selection.entries))))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..domain import Faction, Season, Status
 from ..domain.clock import Moment
 from ..errors import MinorsError, ReportError, UnknownNameError
 from ..rules82 import Game
-from .report import describe
+from .report import describe, placed
 
 __all__ = ["Band", "Cell", "Line", "Story", "Turn", "story_of_game", "story_of_log", "tell"]
 
@@ -122,20 +123,6 @@ class Story:
     error: str | None = None
 
 
-def _placed(entry: LogEntry) -> Iterator[tuple[Moment, list[Event]]]:
-    """The effects of an entry by the phase they happened in: those before a phase-end
-    marker at the phase it ended, those after the last marker at the phase it began."""
-    moment = entry.moment
-    buffered: list[Event] = []
-    for effect in entry.effects:
-        if isinstance(effect, PhaseEnded):
-            yield Moment.parse(effect.ended), buffered
-            moment, buffered = Moment.parse(effect.started), []
-        else:
-            buffered.append(effect)
-    yield moment, buffered
-
-
 class _Reader:
     """Which minors an effect concerns, by the names it carries; a unit is its owner's."""
 
@@ -207,8 +194,9 @@ def _events(
         turn = Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
         yield Line(entry.seq, at, turn, text, "", minors, True), []
-    for moment, effects in _placed(entry):
-        at, turn = str(moment), Turn(moment.turn).key
+    happened = (item for item in placed(entry) if not isinstance(item[1], PhaseEnded))
+    for at, run in groupby(happened, key=lambda item: item[0]):
+        turn, effects = Turn(Moment.parse(at).turn).key, [effect for _, effect in run]
         partners: dict[str, list[str]] = {}
         for effect in effects:
             if isinstance(effect, WarBegan) and effect.rule == "82.12":
