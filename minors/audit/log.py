@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -380,21 +380,18 @@ class Verdict:
         }
 
 
-def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
-    """Apply the command of an entry line; whether it was an advance."""
-    seq = record["seq"]
+def _replay_entry(game: Game, number: int, seq: int, fields: dict[str, Any]) -> None:
+    """Apply the command of entry `seq` (`fields`, a copy: its `command` is taken out)."""
     if seq != game.next_seq:
         raise LogCheckError(number, f"entry number {seq}, expected {game.next_seq}", seq)
-    fields = dict(record["command"])
     kind = fields.pop("command")
     try:
         if kind == "advance":
             if set(fields) != {"to"}:
                 raise LogFormatError(f"line {number}: an advance has the one field 'to'")
             game.advance_to(moment_of(fields["to"], number, "to"))
-            return True
-        cmd = build_command(game.rulebook.kinds, kind, fields)
-        game.apply(cmd)
+        else:
+            game.apply(build_command(game.rulebook.kinds, kind, fields))
     except RuleViolation as exc:
         raise LogCheckError(
             number, f"on replay the command breaks rule {exc.rule}: {cut(exc.message, 300)}", seq
@@ -405,7 +402,6 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
         raise LogFormatError(
             f"line {number}: the command cannot be read: {cut(exc, 300)}"
         ) from None
-    return False
 
 
 _WHY = {
@@ -552,23 +548,6 @@ class _Replayed:
         self.entry, self.state = entry, state
 
 
-def _replayed(game: Game, kinds: Mapping[str, type[Any]], fields: dict[str, Any]) -> bool:
-    """Apply the command an entry line holds (in the scenario vocabulary: `fields`, read
-    for this call, loses its `command`); whether it applied (False for anything else:
-    `_replay_entry` says what)."""
-    kind = fields.pop("command", None)
-    try:
-        if kind == "advance":
-            if len(fields) != 1:
-                return False
-            game.advance_to(moment_of(fields.get("to"), 0, "to"))
-        else:
-            game.apply(build_command(kinds, kind, fields))
-    except Exception:  # whatever it is, the line-by-line checks meet it again and say so
-        return False
-    return True
-
-
 def _verify_replayed(
     lines: list[bytes],
     setup: _Setup,
@@ -590,7 +569,6 @@ def _verify_replayed(
         progress(1, total)
     replayed = _Replayed()
     game.attach(replayed)
-    kinds = game.rulebook.kinds
     head_hash = prev = setup.header["hash"]
     entries = 0
     due: bytes | None = None
@@ -614,7 +592,9 @@ def _verify_replayed(
                     return None
                 head_hash, closed = prev, True
             else:
-                if not _replayed(game, kinds, fields):
+                try:  # whatever fails, the line-by-line checks meet it again and say why
+                    _replay_entry(game, number, game.next_seq, fields)
+                except Exception:
                     return None
                 game.clear_stack()  # no step is taken back: no journal is kept
                 entry = replayed.entry
@@ -682,7 +662,7 @@ def _verify_lines(
             _compare(number, record, due)
             due = None
         elif kind == "entry":
-            _replay_entry(game, number, record)
+            _replay_entry(game, number, record["seq"], dict(record["command"]))
             logged = game.log.last
             state = game.raw_state if recorder.wants_state(logged) else None
             expected = recorder.entry(logged, state, encoded)
@@ -985,7 +965,7 @@ def _play_on(
             target = moment_of(command.get("to") if clock else record["at"], number, "at")
             if stop is not None and (target > stop or (not clock and target >= stop)):
                 break
-            _replay_entry(game, number, record)
+            _replay_entry(game, number, record["seq"], dict(record["command"]))
             _same_effects(number, record, game.log.last)
             used = number
     except LogCheckError as bad:
