@@ -1,10 +1,6 @@
-"""The lines of an audit log (docs/audit-log.md): canonical JSON, sealed into a hash chain,
-read back with bounds (a regular file, a size, a line length, a nesting depth) and checked
-for form before anything trusts a field.
-
-Reading never raises anything but `LogUnavailable` (the file cannot be read),
-`LogFormatError` (it is not a log of a format this version reads: exit 2) or `LogCheckError` (a
-line fails the encoding or chain checks: a verification failure, exit 1).
+"""The lines of an audit log (docs/audit-log.md): canonical JSON sealed into a hash chain,
+read back within bounds. Reading raises only `LogUnavailable`, `LogFormatError` (exit 2)
+or `LogCheckError` (a line fails the encoding or chain checks: exit 1).
 """
 
 from __future__ import annotations
@@ -46,8 +42,7 @@ MAX_LOG = 1 << 30
 """The largest log file read (1 GiB): a format-2 log of 100,000 entries is about 40 MB."""
 
 MAX_LINE = 16 << 20
-"""The longest line read (16 MiB): the largest lines are a header's state and format 1's
-whole-state snapshots, a few hundred kilobytes in a long game."""
+"""The longest line read (16 MiB): a header's state is a few hundred kilobytes."""
 
 MAX_DEPTH = 64
 """The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""
@@ -64,8 +59,7 @@ _C_ENCODER = (
     if getattr(json.encoder, "c_make_encoder", None) is not None
     else None
 )
-"""CPython's C encoder, made once with the canonical settings: `json.dumps` builds one at
-every call, which costs as much as encoding a log line."""
+"""CPython's C encoder made once: `json.dumps` builds one per call, as costly as a line."""
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -77,12 +71,9 @@ def text(value: Any) -> str:
     return _ENCODER.encode(value)  # pragma: no cover - other Pythons
 
 
-_text = text
-
-
 def canonical(value: Any) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8."""
-    return _text(value).encode()
+    return text(value).encode()
 
 
 def digest(value: Any) -> str:
@@ -91,8 +82,8 @@ def digest(value: Any) -> str:
 
 
 def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
-    """The line for `record` chained after `prev`, and the line's own hash (the SHA-256 of
-    the line's canonical JSON without its `hash`)."""
+    """The line for `record` chained after `prev`, and its hash (the SHA-256 of its
+    canonical JSON without `hash`)."""
     body = {**record, "prev": prev}
     encoded = canonical(body)
     own = hashlib.sha256(encoded).hexdigest()
@@ -104,10 +95,8 @@ def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
 def entry_line(
     seq: int, at: Moment, command: dict[str, Any], effects: str, state: str | None, prev: str
 ) -> tuple[bytes, str]:
-    """What `seal` makes of an entry's record, chained after `prev`, and its hash: the
-    line assembled from the canonical JSON of its members in their order (`effects` is the
-    canonical JSON of its effects, hashed here for `effects_digest`; `state` the state
-    digest an advance carries)."""
+    """What `seal` makes of an entry's record, assembled from its members' canonical JSON
+    (`effects` already encoded; `state` the state digest an advance carries)."""
     # at < command < effects < effects_digest < hash < kind < prev < seq < state_digest
     effects_digest = hashlib.sha256(effects.encode()).hexdigest()
     head = (
@@ -135,9 +124,9 @@ def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
     """The lines of the file at `path`, each with its newline (the last may lack one).
 
     Raises:
-        LogUnavailable: it cannot be read (no such file ...).
-        LogFormatError: it is not a regular file (a FIFO, a device), it is empty, larger
-            than `MAX_LOG`, or a line is longer than `MAX_LINE`.
+        LogUnavailable: it cannot be read.
+        LogFormatError: it is not a regular file, it is empty, larger than `MAX_LOG`, or a
+            line is longer than `MAX_LINE`.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -172,15 +161,11 @@ def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
 
 
 _DECODER = json.JSONDecoder()
-"""Reads one JSON value at an index of a text (`raw_decode`: what `json.loads` runs, without
-its checks around it)."""
 
 
 def entry_command(raw: bytes) -> dict[str, Any] | None:
-    """The `command` of an entry line as its writer lays it out (`{"at":"...","command":{`),
-    read from its place without reading the rest of the line (which the verifier compares
-    whole with the line it expects); None if the line is not laid out so, or the command is
-    not a JSON object."""
+    """The `command` of an entry line laid out as its writer lays it (`{"at":"...","command":{`),
+    read without the rest of the line; None if it is not laid out so or not an object."""
     if not raw.startswith(b'{"at":"'):
         return None
     end = raw.find(b'"', 7)
@@ -194,7 +179,7 @@ def entry_command(raw: bytes) -> dict[str, Any] | None:
 
 
 def _too_deep(value: Any) -> bool:
-    """Whether `value` nests arrays and objects deeper than `MAX_DEPTH` (no recursion)."""
+    """Whether `value` nests deeper than `MAX_DEPTH` (without recursion)."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -211,7 +196,7 @@ def _too_deep(value: Any) -> bool:
 
 
 def parse(raw: bytes, number: int) -> dict[str, Any]:
-    """The record of one line, checked for encoding and its own hash (not the chain).
+    """The record of one line, its encoding and own hash checked (not the chain).
 
     Raises:
         LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
@@ -235,24 +220,23 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     seq = record.get("seq") if record.get("kind") == "entry" else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     try:
-        text = _text(record)
+        encoded = text(record)
     except RecursionError:
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
-    if (text + "\n").encode() != raw:
+    if (encoded + "\n").encode() != raw:
         raise LogCheckError(number, "the line is not in canonical form", seq)
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
     own = record.get("hash")
-    body = _without(text, "hash", own) if isinstance(own, str) and len(own) == 64 else None
+    body = _without(encoded, "hash", own) if isinstance(own, str) and len(own) == 64 else None
     if body is None or own != hashlib.sha256(body.encode()).hexdigest():
         raise LogCheckError(number, "the line's hash does not match its content (edited)", seq)
-    return record, _effects(text, record)
+    return record, _effects(encoded, record)
 
 
 def _without(text: str, key: str, value: str) -> str | None:
-    """The canonical JSON `text` of an object without its member `key` (a string `value`):
-    the member is found by its value, a hash, which nothing else in the line can hold (it
-    would have to hold its own hash)."""
+    """The canonical JSON `text` of an object without its member `key`, found by its value:
+    a hash, which nothing else in the line can hold."""
     member = f'"{key}":"{value}"'
     at = text.find("," + member)
     if at >= 0:
@@ -264,8 +248,8 @@ def _without(text: str, key: str, value: str) -> str | None:
 
 
 def _effects(text: str, record: dict[str, Any]) -> bytes | None:
-    """The canonical JSON of an entry's `effects`, cut from the canonical `text` of its
-    line (checked against its own encoding if the cut is not what the digest says)."""
+    """The canonical JSON of an entry's `effects`, cut from its line's `text` (encoded
+    again if the cut is not what the digest says)."""
     effects, digest_ = record.get("effects"), record.get("effects_digest")
     if not isinstance(effects, list) or not isinstance(digest_, str):
         return None
@@ -304,16 +288,11 @@ def encoded_records(
         yield number, record, effects
 
 
-_MOMENTS: dict[str, Moment] = {}
-"""Moments read so far (a log names the same few moments again and again)."""
+_MOMENTS: dict[str, Moment] = {}  # a log names the same few moments again and again
 
 
 def moment_of(value: Any, number: int, field: str) -> Moment:
-    """The moment a field holds.
-
-    Raises:
-        LogFormatError: it is not a moment.
-    """
+    """The moment a field holds (LogFormatError if it is not one)."""
     if isinstance(value, str):
         found = _MOMENTS.get(value)
         if found is not None:

@@ -1,17 +1,7 @@
 """The audit log: canonical JSON Lines, hash-chained, replayable (docs/audit-log.md).
 
-A header names the format, the library version, the tables (with the overlays' text), the
-rulebook (its name and digest) and its named rules (the hooks of 0.1), the start, and — in
-format 2 — the state the log starts from. Each entry line carries the command, its effects,
-their digest and — for clock advances — the digest of the complete state; snapshot lines
-carry what changed since the last one (format 1: the whole state); a closing line ends the
-log, and seal lines may follow it. Every line carries its own SHA-256 and the previous
-line's. An in-memory `Game` does none of this: a `FileSink` attached to it encodes and
-writes each entry before the state commits.
-
-The verifier replays every entry and recomputes every line with the writer's own
-`Recorder`: every field that `replay` trusts (a snapshot's `at`, `seq`, changes and
-digest) is what the replay gives.
+The verifier recomputes every line with the writer's own `Recorder`, so that every field
+`replay` trusts (a snapshot's `at`, `seq`, changes and digest) is what the replay gives.
 """
 
 from __future__ import annotations
@@ -93,8 +83,7 @@ __all__ = [
 
 
 def open_log(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """Attach a new log file to `game` (its header written now, with the state the game is
-    in: a game opened mid-way is logged from there); close it with `sink.close(game)`.
+    """Attach a new log file to `game`, from the state it is in; close with `sink.close(game)`.
 
     Raises:
         LogLocked: another writer holds the file.
@@ -107,14 +96,13 @@ def open_log(game: Game, path: str | Path, durability: str = "entry") -> FileSin
 
 
 def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """`minors.auditlog.open(game, path)`: attach a new log file to `game` (see `open_log`)."""
+    """Attach a new log file to `game` (`open_log`)."""
     return open_log(game, path, durability)
 
 
 def advance(game: Game, moment: Moment | str) -> list[Event]:
-    """Move the clock to `moment` one player turn at a time: no advance entry crosses the
-    end of a player turn, so that a log ending at a player turn's end is a prefix of every
-    log that plays on from there (what `minors run`, `replay` and `continue` do).
+    """Move the clock to `moment` one player turn at a time, so that a log ending at a player
+    turn's end is a prefix of every log that plays on from there.
 
     Raises:
         ClockError: `moment` is earlier than the clock.
@@ -128,9 +116,6 @@ def advance(game: Game, moment: Moment | str) -> list[Event]:
         edge = Moment((game.clock.index // 6 + 1) * 6)
         effects += game.advance_to(min(edge, target))
     return effects
-
-
-# ---- the checks of form -------------------------------------------------------------------
 
 
 def _int(value: Any) -> bool:
@@ -159,17 +144,13 @@ _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
         "rulebook": (dict, False),
     },
 }
-"""The fields each kind of line must hold, with their JSON type, and whether required."""
+"""Each kind of line's fields: (JSON type, required)."""
 
 _HEADER_2 = {"seq": (int, True), "at": (str, True), "state": (dict, True)}
 
 
 def _form(record: dict[str, Any], number: int, fmt: int) -> str:
-    """The line's kind, after checking that its fields are of the format's form.
-
-    Raises:
-        LogFormatError: an unknown kind, a field missing or of the wrong type.
-    """
+    """The line's kind, its fields checked for the format's form (else LogFormatError)."""
     kind = record.get("kind")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise LogFormatError(f"line {number}: unknown line kind {cut(kind)!r}")
@@ -203,12 +184,8 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
 
 
 EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Event))
-"""The names an effect's `effect` field may hold."""
 
 _JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
-
-
-# ---- the header: what the log was written under ---------------------------------------
 
 
 @frozen
@@ -216,8 +193,7 @@ class _Setup:
     game: Game
     header: dict[str, Any]
     format: int
-    origin: str
-    """`start` (the start position) or `state` (a state the header records)."""
+    origin: str  # `start` (the start position) or `state` (a state the header records)
 
 
 def _rulebook(rulebook: Rulebook | None) -> Rulebook:
@@ -225,10 +201,8 @@ def _rulebook(rulebook: Rulebook | None) -> Rulebook:
 
 
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
-    """Check the header and build the game it names under the caller's `rulebook`, at the
-    state the log starts from (LogUnavailable when this machine cannot: format, library
-    version, tables, rulebook); with `log=False` a game that keeps no log. The rulebook is
-    never looked up from the log: a log received by e-mail is untrusted."""
+    """Check the header and build the game it starts from under the caller's `rulebook`
+    (never one the log names: a log received by e-mail is untrusted)."""
     first = parse(lines[0], 1)
     if first.get("prev") != GENESIS:
         raise LogCheckError(1, "the first line does not start the chain")
@@ -307,7 +281,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
 
 
 def _expected_header(setup: _Setup, recorder: Recorder) -> None:
-    """Format 2: the header's state fields are what the game it starts from gives."""
+    """Format 2: the header's state fields are what its game gives."""
     if setup.format < 2:
         return
     header = setup.header
@@ -323,18 +297,13 @@ def _expected_header(setup: _Setup, recorder: Recorder) -> None:
         raise LogFormatError(f"line 1: the header has unknown fields {cut(extra)}")
 
 
-# ---- verifying --------------------------------------------------------------------------
-
-
 @frozen
 class Verdict:
     """What `verify` found: all holds (`ok`), or the first bad line and why.
 
-    `head` is the hash of the closing line (what a referee publishes; seals follow it),
-    `entries` the entries verified, `origin` where the replay began (`start`: the start
-    position; `state`: a state the header records, for a log opened mid-game), `extends`
-    the entries it adds to the log it was checked against, `seals` the public keys (hex)
-    of its valid seals."""
+    `head` is the closing line's hash, `origin` where the replay began (`start` or the
+    header's `state`), `extends` the entries added to the older log, `seals` the public
+    keys (hex) of its valid seals."""
 
     ok: bool
     head: str
@@ -345,7 +314,6 @@ class Verdict:
     format: int = FORMAT
     origin: str = "start"
     at: str = ""
-    """The moment the log starts from when `origin` is `state`."""
     extends: int | None = None
     seals: tuple[str, ...] = ()
 
@@ -465,12 +433,11 @@ def verify(
     head: str | None = None,
     public_key: str | None = None,
 ) -> Verdict:
-    """Check encoding and chain, replay every entry under the log's tables and the caller's
-    rulebook (rule 82 by default), and check that every
-    line is what the writer writes for that play; with `extends`, check the log begins
-    with that older log and adds to it; with `head`, that its head is that hash; with
-    `public_key` (hex, `signing.load_public`), that a seal by that key signs it.
-    `progress`, if given, is called with (lines done, lines in all) after each line.
+    """Check encoding and chain, replay every entry under the caller's rulebook (rule 82 by
+    default) and check that every line is the writer's for that play; with `extends`, that
+    the log extends that older log; with `head`, that its head is that hash; with
+    `public_key` (hex), that a seal by that key signs it. `progress(done, total)` is called
+    after each line.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
@@ -523,8 +490,8 @@ def verify(
 def _onward(
     progress: Callable[[int, int], None] | None,
 ) -> Callable[[int, int], None] | None:
-    """`progress`, called only past the furthest line it was called with (a log that fails
-    the byte-for-byte check is checked again from its first line)."""
+    """`progress`, called only past its furthest line (a log that fails the byte-for-byte
+    pass is checked again from its first line)."""
     if progress is None:
         return None
     furthest = 0
@@ -539,8 +506,7 @@ def _onward(
 
 
 class _Replayed:
-    """The verifier's sink: the entry the replay has just made, and its state (made when
-    asked for); nothing is kept."""
+    """The verifier's sink: the entry just replayed and its state function; nothing kept."""
 
     __slots__ = ("entry", "state")
 
@@ -554,13 +520,9 @@ def _verify_replayed(
     progress: Callable[[int, int], None] | None,
     seals: list[str],
 ) -> tuple[str, int] | None:
-    """Replay the log and check that every line after the header is, byte for byte, the
-    line its writer writes for that replay, chained to the one before: the head and the
-    number of entries. None as soon as a line is not (`_verify_lines` then checks each
-    line to say which and why). Nothing is parsed but each entry's command and the seals:
-    a line that is the writer's holds the command replayed, and the replay's moment,
-    effects, digests and snapshots; its hash and its `prev` are the chain's. (The header
-    is checked by `_setup` and `_expected_header`.)"""
+    """The head and entry count if every line after the header is, byte for byte, the line
+    the writer writes for the replay; None as soon as one is not (`_verify_lines` then
+    says which and why). Only each entry's command and the seals are parsed."""
     game, fmt = setup.game, setup.format
     recorder = Recorder(fmt, game.raw_state)
     _expected_header(setup, recorder)
@@ -615,8 +577,8 @@ def _verify_replayed(
 def _sealed(
     raw: bytes, number: int, fmt: int, prev: str, head_hash: str, seals: list[str]
 ) -> str | None:
-    """The hash of a line after the closing one if it is a seal, chained after `prev`,
-    signing the head `head_hash` (its key added to `seals`); None if not."""
+    """The hash of a seal line chained after `prev` that signs `head_hash` (its key added to
+    `seals`); None if the line is not one."""
     try:
         record = parse(raw, number)
         if record.get("prev") != prev or _form(record, number, fmt) != "seal":
@@ -711,12 +673,8 @@ def _check_seal(number: int, record: dict[str, Any], head_hash: str, seals: list
 
 
 def _old_prefix(extends: str | Path) -> tuple[list[bytes], int]:
-    """The lines of the older log a log must begin with (all but its closing line and
-    seals), and how many entries they hold.
-
-    Raises:
-        LogFormatError: the older file is not a log.
-    """
+    """The lines a log extending `extends` begins with (all but its closing line and seals),
+    and their entry count (LogFormatError if it is not a log)."""
     lines = read_lines(extends, "the older log")
     count, end = 0, len(lines)
     try:
@@ -751,12 +709,8 @@ def _extends(
     return added
 
 
-# ---- reading ------------------------------------------------------------------------------
-
-
 def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The records of a log's lines, chain and form checked, as LogUnavailable or
-    LogFormatError when they fail."""
+    """The records of a log's lines, chain and form checked."""
     try:
         first = parse(lines[0], 1)
         fmt = first.get("format")
@@ -778,8 +732,8 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
 
 @frozen
 class ReadLog:
-    """A log read without replaying it: its header, format, entries and head, and the
-    tables its names are read under (its own where they load here, else the built-in)."""
+    """A log read without replaying it, with the tables its names are read under (its own
+    where they load here, else the built-in)."""
 
     header: dict[str, Any]
     format: int
@@ -789,7 +743,7 @@ class ReadLog:
 
 
 def read_log(path: str | Path) -> ReadLog:
-    """A log (format 1 or 2) read: its chain and form checked, its rules not replayed.
+    """A log read, its chain and form checked, its rules not replayed (`verify` does that).
 
     Raises:
         LogUnavailable: the file cannot be read, or a line is not what the chain says.
@@ -822,20 +776,14 @@ def read_log(path: str | Path) -> ReadLog:
 
 
 def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
-    """The entries of a log (format 1 or 2), its chain and form checked but its rules not
-    replayed (`verify` does that), and its head hash.
-
-    Raises:
-        LogUnavailable: the file cannot be read, or a line is not what the chain says.
-        LogFormatError: it is not a log of a format this version reads.
-    """
+    """The entries and head of a log, read as `read_log` reads it."""
     found = read_log(path)
     return found.entries, found.head
 
 
 def head(path: str | Path) -> str:
-    """The head of a log: the hash of its closing line (of its last line if it has none),
-    its chain and form checked, its rules not replayed."""
+    """The hash of a log's closing line (of its last line if it has none), its chain and
+    form checked, its rules not replayed."""
     found = ""
     for _, record in _entries(path, read_lines(path)):
         if record["kind"] != "seal":
@@ -843,11 +791,8 @@ def head(path: str | Path) -> str:
     return found
 
 
-# ---- replaying ------------------------------------------------------------------------------
-
-
 def _snapshots(lines: list[bytes], fmt: int) -> list[tuple[int, dict[str, Any], Moment]]:
-    """Every snapshot line: its index, its record (its own hash checked) and moment."""
+    """Every snapshot line: its index, record (its own hash checked) and moment."""
     found = []
     for index in range(1, len(lines)):
         if b'"kind":"snapshot"' in lines[index]:
@@ -875,12 +820,9 @@ def replay(
     rulebook: Rulebook | None = None,
     durability: str = "entry",
 ) -> Game:
-    """The game as the log leaves it, or at `until`: from the last snapshot before it,
-    then entry by entry, under the caller's rulebook (as `verify`). With `log`, a new log
-    that repeats this one's lines up to there and goes on from there, to play on.
-
-    The lines from the snapshot on are checked (encoding and chain) and replayed; what lies
-    before the snapshot is taken as the snapshots state it — `verify` checks it all.
+    """The game as the log leaves it, or at `until`, under the caller's rulebook: from the
+    last snapshot before it (taken as stated: `verify` checks it all), then entry by entry.
+    With `log`, a new log that repeats this one's lines up to there, to play on.
 
     Raises:
         LogUnavailable, LogFormatError: as `verify`; also a line that fails a check.
@@ -949,9 +891,8 @@ def _play_on(
     prev: str,
     stop: Moment | None,
 ) -> int:
-    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`,
-    checking each line read (encoding, chain, form) and no line beyond; the number of lines
-    the game has gone through (snapshots of its last entry included)."""
+    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`, each
+    line read checked; the number of lines the game has gone through."""
     used = begin + 1
     try:
         for number, record in records(lines[begin + 1 :], prev, begin + 2):
@@ -980,8 +921,7 @@ def _play_on(
 
 
 def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
-    """Fail unless an entry line records the moment and effects its replay gives (what
-    `replay` checks of the lines it replays; `verify` checks every field)."""
+    """Fail unless an entry line records the moment and effects its replay gives."""
     effects = [event_data(e) for e in entry.effects]
     expected: dict[str, Any] = {"kind": "entry", "at": str(entry.moment), "effects": effects}
     written = {"kind": "entry", "at": record["at"], "effects": record["effects"]}
@@ -991,9 +931,8 @@ def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
 def open_continued(
     game: Game, path: str | Path, new: str | Path, durability: str = "entry"
 ) -> FileSink:
-    """Attach to `game` — the game `replay(path)` gives, at the log's end — a new log `new`
-    that repeats the lines of the log at `path` (without its closing line and seals) and
-    goes on from there: it verifies with `extends=path`.
+    """Attach to `game`, as `replay(path)` leaves it, a new log `new` that repeats the lines
+    of `path` but its closing line and seals (it verifies with `extends=path`).
 
     Raises:
         LogUnavailable: the log is not of the format this version writes.
@@ -1027,8 +966,7 @@ def _detach(game: Game) -> None:
 def _from_snapshot(
     path: str | Path, lines: list[bytes], setup: _Setup, stop: Moment | None
 ) -> tuple[Game, int]:
-    """The game at the last snapshot at or before `stop` (or the log's start), and the
-    index of its line (0: the header)."""
+    """The game at the last snapshot at or before `stop` (or the start) and its line's index."""
     fmt, game = setup.format, setup.game
     snapshots = [s for s in _snapshots(lines, fmt) if stop is None or s[2] <= stop]
     while stop is not None and snapshots and snapshots[-1][2] == stop:
@@ -1067,12 +1005,9 @@ def _from_snapshot(
     return rebuilt, index
 
 
-# ---- head, seals, repair ---------------------------------------------------------------
-
-
 def seal_log(path: str | Path, key: str | Path) -> str:
-    """Seal a closed log of format 2 with the Ed25519 private key at `key`: append a seal
-    line signing its head; the public key (hex).
+    """Append a seal line signing a closed log's head with the Ed25519 private key at `key`;
+    the public key (hex).
 
     Raises:
         LogUnavailable: the log is not closed, not of format 2, or the key cannot be read.
@@ -1124,7 +1059,7 @@ class Repair:
 
 
 def repair(path: str | Path) -> Repair:
-    """Trim a torn last line (cut short by a crash or a full disk) off a log, in place.
+    """Trim a torn last line (a crash or a full disk cut it short) off a log, in place.
 
     Raises:
         LogUnavailable: the file cannot be read or written, or a line before the last is
@@ -1170,5 +1105,5 @@ def repair(path: str | Path) -> Repair:
 
 
 def load_key(path: str | Path) -> str:
-    """The public key (hex) of a PEM file `minors log keygen` wrote (for `verify`)."""
+    """The public key (hex) of a PEM file `minors log keygen` wrote."""
     return signing.load_public(path)

@@ -1,6 +1,5 @@
-"""What a log records of a game, line by line (docs/audit-log.md): the one function of the
-states and entries that the writer writes and the verifier recomputes, so that the two
-cannot disagree. Format 2 is written; format 1 is recomputed to verify older logs.
+"""What a log records of a game, line by line (docs/audit-log.md): what the writer writes
+and the verifier recomputes, so that the two cannot disagree (format 1: to verify only).
 """
 
 from __future__ import annotations
@@ -29,19 +28,17 @@ FORMATS = (1, 2)
 """The formats this version reads."""
 
 EVERY = 1000
-"""Format 2: a snapshot follows the entry that completes this many entries without one,
-so that `replay --until` never replays more (a phase may hold thousands of commands)."""
+"""Format 2: a snapshot follows every this many entries without one, so that `replay --until`
+never replays more (a phase may hold thousands of commands)."""
 
 
 def effects_text(events: typing.Iterable[Any]) -> str:
-    """The canonical JSON of event records as a log line holds them (`text` of their
-    `event_data`)."""
+    """The canonical JSON of events as a log line holds them."""
     return f"[{','.join(text(event_data(event)) for event in events)}]"
 
 
 def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
-    """Each named rule of the rulebook (a hook): its function and the SHA-256 of its
-    source."""
+    """Each named rule (hook) of the rulebook: its function and the SHA-256 of its source."""
     out: dict[str, dict[str, str]] = {}
     for name, fn in sorted(rulebook.named().items()):
         try:
@@ -61,8 +58,7 @@ def _span(fmt: int, clock: Moment) -> int:
 
 
 class Recorder:
-    """The records of one log of format `fmt`, from the state it starts from (`base`)
-    and the number of entries it already holds.
+    """The records of one log of format `fmt`.
 
     Args:
         fmt: 1 or 2.
@@ -76,19 +72,16 @@ class Recorder:
         self.base = base
         self.entries = entries
         self.since = since
-        """The entries since the last snapshot (or the header)."""
         self.span = _span(fmt, base.clock)
         self.digests = Digests()
 
     def state_digest(self, state: GameState) -> str:
-        """The digest of a whole state this format writes."""
         if self.format == 1:
             return digest(state_dict(state))
         return self.digests(state)
 
     def header(self, game: Game, start_seq: int = 0) -> dict[str, Any]:
-        """The first line: what the log is written under and, in format 2, the state it
-        starts from (the start position, or the state of a game opened mid-way)."""
+        """The first line: what the log is written under and, in format 2, its first state."""
         rs = game.ruleset
         record: dict[str, Any] = {
             "kind": "header",
@@ -109,8 +102,7 @@ class Recorder:
         return record
 
     def wants_state(self, entry: LogEntry) -> bool:
-        """Whether `entry` needs the state after it: an advance (its digest, perhaps a
-        snapshot), or the entry that completes `EVERY` entries since the last snapshot."""
+        """Whether `entry` needs the state after it (an advance, or the `EVERY`th entry)."""
         if entry.command.get("command") == "advance":
             return True
         return self.format >= 2 and self.since + 1 >= EVERY
@@ -118,11 +110,9 @@ class Recorder:
     def entry(
         self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
     ) -> list[dict[str, Any]]:
-        """The records of one entry's lines: the entry, and a snapshot after an advance that
-        enters a new game turn (format 1) or player turn (format 2), or (format 2) after
-        `EVERY` entries without one. `state`, the state after it, is read where
-        `wants_state` says; `encoded`, if given, is the canonical JSON of the effects (a
-        verifier has it in the line it checks)."""
+        """The records of one entry's lines: the entry, and a snapshot after an advance into
+        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries.
+        `state` is given where `wants_state` says; `encoded`, the effects' canonical JSON."""
         effects = [event_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -140,10 +130,8 @@ class Recorder:
         return [record] if snapshot is None else [record, snapshot]
 
     def lines(self, entry: LogEntry, state: GameState | None, prev: str) -> tuple[list[bytes], str]:
-        """The lines of one entry (what `entry` gives, sealed: what the writer writes and
-        the verifier compares byte for byte), chained after `prev`, and the hash of the
-        last. The entry line is assembled from the canonical JSON of its parts, its effects
-        encoded once."""
+        """The lines of one entry (`entry`'s records, sealed) chained after `prev`, and the
+        hash of the last."""
         effects = effects_text(entry.effects)
         whole, snapshot = self._count(entry, state)
         line, own = entry_line(entry.seq, entry.moment, entry.command, effects, whole, prev)
@@ -155,8 +143,7 @@ class Recorder:
     def _count(
         self, entry: LogEntry, state: GameState | None
     ) -> tuple[str | None, dict[str, Any] | None]:
-        """Count one entry; the state digest its line carries (an advance's: it ends
-        phases) and the snapshot that follows it, if any."""
+        """Count one entry; the state digest its line carries and its snapshot, if any."""
         self.entries += 1
         self.since += 1
         if state is None:

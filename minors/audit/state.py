@@ -1,11 +1,9 @@
-"""Format 2's view of a game state (docs/audit-log.md): its digest, made of the digests of
-its parts so that an unchanged part is not encoded again, and the changes between two
-states that a snapshot line carries instead of the whole state.
+"""Format 2's view of a game state (docs/audit-log.md): its digest, made of its parts'
+digests, and the changes between two states that a snapshot line carries.
 
-Both work on the JSON of `Game.state()` as an outside checker sees it (`tree_digest`,
-`apply_changes`), and, for the writer and the verifier, incrementally on the frozen records
-of `Game.raw_state` (`Digests`, `changes`): a record that is the same object as last time
-keeps the digest worked out then, and the ledger is hashed from where it was last hashed.
+`tree_digest` and `apply_changes` work on the JSON of `Game.state()`, as an outside checker
+does; `Digests` and `changes` on `Game.raw_state`'s records, incrementally: a record that
+is the same object as last time keeps its digest.
 """
 
 from __future__ import annotations
@@ -35,10 +33,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _dict_digest(digests: Mapping[str, str]) -> str:
-    return _sha(canonical(digests))
-
-
 def _chain(start: str, items: Any) -> str:
     h = start
     for item in items:
@@ -49,7 +43,7 @@ def _chain(start: str, items: Any) -> str:
 def _part(value: Any) -> str:
     """The digest of one part of a state, as JSON."""
     if isinstance(value, dict):
-        return _dict_digest({k: _sha(canonical(v)) for k, v in value.items()})
+        return _sha(canonical({k: _sha(canonical(v)) for k, v in value.items()}))
     if isinstance(value, list):
         return _chain(GENESIS, value)
     return _sha(canonical(value))
@@ -66,10 +60,6 @@ def tree_digest(data: Mapping[str, Any]) -> str:
 
 def _json(name: str, value: Any) -> Any:
     return CONVERTER.unstructure(value, HINTS[name])
-
-
-def _record(item: Any) -> Any:
-    return CONVERTER.unstructure(item)
 
 
 def _items(name: str, value: Any) -> tuple[Any, ...]:
@@ -98,11 +88,10 @@ class Digests:
     change since the last call is not encoded or hashed again."""
 
     def __init__(self) -> None:
-        self._parts: dict[str, tuple[Any, str]] = {}
-        """Per part: the value last seen (the same object: unchanged) and its digest."""
+        self._parts: dict[str, tuple[Any, str]] = {}  # the value last seen, its digest
         self._records: dict[str, dict[str, tuple[Any, str]]] = {name: {} for name in RECORDS}
+        # per array part: the value, its items (None for a chain), their count and hash
         self._lists: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
-        """Per array part: the value, its items (None for a chain), their count and hash."""
 
     def __call__(self, state: GameState) -> str:
         parts = {}
@@ -133,7 +122,7 @@ class Digests:
             new[key] = seen
             digests[key] = seen[1]
         self._records[name] = new
-        return _dict_digest(digests)
+        return _sha(canonical(digests))
 
     def _list_part(self, name: str, value: Any) -> str:
         seen = self._lists.get(name)
@@ -195,7 +184,8 @@ def changes(old: GameState, new: GameState) -> dict[str, Any]:
             tail = now[keep:]
             if keep == len(was) and not tail:
                 continue
-            add = [_record(item) for item in tail] if isinstance(after, Chain) else list(tail)
+            chain = isinstance(after, Chain)
+            add = [CONVERTER.unstructure(item) for item in tail] if chain else list(tail)
             found = {"keep": keep, "add": add}
         else:
             a, b = _json(name, before), _json(name, after)
