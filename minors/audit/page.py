@@ -1,10 +1,6 @@
 """The picture of a game as one self-contained HTML page (`minors report LOG --html OUT`,
-`minors run --html OUT`): a timeline with a band per minor, coloured by status and major
-season by season; each major's BRP credits as a chart; the events with their clauses,
-filterable by minor and season; and the status diagram of 82.11.
-
-The SVG is drawn here, through the jinja2 templates beside this module; the styles and the
-script are written into the page, and its Content-Security-Policy lets it load nothing.
+`minors run --html OUT`), drawn through the jinja2 templates beside this module; its
+Content-Security-Policy lets it load nothing (docs/report.md).
 """
 
 from __future__ import annotations
@@ -45,14 +41,14 @@ STATUS_COLOURS: Mapping[Status, str] = {
     Status.COMMONWEALTH: "#a9c8ec",
 }
 """The fill of a season's cell by the minor's 82.11 status: pale, so that the major's strip
-and the chart's lines stand out on them."""
+and the chart's lines stand out."""
 
 MAJOR_PALETTES: Mapping[Faction, tuple[str, ...]] = {
     Faction.AXIS: ("#3f3f46", "#15803d", "#a21caf", "#78350f"),
     Faction.WESTERN_ALLIES: ("#1d4ed8", "#0e98b8", "#ca8a04", "#0f766e"),
     Faction.RUSSIA: ("#b91c1c", "#9f1239"),
 }
-"""Strong colours for the major powers, a palette a faction, given out in table order."""
+"""Strong colours for the major powers, a palette a faction."""
 
 
 def major_colours(majors: Iterable[tuple[str, Faction]]) -> dict[str, str]:
@@ -66,8 +62,6 @@ def major_colours(majors: Iterable[tuple[str, Faction]]) -> dict[str, str]:
         out[name] = palette[index % len(palette)]
     return out
 
-
-# ---- geometry ----------------------------------------------------------------------------
 
 ROW = 18
 """The height of a minor's band."""
@@ -241,8 +235,6 @@ def _chart(story: Story, grid: Grid, colours: Mapping[str, str]) -> dict[str, An
     }
 
 
-# ---- the page ----------------------------------------------------------------------------
-
 _ENVIRONMENT = Environment(
     loader=PackageLoader("minors.audit", "templates"),
     autoescape=True,
@@ -254,8 +246,7 @@ _ENVIRONMENT = Environment(
 
 
 def status_diagram() -> Markup:
-    """The status diagram of docs/statuses.svg (`minors rules diagram --format svg`, drawn
-    from the rulebook's Machine), as an inline SVG element scaled to its container."""
+    """The status diagram of docs/statuses.svg as an inline SVG element."""
     text = resources.files("minors.audit").joinpath("templates", "statuses.svg").read_text("utf-8")
     start = text.index("<svg")
     svg = re.sub(r"<!--.*?-->\n?", "", text[start:], flags=re.S)

@@ -38,8 +38,7 @@ __all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "s
 
 
 def describe(effect: Event) -> str:
-    """One effect as a sentence, with its rule id (once: a cause that ends with the same id
-    in brackets loses it)."""
+    """One effect as a sentence, with its rule id (once: a cause ending with it loses it)."""
     match effect:
         case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
             tie = f" ({major})" if major else ""
@@ -75,14 +74,14 @@ def describe(effect: Event) -> str:
 
 
 def _natural(unit_id: str) -> tuple[str, int, str]:
-    """Sort key of unit ids, (prefix, number, id): `w-poland-2` before `w-poland-10`."""
+    """Sort key of unit ids: `w-poland-2` before `w-poland-10`."""
     head, _, tail = unit_id.rpartition("-")
     return (head, int(tail), unit_id) if head and tail.isdigit() else (unit_id, -1, unit_id)
 
 
 def unit_list(ids: Iterable[str]) -> str:
-    """Unit ids for a sentence, in natural order; a run of three or more consecutive
-    numbers of one prefix is written as its first and last (`w-poland-1 to w-poland-12`)."""
+    """Unit ids for a sentence in natural order, three or more consecutive numbers of one
+    prefix as `w-poland-1 to w-poland-12`."""
     runs: list[list[tuple[str, int, str]]] = []
     for key in sorted({_natural(i) for i in ids}):
         last = runs[-1][-1] if runs else None
@@ -99,8 +98,8 @@ def unit_list(ids: Iterable[str]) -> str:
 
 
 def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
-    """The effects in order, consecutive placements in one country and eliminations for one
-    cause (a deployment, a conquest) each under one rule gathered in a list."""
+    """The effects in order, runs of placements in one country or eliminations for one cause
+    (under one rule) gathered in a list."""
 
     def group(effect: Event) -> tuple[object, ...] | None:
         if isinstance(effect, UnitPlaced):
@@ -206,8 +205,7 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def concerns(effect: Event, minor: str) -> bool:
-    """Whether an effect is about `minor` (its canonical name): its status, wars, BRPs,
-    deadlines, units placed or moved in it, or an elimination or note that names it."""
+    """Whether an effect is about `minor` (its canonical name)."""
     match effect:
         case StatusChanged() | DeadlineSet():
             return effect.minor == minor
@@ -235,8 +233,8 @@ def _names(command: dict[str, Any], minor: str) -> bool:
 
 
 def placed(entry: LogEntry) -> list[tuple[str, Event]]:
-    """Each effect of an entry with the moment it happened at: an advance's effects at the
-    phase they happened in (at its end, or at the start of the next)."""
+    """Each effect of an entry with the moment it happened at (an advance's: the phase it
+    ended or started)."""
     moment = str(entry.moment)
     if entry.command.get("command") == "advance" and entry.effects:
         first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)
@@ -252,7 +250,7 @@ def placed(entry: LogEntry) -> list[tuple[str, Event]]:
 @frozen
 class Selection:
     """What `minors log show` shows: each entry kept, whether its command is shown, and its
-    effects kept with the moment each happened at."""
+    effects kept with their moments."""
 
     path: str
     format: int
@@ -285,10 +283,8 @@ class Selection:
 def select(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> Selection:
-    """The entries and effects of a log that `minors log show` shows: after entry `since`,
-    that happened in `turn` (`1940-spring`, any case; a moment names its turn) and that
-    concern `minor` (any of its names, any case). The chain is checked; the rules are not
-    replayed (`minors log verify` does that).
+    """What `minors log show` shows of a log (read, not replayed): the entries after `since`
+    and the effects that happened in `turn` (a moment names its turn) and concern `minor`.
 
     Raises:
         UnknownNameError: `minor` is not a minor of the log's tables (with the closest).
@@ -332,8 +328,6 @@ def select(
             and (wanted is None or entry.moment.turn == wanted)
             and (name is None or _names(entry.command, name))
         )
-        if name is None and wanted is None and not advance:
-            shown = True
         if shown or kept or (name is None and wanted is None):
             kept_entries.append((entry, shown, kept))
     return Selection(str(path), found.format, found.head, filters, tuple(kept_entries))
@@ -356,8 +350,7 @@ def _rows(
 def show_log(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> RenderableType:
-    """A log file, turn by turn (`minors log show`): what `select` keeps, as sentences with
-    their rule ids."""
+    """A log file turn by turn (`minors log show`): what `select` keeps, as sentences."""
     selection = select(path, turn=turn, minor=minor, since=since)
     count = len(selection.entries)
     shown = f"{count} {'entry' if count == 1 else 'entries'} shown"

@@ -2,12 +2,8 @@
 minor's status and major at the end of every game turn, each major's BRP credits, and every
 effect with its clause, placed at the phase it happened in.
 
-It reads only what the public API gives: a log's entries (`minors.auditlog.read_entries`,
-or `game.log`), their effects (the records `minors` exports, imported here from the modules
-that define them, as the layers require), and the states of a `minors.Game` the entries
-are replayed on (`to_json`, `unit`), never the state records behind them. An advance over
-several seasons is replayed a season at a time, so that every season has its state; the
-effects must come out as the log records them.
+It reads only what the public API gives: a log's entries, their effects and the states of a
+`minors.Game` they are replayed on, an advance over several seasons a season at a time.
 """
 
 from __future__ import annotations
@@ -73,8 +69,8 @@ class Turn:
 
 @frozen
 class Cell:
-    """A minor in one season: its status and major at the season's end, and the status
-    changes of the season (sentences with their clause)."""
+    """A minor in one season: its status and major at the season's end, and the season's
+    status changes (sentences with their clause)."""
 
     status: Status
     major: str | None
@@ -92,7 +88,7 @@ class Band:
 @frozen
 class Line:
     """A line of the story: a command as given (`rule` empty) or one thing the rules did,
-    with its clause, the moment it happened at and the minors it concerns."""
+    with its clause, moment and the minors it concerns."""
 
     seq: int
     moment: str
@@ -109,7 +105,7 @@ class Story:
 
     title: str
     notes: tuple[str, ...]
-    """Where the story comes from (the log and its verdict, the rulebook, the tables)."""
+    """Where the story comes from (the log, the rulebook, the tables)."""
     start: str
     clock: str
     turns: tuple[Turn, ...]
@@ -184,8 +180,8 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
 ) -> Iterator[tuple[Line, list[StatusChanged]]]:
-    """The lines of one entry: its command, then what the rules did; the wars 82.12 gives a
-    country's partners fold into one line per country."""
+    """The lines of one entry: its command, then what the rules did (the wars 82.12 gives a
+    country's partners in one line)."""
     kind = entry.command["command"]
     if kind != "advance":
         named = {str(v) for v in entry.command.values() if isinstance(v, str)}
@@ -274,15 +270,9 @@ def tell(
         cells: list[Cell | None] = []
         for turn, state in zip(turns, states, strict=True):
             seen = state["minors"].get(minor)
-            cells.append(
-                None
-                if seen is None
-                else Cell(
-                    Status(seen["status"]),
-                    seen["major"],
-                    tuple(changes.get((minor, turn.key), ())),
-                )
-            )
+            said = tuple(changes.get((minor, turn.key), ()))
+            cell = None if seen is None else Cell(Status(seen["status"]), seen["major"], said)
+            cells.append(cell)
         if any(cells):
             bands.append(Band(minor, tuple(cells)))
     cited = {e.rule for e in events if e.rule}
@@ -303,16 +293,15 @@ def tell(
 
 
 def story_of_game(game: Game, *, title: str = "minors run", error: str | None = None) -> Story:
-    """The story of a game played in memory from its start (`minors run --html`): its log
-    replayed on a new game of the same start, tables and rulebook."""
+    """The story of a game played in memory from its start (`minors run --html`)."""
     start = Game.new(game.ruleset, start=game.start, rulebook=game.rulebook, disabled=game.disabled)
     notes = [f"rulebook {game.rulebook.name}", f"tables {game.ruleset.digest[:16]}"]
     return tell(start, game.log, title=title, notes=notes, error=error)
 
 
 def story_of_log(path: str | Path, *, rulebook: Rulebook | None = None) -> Story:
-    """The story of a log file (`minors report LOG --html OUT`): verified first (under
-    `rulebook`, rule 82 by default), then its entries replayed from its start.
+    """The story of a log file (`minors report LOG --html OUT`), verified first under
+    `rulebook` (rule 82 by default).
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
