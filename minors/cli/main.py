@@ -14,15 +14,15 @@ from ..ruleset import render
 from ..ruleset.tables import load_ruleset
 from .common import (
     errors_exit_2,
-    exit_2,
     force_option,
     load_rulebook,
     overlays_option,
+    print_game,
     rulebook_option,
 )
 from .files import check_outputs
 from .logs import continue_command, log, replay
-from .output import echo_json, one_line, show
+from .output import echo_json, exit_2, one_line, show
 from .pictures import report as picture_report
 from .scale import explore as explore_command
 from .scale import simulate as simulate_command
@@ -128,7 +128,6 @@ def run(
     Exit 0 when the run completes, 3 when a command breaks a rule (the state before it is
     printed, with the error), 2 when the file or its values are malformed.
     """
-    from ..audit.report import report
     from ..scenario import BUILT_IN, ScenarioRuleViolation, run_scenario
 
     book = load_rulebook(rulebook_spec)
@@ -151,18 +150,13 @@ def run(
         from .pictures import write_run_page
 
         write_run_page(game, file, error, html_path)
-    if as_json:
-        document = game.to_json()
-        document["error"] = error
-        echo_json(document)
-    else:
-        show(report(game))
-        if error is not None:  # the state stops before the command; why goes to stderr
-            click.echo(
-                f"minors: command {error['command']} broke rule {error['rule']}: "
-                f"{one_line(error['message'])}",
-                err=True,
-            )
+    print_game(game, as_json, error)
+    if error is not None and not as_json:  # the state stops before the command; why: stderr
+        click.echo(
+            f"minors: command {error['command']} broke rule {error['rule']}: "
+            f"{one_line(error['message'])}",
+            err=True,
+        )
     sys.exit(code)
 
 
@@ -420,34 +414,19 @@ def nationality(
     impossible date."""
     from ..asl.nationality import profile
 
+    context: dict[str, Any] = {  # what profile and the bridge both take
+        "unit_class": unit_class,
+        "unit": unit,
+        "vs": vs,
+        "ssr": [s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        "scenario_kind": scenario_kind,
+    }
     if scenario is not None:
-        _bridge(
-            name,
-            scenario,
-            at,
-            in_country,
-            vs,
-            unit_class,
-            unit,
-            ssrs,
-            scenario_kind,
-            as_json,
-            overlays,
-        )
+        _bridge(name, scenario, at, in_country, as_json, overlays, context)
         return
     if when is None:
         raise click.UsageError("give the scenario's month: --date YYYY-MM (or --scenario)")
-    found = profile(
-        name,
-        when,
-        unit_class=unit_class,
-        unit=unit,
-        vs=vs,
-        home=home,
-        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
-        scenario_kind=scenario_kind,
-        ruleset=load_ruleset(overlays),
-    )
+    found = profile(name, when, home=home, ruleset=load_ruleset(overlays), **context)
     if as_json:
         echo_json(found.to_json())
     else:
@@ -459,15 +438,12 @@ def _bridge(
     scenario: str,
     at: str | None,
     in_country: str | None,
-    vs: str | None,
-    unit_class: str | None,
-    unit: str | None,
-    ssrs: tuple[str, ...],
-    scenario_kind: str,
     as_json: bool,
     overlays: tuple[str, ...],
+    context: dict[str, Any],
 ) -> None:
-    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge)."""
+    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge),
+    with the options of `context` (as `profile` takes them)."""
     from ..asl.bridge import troops
     from ..scenario import ScenarioRuleViolation, run_scenario
 
@@ -477,16 +453,7 @@ def _bridge(
         game = run_scenario(scenario, at, ruleset=list(overlays) if overlays else None)
     except ScenarioRuleViolation as exc:
         game = exc.game  # the state before the command that broke a rule
-    found = troops(
-        game,
-        name,
-        in_country=in_country,
-        vs=vs,
-        unit_class=unit_class,
-        unit=unit,
-        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
-        scenario_kind=scenario_kind,
-    )
+    found = troops(game, name, in_country=in_country, **context)
     if as_json:
         document = {
             "country": found[0].country,
