@@ -2,17 +2,9 @@
 that carries it, and the tests that notice it switched off (`minors rules coverage`,
 docs/testing.md).
 
-Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in `tests/*.py`, read with
-`ast`, never imported) or in the `clauses` list of a rulebook situation
-(`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by default) holds
-under the clause (`Rulebook.registered()`) and the functions marked with it
-(`minors.domain.marks`); data is the table rows that carry a clause no code carries
-(`minors.rules82.carriers`). The disabled-clause run (tests/mutation/run_disabled.py)
-switches each clause off in turn and runs the tests that cite it; its results, checked in
-as `tests/mutation/disabled.json`, name the tests that failed, and a test counts for a
-clause only if it did. Each clause's entry holds the digest of its code and rows when it
-ran: a clause whose code or rows changed since is stale until the run is made again. The
-tests are read from a checkout of the project: an installed wheel carries none.
+Tests are read from a checkout with `ast`, never imported. A test counts for a clause only
+if it failed with the clause switched off (tests/mutation/run_disabled.py, whose results
+hold the digest of the clause's code and rows: a clause changed since is stale).
 """
 
 from __future__ import annotations
@@ -79,8 +71,8 @@ RESULTS = Path("mutation") / "disabled.json"
 
 @frozen
 class Citation:
-    """A test's citation of a clause: the test (`tests/test_x.py::test_y`, or the situation
-    file) and where the citation is written (file and line, 0 for a JSON list)."""
+    """A test's citation of a clause: the test (`tests/test_x.py::test_y`, or a data file)
+    and where it is written (line 0 in a data file)."""
 
     clause: str
     test: str
@@ -98,12 +90,9 @@ class ClauseCoverage:
     source: str
     tests: tuple[str, ...]
     code: tuple[str, ...]
-    data: tuple[str, ...] = ()
-    """The table rows that carry it."""
-    proven: tuple[str, ...] = ()
-    """The tests that failed with the clause switched off (fresh results only)."""
-    run: str = "not run"
-    """`caught`, `missed`, `stale` (its code or rows changed since) or `not run`."""
+    data: tuple[str, ...] = ()  # the table rows that carry it
+    proven: tuple[str, ...] = ()  # the tests that failed with it switched off (fresh results)
+    run: str = "not run"  # caught, missed, stale (code or rows changed since) or not run
 
 
 def clause_code() -> dict[str, list[tuple[str, Any]]]:
@@ -113,8 +102,7 @@ def clause_code() -> dict[str, list[tuple[str, Any]]]:
 
 @functools.cache
 def branches(rulebook: Rulebook = RULEBOOK) -> dict[str, list[str]]:
-    """Clause id -> the functions of the rulebook's modules that branch on it, asking
-    `rules.on("...")` (read from their source)."""
+    """Clause id -> the functions of the rulebook's modules that ask `rules.on("...")`."""
     out: dict[str, list[str]] = {}
     modules = {e.function.__module__ for e in rulebook.entries}
     for name in sorted(modules):
@@ -163,8 +151,7 @@ def clause_digest(
     rulebook: Rulebook = RULEBOOK,
     code: Mapping[str, Any] | None = None,
 ) -> str:
-    """SHA-256 of what carries `clause` now: the source of each function registered or
-    marked under it, and the rows that carry it."""
+    """SHA-256 of the source of the functions and the rows that carry `clause` now."""
     found = code if code is not None else clause_code()
     functions = dict(found.get(clause, ()))
     for entry in rulebook.entries:
@@ -178,14 +165,18 @@ def clause_digest(
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def _read(path: Path, what: str, loads: Any = json.loads) -> Any:
+    try:
+        return loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CoverageError(f"{path}: cannot read {what}: {exc}") from None
+
+
 def _results(tests: Path) -> dict[str, Any]:
     path = tests / RESULTS
     if not path.is_file():
         return {}
-    try:
-        found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")).get("clauses", {})
-    except (OSError, ValueError) as exc:
-        raise CoverageError(f"{path}: cannot read the disabled-clause results: {exc}") from None
+    found: dict[str, Any] = _read(path, "the disabled-clause results").get("clauses", {})
     return found
 
 
@@ -206,7 +197,7 @@ def checkout_tests(start: Path | None = None) -> Path:
 
 
 def _rule_marker(node: ast.Call) -> list[str] | None:
-    """The clause ids of a `pytest.mark.rule("...")` / `mark.rule(...)` call, else None."""
+    """The clause ids of a `pytest.mark.rule("...")` call, else None."""
     func = node.func
     if not (
         isinstance(func, ast.Attribute)
@@ -219,8 +210,7 @@ def _rule_marker(node: ast.Call) -> list[str] | None:
 
 
 def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
-    """The markers of one test module, each given to the test (or class) it decorates, or
-    to the whole module when it sits in `pytestmark`."""
+    """The markers of one test module, each given to the test, class or module it marks."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
@@ -255,19 +245,13 @@ def citations(tests: Path) -> list[Citation]:
     for path in sorted(tests.glob("test_*.py")):
         found.extend(_marker_citations(path, path.relative_to(root).as_posix()))
     for path in sorted((tests / "data" / "scenarios").glob("*.json")):
-        try:
-            expected = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CoverageError(f"{path}: cannot read the situation: {exc}") from None
+        expected = _read(path, "the situation")
         label = path.relative_to(root).as_posix()
         for clause in expected.get("clauses", []):
             found.append(Citation(normalize_clause(str(clause)), label, path, 0))
     for path in sorted((tests / "data").glob("*/cases.toml")):
         # rulebook cases that a test runs one by one, each marked with its `clause`
-        try:
-            cases = tomllib.loads(path.read_text(encoding="utf-8")).get("case", [])
-        except (OSError, ValueError) as exc:
-            raise CoverageError(f"{path}: cannot read the cases: {exc}") from None
+        cases = _read(path, "the cases", tomllib.loads).get("case", [])
         label = path.relative_to(root).as_posix()
         for case in cases:
             if isinstance(case, dict) and "clause" in case:
@@ -278,8 +262,7 @@ def citations(tests: Path) -> list[Citation]:
 def coverage(
     tests: Path, ruleset: Ruleset | None = None, rulebook: Rulebook = RULEBOOK
 ) -> dict[str, ClauseCoverage]:
-    """Each clause of the registry, in text order, with the tests citing it and the code
-    the rulebook holds under it."""
+    """Each clause of the registry, in text order, with what cites and carries it."""
     rs = ruleset if ruleset is not None else load_ruleset()
     code = rulebook.registered()
     marks = clause_code()
@@ -317,8 +300,7 @@ def coverage(
 
 def problems(report: Mapping[str, ClauseCoverage]) -> list[str]:
     """What `--check` fails on, for each rule or procedure of rule 82 and A25: no test cites
-    it; no code or data carries it; the disabled-clause run has not run it, or its code
-    or rows changed since (stale), or no test failed with it switched off (missed)."""
+    it, nothing carries it, or the disabled-clause run did not catch it (fresh)."""
     found = []
     for c in report.values():
         if c.kind not in CHECKED:
@@ -361,7 +343,7 @@ def to_json(report: Mapping[str, ClauseCoverage]) -> dict[str, dict[str, Any]]:
 
 
 def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
-    """The report as lines: each clause, its kind and title, then its tests and code."""
+    """The report as lines of text."""
     for c in report.values():
         yield f"{c.clause} [{c.kind.value}] {c.title}"
         yield f"    tests: {', '.join(c.tests) if c.tests else '-'}"
@@ -372,8 +354,7 @@ def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
 
 
 def _proves(test: str, citation: str) -> bool:
-    """Whether `test` (a pytest node id) is the test of `citation` (a test, a situation's
-    file, the A25 cases' file)."""
+    """Whether `test` (a pytest node id) is the test of `citation` (a test or data file)."""
     if citation.startswith("tests/data/scenarios/"):
         stem = citation.rsplit("/", 1)[-1].removesuffix(".json")
         return test == f"tests/test_scenarios.py::test_situation[{stem}]"

@@ -26,13 +26,9 @@ def check_outputs(
     *,
     force: bool = False,
 ) -> None:
-    """Refuse, before anything is written, the outputs (option, path) that would destroy a
-    file: one the command reads (even with `force`), one another output writes, or one that
-    exists and is not empty (without `force`). An empty existing file may be written.
-
-    Raises:
-        OverwriteError: naming the option, the file and why.
-    """
+    """Refuse, before anything is written, outputs (option, path) that would destroy a file:
+    one the command reads (even with `force`), one another output writes, or one that is
+    not empty (without `force`); OverwriteError says which and why."""
     inputs = [str(r) for r in reads if r]
     seen: list[tuple[str, str]] = []
     for option, path in outputs:

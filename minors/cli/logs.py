@@ -1,5 +1,4 @@
-"""The commands of audit logs (docs/audit-log.md): `minors log verify|show|head|keygen|seal|
-repair`, `minors replay` and `minors continue`."""
+"""The commands of audit logs (docs/audit-log.md): `minors log ...`, `replay`, `continue`."""
 
 from __future__ import annotations
 

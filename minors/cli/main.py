@@ -168,8 +168,7 @@ def _check_run_outputs(
     html_path: str | None,
     force: bool,
 ) -> None:
-    """Refuse outputs of `minors run` that would destroy a file: the scenario, an overlay
-    it reads, or a non-empty file without --force."""
+    """Refuse outputs of `minors run` that would destroy a file (`check_outputs`)."""
     from ..scenario import load_scenario
 
     reads: list[str] = []
@@ -289,8 +288,7 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
 
 
 def _nationality_table(found: Any) -> Any:
-    """A profile as rich renderables: the context, the traits and their clauses, and the
-    projections."""
+    """A profile as rich tables: its traits with their clauses, and its projections."""
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table

@@ -1,14 +1,7 @@
-"""How the command line writes, for every command: readable output through `show`, JSON
-through `echo_json`.
-
-- To a terminal, rich fits the output to the window, as a terminal reader expects.
-- To anything else (a pipe, a file, a test), every line is whole: nothing is wrapped at a
-  width, no table cell is cut short ("Stock…"), and there is no colour. A table is as wide
-  as its widest row; trailing blanks are stripped.
-- A stream that cannot encode a character (an ASCII or Latin-1 console meeting "—" or
-  "→") gets a plain fallback ("-", "->"; "?" for the rest) instead of a
-  `UnicodeEncodeError`; JSON is then written with `\\u` escapes, so that it still says the
-  same thing.
+"""How the command line writes: `show` fits rich output to a terminal, and writes whole
+lines to anything else (nothing wrapped, no table cell cut short, no colour); `echo_json`.
+A stream that cannot encode a character gets a plain fallback ("—" as "-") instead of a
+`UnicodeEncodeError`, and JSON `\\u` escapes.
 """
 
 from __future__ import annotations
@@ -78,8 +71,7 @@ codecs.register_error(ERRORS, _fallback)
 
 
 def setup() -> None:
-    """Make standard output and error fall back (`FALLBACK`) rather than raise on text
-    their encoding cannot hold; called once when the command line starts."""
+    """Make standard output and error fall back (`FALLBACK`) rather than raise."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -98,8 +90,8 @@ def _is_terminal(stream: TextIO) -> bool:
 
 
 def show(renderable: RenderableType, *, err: bool = False) -> None:
-    """Print `renderable` (text, a table, a group of them) on standard output (or error):
-    fitted to a terminal, or in whole lines to anything else."""
+    """Print `renderable` on standard output (or error): fitted to a terminal, or in whole
+    lines to anything else."""
     stream = _stream(err)
     if isinstance(renderable, str):
         renderable = Text(renderable)  # plain text: brackets are not markup
@@ -114,8 +106,7 @@ def show(renderable: RenderableType, *, err: bool = False) -> None:
 
 
 def echo_json(document: Any, *, err: bool = False) -> None:
-    """Print `document` as indented JSON: UTF-8 text where the stream can hold it, `\\u`
-    escapes where it cannot (the same JSON either way)."""
+    """Print `document` as indented JSON (`\\u` escapes where the stream cannot hold it)."""
     text = json.dumps(document, indent=2, ensure_ascii=False)
     encoding = getattr(_stream(err), "encoding", None) or "utf-8"
     try:
@@ -130,8 +121,8 @@ MESSAGE_LIMIT = 2000
 
 
 def one_line(exc: BaseException | str) -> str:
-    """An error's message as one line: the lines of a many-problem message joined with
-    "; ", the whole cut at `MESSAGE_LIMIT` characters."""
+    """An error's message as one line (a many-problem message's lines joined with "; "),
+    cut at `MESSAGE_LIMIT` characters."""
     lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
     text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
     if len(text) > MESSAGE_LIMIT:
@@ -140,8 +131,7 @@ def one_line(exc: BaseException | str) -> str:
 
 
 def error_document(exc: MinorsError) -> dict[str, Any]:
-    """What `--json` prints on standard output when the input is malformed (exit 2): not a
-    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
+    """What `--json` prints when the input is malformed (exit 2): the `error` schema."""
     file, command = getattr(exc, "file", None), getattr(exc, "command", None)
     return {
         "error": {
@@ -155,8 +145,7 @@ def error_document(exc: MinorsError) -> dict[str, Any]:
 
 
 def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
-    """Exit 2 for bad input: one line on standard error, and with `--json` the error
-    document on standard output."""
+    """Exit 2 for bad input: one line on stderr (and with `--json` the error document)."""
     if as_json:
         echo_json(error_document(exc))
     click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)

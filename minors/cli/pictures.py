@@ -18,8 +18,7 @@ __all__ = ["report", "write_page", "write_run_page"]
 
 
 def write_page(story: Story, path: str) -> None:
-    """Write the page of `story` to `path` and say so on stderr; exit 2 with one line if
-    the file cannot be written."""
+    """Write the page of `story` to `path` and say so on stderr (exit 2 if it cannot)."""
     from ..audit.page import write
 
     try:
@@ -36,7 +35,7 @@ def write_page(story: Story, path: str) -> None:
 
 def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, path: str) -> None:
     """`minors run --html OUT`: the page of the run, naming the rule a command broke if one
-    did (`error`, the error object of `minors run --json`)."""
+    did (`error`, as `minors run --json` prints it)."""
     from ..audit.story import story_of_game
 
     broke = None
@@ -80,7 +79,6 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool
     log fails verification (naming the first bad entry), 2 when it cannot be verified here
     or the page cannot be written.
     """
-    from ..audit.log import LogUnavailable
     from ..audit.story import story_of_log
     from ..errors import ReportError
     from ..rules82 import find_rulebook
@@ -93,7 +91,7 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool
     except ReportError as exc:
         click.echo(f"minors: cannot draw: {exc}", err=True)
         sys.exit(1)
-    except (LogUnavailable, MinorsError) as exc:
+    except MinorsError as exc:
         click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
         sys.exit(2)
     write_page(story, html_path)

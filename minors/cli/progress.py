@@ -1,6 +1,5 @@
-"""A progress bar for long work (`minors log verify`, the mutation runs): drawn by rich
-on a terminal, and nothing at all when the stream is a pipe or a file, so that what a
-program reads is only the output."""
+"""A progress bar for long work, drawn by rich on a terminal and not at all to a pipe or a
+file, so that a program reads only the output."""
 
 from __future__ import annotations
 
@@ -29,10 +28,8 @@ def _ignore(done: int, total: int) -> None:
 
 @contextmanager
 def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Advance]:
-    """A bar on stderr (or stdout) while the block runs, if that stream is an interactive
-    terminal; it is cleared when the block ends. Yields the function to report progress
-    with (`unit` names what is counted). While the bar is drawn on a stream, prints to that
-    stream appear above it."""
+    """A bar on stderr (or stdout) while the block runs, if that stream is a terminal;
+    yields the function to report progress with (`unit` names what is counted)."""
     console = Console(stderr=stderr)
     if not console.is_interactive:
         yield _ignore

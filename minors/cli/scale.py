@@ -1,7 +1,5 @@
 """`minors simulate`, `minors explore` and `minors log verify-many`: the command line of
-`minors.scale` (docs/scale.md). Thin: options in, a job of `minors.scale` run by a
-`Runner`, its report out (a table, `--json`, a page); a progress bar on a terminal's
-stderr only."""
+`minors.scale` (docs/scale.md), a job of which a `Runner` runs."""
 
 from __future__ import annotations
 
@@ -57,15 +55,12 @@ def _run_options(func: F) -> F:
 
 
 def _rulebook(spec: str | None) -> Any:
-    """The rulebook `--rulebook` names (by name or module:attribute), None without one."""
+    """The rulebook `--rulebook` names, None without one."""
     if spec is None:
         return None
     from ..rules82 import find_rulebook
 
     return find_rulebook(spec)
-
-
-# ---- minors simulate ------------------------------------------------------------------------
 
 
 @click.command("simulate")
@@ -265,9 +260,6 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
     return Group(*parts)
 
 
-# ---- minors explore --------------------------------------------------------------------------
-
-
 @click.command("explore")
 @click.argument("scenario", required=False, type=click.Path(dir_okay=False))
 @click.option("--depth", type=int, metavar="D", help="At most D steps (a command or a pass).")
@@ -356,9 +348,6 @@ def explore(
             lines.append(v.scenario.rstrip("\n"))
         show("\n".join(lines))
     sys.exit(1 if found.violations else 0)
-
-
-# ---- minors log verify-many ------------------------------------------------------------------
 
 
 @click.command("verify-many")
