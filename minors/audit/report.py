@@ -189,15 +189,12 @@ def _summary(game: Game) -> Table:
     return table
 
 
-def report(game: Game, error: str | None = None) -> RenderableType:
+def report(game: Game) -> RenderableType:
     """The whole report: each turn's commands and what they did, then a summary."""
     played = [(e, e.command["command"] != "advance", placed(e)) for e in game.log]
-    parts: list[RenderableType] = [*_grouped_turns(list(_rows(played))), _summary(game)]
     credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
-    parts.append(Text(f"BRP credits from rule 82: {credits}"))
-    if error:
-        parts.append(Text(error, style="bold red"))
-    return Group(*parts)
+    brps = Text(f"BRP credits from rule 82: {credits}")
+    return Group(*_grouped_turns(list(_rows(played))), _summary(game), brps)
 
 
 def _mentions(text: str, name: str) -> bool:

@@ -22,7 +22,6 @@ from typing import Any
 
 from attrs import frozen
 
-from .._kernel.rulebook import Rulebook
 from ..domain import ClauseKind
 from ..domain.marks import marked
 from ..errors import CoverageError
@@ -101,10 +100,10 @@ def clause_code() -> dict[str, list[tuple[str, Any]]]:
 
 
 @functools.cache
-def branches(rulebook: Rulebook = RULEBOOK) -> dict[str, list[str]]:
-    """Clause id -> the functions of the rulebook's modules that ask `rules.on("...")`."""
+def branches() -> dict[str, list[str]]:
+    """Clause id -> the functions of rule 82's modules that ask `rules.on("...")`."""
     out: dict[str, list[str]] = {}
-    modules = {e.function.__module__ for e in rulebook.entries}
+    modules = {e.function.__module__ for e in RULEBOOK.entries}
     for name in sorted(modules):
         module = importlib.import_module(name)
         try:
@@ -145,19 +144,15 @@ def _source(function: Any) -> str:
         return repr(function)
 
 
-def clause_digest(
-    clause: str,
-    rs: Ruleset,
-    rulebook: Rulebook = RULEBOOK,
-    code: Mapping[str, Any] | None = None,
-) -> str:
-    """SHA-256 of the source of the functions and the rows that carry `clause` now."""
+def clause_digest(clause: str, rs: Ruleset, code: Mapping[str, Any] | None = None) -> str:
+    """SHA-256 of the source of the functions and the rows that carry `clause` now
+    (`code`: `clause_code()`, if the caller has it)."""
     found = code if code is not None else clause_code()
     functions = dict(found.get(clause, ()))
-    for entry in rulebook.entries:
+    for entry in RULEBOOK.entries:
         if entry.clause == clause:
             functions[entry.key] = entry.function
-    for name in branches(rulebook).get(clause, ()):
+    for name in branches().get(clause, ()):
         module, _, function = name.rpartition(".")
         functions[name] = getattr(importlib.import_module(module), function)
     parts = [f"{name}\n{_source(fn)}" for name, fn in sorted(functions.items())]
@@ -259,14 +254,13 @@ def citations(tests: Path) -> list[Citation]:
     return found
 
 
-def coverage(
-    tests: Path, ruleset: Ruleset | None = None, rulebook: Rulebook = RULEBOOK
-) -> dict[str, ClauseCoverage]:
-    """Each clause of the registry, in text order, with what cites and carries it."""
-    rs = ruleset if ruleset is not None else load_ruleset()
-    code = rulebook.registered()
+def coverage(tests: Path) -> dict[str, ClauseCoverage]:
+    """Each clause of the registry, in text order, with what cites and carries it under
+    rule 82's rulebook."""
+    rs = load_ruleset()
+    code = RULEBOOK.registered()
     marks = clause_code()
-    asked = branches(rulebook)
+    asked = branches()
     results = _results(tests)
     cited: dict[str, set[str]] = {}
     for citation in citations(tests):
@@ -279,7 +273,7 @@ def coverage(
         result = results.get(cid)
         run, proven = "not run", ()
         if result is not None:
-            if result.get("digest") != clause_digest(cid, rs, rulebook, marks):
+            if result.get("digest") != clause_digest(cid, rs, marks):
                 run = "stale"
             else:
                 proven = tuple(sorted(result.get("failed", ())))

@@ -128,12 +128,16 @@ def run(
     Exit 0 when the run completes, 3 when a command breaks a rule (the state before it is
     printed, with the error), 2 when the file or its values are malformed.
     """
-    from ..scenario import BUILT_IN, ScenarioRuleViolation, run_scenario
+    from ..scenario import BUILT_IN, ScenarioRuleViolation, load_scenario, run_scenario
 
     book = load_rulebook(rulebook_spec)
     error: dict[str, Any] | None = None
     try:
-        _check_run_outputs(file, overlays, book, log_path, html_path, force)
+        reads: list[str] = []  # never written over: the scenario and the overlays it reads
+        if file is not None and (log_path or html_path):
+            scenario = load_scenario(file, book.kinds if book is not None else None)
+            reads = [file, *scenario.ruleset, *overlays]
+        check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
         game = run_scenario(
             BUILT_IN if file is None else file,
             until,
@@ -158,24 +162,6 @@ def run(
             err=True,
         )
     sys.exit(code)
-
-
-def _check_run_outputs(
-    file: str | None,
-    overlays: tuple[str, ...],
-    book: Any,
-    log_path: str | None,
-    html_path: str | None,
-    force: bool,
-) -> None:
-    """Refuse outputs of `minors run` that would destroy a file (`check_outputs`)."""
-    from ..scenario import load_scenario
-
-    reads: list[str] = []
-    if file is not None and (log_path or html_path):
-        scenario = load_scenario(file, book.kinds if book is not None else None)
-        reads = [file, *scenario.ruleset, *overlays]
-    check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
 
 
 @main.group()
@@ -250,24 +236,16 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
     under it. Reads the tests of a checkout: exit 2 when there is none."""
     from pathlib import Path
 
-    from .coverage import (
-        CoverageError,
-        checkout_tests,
-        coverage,
-        problems,
-        to_json,
-        to_markdown,
-        to_text,
-    )
+    from . import coverage as cov
 
     try:
-        tests = Path(tests_dir) if tests_dir else checkout_tests()
-        report = coverage(tests)
-    except CoverageError as exc:
+        tests = Path(tests_dir) if tests_dir else cov.checkout_tests()
+        report = cov.coverage(tests)
+    except cov.CoverageError as exc:
         click.echo(f"minors: error: {exc}", err=True)
         sys.exit(2)
     if check:
-        found = problems(report)
+        found = cov.problems(report)
         for line in found:
             click.echo(line)
         checked = {p.split(" ")[0] for p in found}
@@ -278,9 +256,9 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
         )
         sys.exit(1 if found else 0)
     if as_json:
-        echo_json(to_json(report))
+        echo_json(cov.to_json(report))
     else:
-        for line in to_markdown(report) if markdown else to_text(report):
+        for line in cov.to_markdown(report) if markdown else cov.to_text(report):
             click.echo(line)
 
 

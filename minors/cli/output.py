@@ -78,10 +78,6 @@ def setup() -> None:
             reconfigure(errors=ERRORS)
 
 
-def _stream(err: bool) -> TextIO:
-    return sys.stderr if err else sys.stdout
-
-
 def _is_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -89,10 +85,10 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def show(renderable: RenderableType, *, err: bool = False) -> None:
-    """Print `renderable` on standard output (or error): fitted to a terminal, or in whole
-    lines to anything else."""
-    stream = _stream(err)
+def show(renderable: RenderableType) -> None:
+    """Print `renderable` on standard output: fitted to a terminal, or in whole lines to
+    anything else."""
+    stream = sys.stdout
     if isinstance(renderable, str):
         renderable = Text(renderable)  # plain text: brackets are not markup
     if _is_terminal(stream):
@@ -102,18 +98,18 @@ def show(renderable: RenderableType, *, err: bool = False) -> None:
     with console.capture() as captured:
         console.print(renderable, no_wrap=True, overflow="ignore", crop=False)
     lines = [line.rstrip() for line in captured.get().splitlines()]
-    click.echo("\n".join(lines), err=err)
+    click.echo("\n".join(lines))
 
 
-def echo_json(document: Any, *, err: bool = False) -> None:
+def echo_json(document: Any) -> None:
     """Print `document` as indented JSON (`\\u` escapes where the stream cannot hold it)."""
     text = json.dumps(document, indent=2, ensure_ascii=False)
-    encoding = getattr(_stream(err), "encoding", None) or "utf-8"
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         text = json.dumps(document, indent=2)
-    click.echo(text, err=err)
+    click.echo(text)
 
 
 MESSAGE_LIMIT = 2000
