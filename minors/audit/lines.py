@@ -23,7 +23,6 @@ __all__ = [
     "canonical",
     "cut",
     "digest",
-    "encoded_records",
     "entry_command",
     "entry_line",
     "moment_of",
@@ -264,16 +263,9 @@ def _effects(text: str, record: dict[str, Any]) -> bytes | None:
 
 def records(
     lines: list[bytes], prev: str = GENESIS, first: int = 1
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's record (numbered from `first`) after the encoding and chain checks."""
-    for number, record, _ in encoded_records(lines, prev, first):
-        yield number, record
-
-
-def encoded_records(
-    lines: list[bytes], prev: str = GENESIS, first: int = 1
 ) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
-    """`records`, each with the canonical JSON of its effects (if it has any)."""
+    """Each line's number (from `first`), record and effects' canonical JSON (if it has
+    any), after the encoding and chain checks."""
     for number, raw in enumerate(lines, start=first):
         record, effects = parse_entry(raw, number)
         if record.get("prev") != prev:

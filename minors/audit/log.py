@@ -41,7 +41,6 @@ from .lines import (
     canonical,
     cut,
     digest,
-    encoded_records,
     entry_command,
     moment_of,
     parse,
@@ -264,8 +263,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
     except MinorsError as exc:
         raise LogFormatError(f"{path}: line 1: {cut(exc, 300)}") from None
     origin = "start"
-    if fmt >= 2:
-        moment_of(first["at"], 1, "at")
+    if fmt >= 2:  # _form has read its `at`
         if first["seq"] < 0:
             raise LogFormatError(f"{path}: line 1: the header's 'seq' is negative")
         if first["seq"] != 0 or first["state"] != game.state():
@@ -605,7 +603,7 @@ def _verify_lines(
     closed = False
     due: dict[str, Any] | None = None
     total = len(lines)
-    for number, record, encoded in encoded_records(lines):
+    for number, record, encoded in records(lines):
         kind = _form(record, number, fmt) if number > 1 else "header"
         if kind == "seal":
             if not closed:
@@ -719,7 +717,7 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
                 f"the first line is not a header of a log format this version reads "
                 f"({', '.join(map(str, FORMATS))})"
             )
-        for number, record in records(lines):
+        for number, record, _ in records(lines):
             _form(record, number, fmt)
             yield number, record
     except LogCheckError as bad:
@@ -858,7 +856,7 @@ def replay(
         game, begin = _from_snapshot(path, lines, setup, stop)
         prev = parse(lines[begin], begin + 1)["hash"]
         if log is not None:  # the new log repeats the lines before the snapshot: check them
-            for number, record in records(lines[: begin + 1]):
+            for number, record, _ in records(lines[: begin + 1]):
                 if number > 1:
                     _form(record, number, fmt)
     except LogCheckError as bad:
@@ -895,7 +893,7 @@ def _play_on(
     line read checked; the number of lines the game has gone through."""
     used = begin + 1
     try:
-        for number, record in records(lines[begin + 1 :], prev, begin + 2):
+        for number, record, _ in records(lines[begin + 1 :], prev, begin + 2):
             kind = _form(record, number, fmt)
             if kind == "snapshot":
                 used = number

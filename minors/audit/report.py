@@ -138,25 +138,22 @@ def _command(entry: LogEntry) -> str:
     return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
 
 
-def _sentences(moment: str, effects: list[Event]) -> Iterator[tuple[str, str]]:
+def _sentences(effects: list[Event]) -> Iterator[str]:
+    """The effects of one moment as sentences; the wars 82.12 gives a country's partners
+    make one."""
     shared: dict[str, list[str]] = {}
     for effect in effects:
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
             shared.setdefault(effect.a, []).append(effect.b)
     for item in _grouped(effects):
         if isinstance(item, list):
-            yield moment, _describe_units(item)
-            continue
-        effect = item
-        if isinstance(effect, WarBegan) and effect.rule == "82.12":
-            names = shared.pop(effect.a, None)
-            if names:
-                yield (
-                    moment,
-                    (f"{effect.a} is also at war with their partners: {', '.join(names)}  [82.12]"),
-                )
-            continue
-        yield moment, describe(effect)
+            yield _describe_units(item)
+        elif isinstance(item, WarBegan) and item.rule == "82.12":
+            if item.a in shared:
+                names = ", ".join(shared.pop(item.a))
+                yield f"{item.a} is also at war with their partners: {names}  [82.12]"
+        else:
+            yield describe(item)
 
 
 def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
@@ -340,8 +337,8 @@ def _rows(
         for moment, run in groupby(
             (item for item in kept if not isinstance(item[1], PhaseEnded)), key=lambda i: i[0]
         ):
-            for at, text in _sentences(moment, [effect for _, effect in run]):
-                yield at, "    " + text
+            for text in _sentences([effect for _, effect in run]):
+                yield moment, text
 
 
 def show_log(

@@ -196,6 +196,9 @@ class FileSink:
             return
         data = b"".join(self._pending)
         counted = self._counted
+        self._pending.clear()
+        self._pending_bytes = 0
+        self._counted = False
         try:
             written = 0
             while written < len(data):
@@ -203,15 +206,9 @@ class FileSink:
             if flush:
                 os.fsync(self._fd)
         except OSError as exc:
-            self._pending.clear()
-            self._pending_bytes = 0
-            self._counted = False
             self._undo(exc, lost=counted)
             raise self._error(exc, "write") from None
         self._size += len(data)
-        self._pending.clear()
-        self._pending_bytes = 0
-        self._counted = False
 
     def _undo(self, exc: OSError, *, lost: bool) -> None:
         """Cut the file back to its last complete write; break the sink if that fails or if

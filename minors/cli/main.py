@@ -262,9 +262,6 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
             click.echo(line)
 
 
-# ---- minors nationality (ASL A25) -------------------------------------------------------
-
-
 def _nationality_table(found: Any) -> Any:
     """A profile as rich tables: its traits with their clauses, and its projections."""
     from rich.console import Group
@@ -465,9 +462,6 @@ def _bridge(
             show(_nationality_table(t.profile))
 
 
-# ---- minors schema (JSON Schemas, docs/schemas/) -------------------------------------------
-
-
 @main.command("schema")
 @click.argument("name", required=False)
 @click.option(
@@ -500,9 +494,6 @@ def schema(name: str | None, folder: str | None) -> None:
     for command, key in schemas.OUTPUTS.items():
         click.echo(f"minors {command} --json: {key}")
     click.echo("any --json command that exits 2: error")
-
-
-# ---- minors init (a starter folder) ---------------------------------------------------------
 
 
 @main.command("init")
