@@ -34,17 +34,10 @@ __all__ = [
     "text",
 ]
 
-GENESIS = "0" * 64
-"""The `prev` of a log's first line."""
-
-MAX_LOG = 1 << 30
-"""The largest log file read (1 GiB): a format-2 log of 100,000 entries is about 40 MB."""
-
-MAX_LINE = 16 << 20
-"""The longest line read (16 MiB): a header's state is a few hundred kilobytes."""
-
-MAX_DEPTH = 64
-"""The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""
+GENESIS = "0" * 64  # the `prev` of a log's first line
+MAX_LOG = 1 << 30  # the largest log read: a format-2 log of 100,000 entries is about 40 MB
+MAX_LINE = 16 << 20  # the longest line read: a header's state is a few hundred kilobytes
+MAX_DEPTH = 64  # the deepest nesting of arrays and objects (a log's own lines reach 8)
 
 
 def _no_default(value: Any) -> Any:
@@ -81,8 +74,7 @@ def digest(value: Any) -> str:
 
 
 def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
-    """The line for `record` chained after `prev`, and its hash (the SHA-256 of its
-    canonical JSON without `hash`)."""
+    """The line for `record` chained after `prev`, and its hash (of the line without it)."""
     body = {**record, "prev": prev}
     encoded = canonical(body)
     own = hashlib.sha256(encoded).hexdigest()
@@ -94,8 +86,7 @@ def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
 def entry_line(
     seq: int, at: Moment, command: dict[str, Any], effects: str, state: str | None, prev: str
 ) -> tuple[bytes, str]:
-    """What `seal` makes of an entry's record, assembled from its members' canonical JSON
-    (`effects` already encoded; `state` the state digest an advance carries)."""
+    """What `seal` makes of an entry's record, assembled from its members' canonical JSON."""
     # at < command < effects < effects_digest < hash < kind < prev < seq < state_digest
     effects_digest = hashlib.sha256(effects.encode()).hexdigest()
     head = (
@@ -109,8 +100,7 @@ def entry_line(
     return f'{head},"hash":"{own}"{tail}}}\n'.encode(), own
 
 
-_STRING = json.encoder.encode_basestring
-"""A text as a JSON string, non-ASCII characters as themselves (canonical)."""
+_STRING = json.encoder.encode_basestring  # non-ASCII characters as themselves (canonical)
 
 
 def cut(text: object, limit: int = 120) -> str:
@@ -234,8 +224,7 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
 
 
 def _without(text: str, key: str, value: str) -> str | None:
-    """The canonical JSON `text` of an object without its member `key`, found by its value:
-    a hash, which nothing else in the line can hold."""
+    """`text` without its member `key`, found by its value (a hash: nothing else holds it)."""
     member = f'"{key}":"{value}"'
     at = text.find("," + member)
     if at >= 0:
@@ -247,8 +236,7 @@ def _without(text: str, key: str, value: str) -> str | None:
 
 
 def _effects(text: str, record: dict[str, Any]) -> bytes | None:
-    """The canonical JSON of an entry's `effects`, cut from its line's `text` (encoded
-    again if the cut is not what the digest says)."""
+    """The canonical JSON of an entry's `effects`, cut from its line's `text` if it can be."""
     effects, digest_ = record.get("effects"), record.get("effects_digest")
     if not isinstance(effects, list) or not isinstance(digest_, str):
         return None
@@ -264,8 +252,7 @@ def _effects(text: str, record: dict[str, Any]) -> bytes | None:
 def records(
     lines: list[bytes], prev: str = GENESIS, first: int = 1
 ) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
-    """Each line's number (from `first`), record and effects' canonical JSON (if it has
-    any), after the encoding and chain checks."""
+    """Each line's number, record and effects' JSON, its encoding and chain checked."""
     for number, raw in enumerate(lines, start=first):
         record, effects = parse_entry(raw, number)
         if record.get("prev") != prev:

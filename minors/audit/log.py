@@ -488,8 +488,7 @@ def verify(
 def _onward(
     progress: Callable[[int, int], None] | None,
 ) -> Callable[[int, int], None] | None:
-    """`progress`, called only past its furthest line (a log that fails the byte-for-byte
-    pass is checked again from its first line)."""
+    """`progress`, called only past its furthest line (the second pass starts again)."""
     if progress is None:
         return None
     furthest = 0
@@ -575,8 +574,7 @@ def _verify_replayed(
 def _sealed(
     raw: bytes, number: int, fmt: int, prev: str, head_hash: str, seals: list[str]
 ) -> str | None:
-    """The hash of a seal line chained after `prev` that signs `head_hash` (its key added to
-    `seals`); None if the line is not one."""
+    """The hash of a seal of `head_hash` chained after `prev` (its key added to `seals`)."""
     try:
         record = parse(raw, number)
         if record.get("prev") != prev or _form(record, number, fmt) != "seal":
@@ -780,8 +778,7 @@ def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
 
 
 def head(path: str | Path) -> str:
-    """The hash of a log's closing line (of its last line if it has none), its chain and
-    form checked, its rules not replayed."""
+    """The hash of a log's closing line (or last line), its rules not replayed."""
     found = ""
     for _, record in _entries(path, read_lines(path)):
         if record["kind"] != "seal":

@@ -40,8 +40,7 @@ STATUS_COLOURS: Mapping[Status, str] = {
     Status.COLONY: "#d8c3a0",
     Status.COMMONWEALTH: "#a9c8ec",
 }
-"""The fill of a season's cell by the minor's 82.11 status: pale, so that the major's strip
-and the chart's lines stand out."""
+"""A season's cell by the minor's 82.11 status: pale, so the major's strip stands out."""
 
 MAJOR_PALETTES: Mapping[Faction, tuple[str, ...]] = {
     Faction.AXIS: ("#3f3f46", "#15803d", "#a21caf", "#78350f"),
@@ -63,16 +62,11 @@ def major_colours(majors: Iterable[tuple[str, Faction]]) -> dict[str, str]:
     return out
 
 
-ROW = 18
-"""The height of a minor's band."""
-PITCH = 22
-"""From one band to the next."""
-HEAD = 44
-"""The timeline's header: a row of years over a row of seasons."""
-STRIP = 5
-"""The height of the major's strip at the foot of a cell."""
-DODGE = 3.0
-"""How far apart the chart draws lines of majors with equal credits."""
+ROW = 18  # the height of a minor's band
+PITCH = 22  # from one band to the next
+HEAD = 44  # the timeline's header: a row of years over a row of seasons
+STRIP = 5  # the height of the major's strip at the foot of a cell
+DODGE = 3.0  # how far apart the chart draws lines of majors with equal credits
 SEASON_SHORT = {"spring": "Spr", "summer": "Sum", "fall": "Fall", "winter": "Win"}
 
 

@@ -130,8 +130,7 @@ class Recorder:
         return [record] if snapshot is None else [record, snapshot]
 
     def lines(self, entry: LogEntry, state: GameState | None, prev: str) -> tuple[list[bytes], str]:
-        """The lines of one entry (`entry`'s records, sealed) chained after `prev`, and the
-        hash of the last."""
+        """`entry`'s records sealed after `prev`, and the hash of the last."""
         effects = effects_text(entry.effects)
         whole, snapshot = self._count(entry, state)
         line, own = entry_line(entry.seq, entry.moment, entry.command, effects, whole, prev)

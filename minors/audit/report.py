@@ -80,8 +80,7 @@ def _natural(unit_id: str) -> tuple[str, int, str]:
 
 
 def unit_list(ids: Iterable[str]) -> str:
-    """Unit ids for a sentence in natural order, three or more consecutive numbers of one
-    prefix as `w-poland-1 to w-poland-12`."""
+    """Unit ids for a sentence, runs of three or more as `w-poland-1 to w-poland-12`."""
     runs: list[list[tuple[str, int, str]]] = []
     for key in sorted({_natural(i) for i in ids}):
         last = runs[-1][-1] if runs else None
@@ -98,8 +97,7 @@ def unit_list(ids: Iterable[str]) -> str:
 
 
 def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
-    """The effects in order, runs of placements in one country or eliminations for one cause
-    (under one rule) gathered in a list."""
+    """The effects, runs of placements in a country or eliminations for a cause in a list."""
 
     def group(effect: Event) -> tuple[object, ...] | None:
         if isinstance(effect, UnitPlaced):
@@ -139,8 +137,7 @@ def _command(entry: LogEntry) -> str:
 
 
 def _sentences(effects: list[Event]) -> Iterator[str]:
-    """The effects of one moment as sentences; the wars 82.12 gives a country's partners
-    make one."""
+    """The effects of one moment as sentences (82.12's wars of a country's partners in one)."""
     shared: dict[str, list[str]] = {}
     for effect in effects:
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
@@ -227,8 +224,7 @@ def _names(command: dict[str, Any], minor: str) -> bool:
 
 
 def placed(entry: LogEntry) -> list[tuple[str, Event]]:
-    """Each effect of an entry with the moment it happened at (an advance's: the phase it
-    ended or started)."""
+    """Each effect of an entry with the moment (for an advance, the phase) it happened at."""
     moment = str(entry.moment)
     if entry.command.get("command") == "advance" and entry.effects:
         first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)

@@ -185,8 +185,7 @@ class FileSink:
             self._fd = None
 
     def _emit(self, lines: list[bytes], *, flush: bool) -> None:
-        """Write `lines` (after those held) and make them durable with `flush`; hold them
-        otherwise. On a failure, cut the file back to its last complete write."""
+        """Write `lines` (after those held), durably with `flush`; or hold them."""
         if self._fd is None:
             raise LogWriteError(0, f"the log {self.path} is closed")
         self._pending.extend(lines)
@@ -211,8 +210,7 @@ class FileSink:
         self._size += len(data)
 
     def _undo(self, exc: OSError, *, lost: bool) -> None:
-        """Cut the file back to its last complete write; break the sink if that fails or if
-        entries the game holds were lost."""
+        """Cut the file back to its last complete write; break the sink if entries are lost."""
         assert self._fd is not None
         try:
             os.ftruncate(self._fd, self._size)

@@ -84,8 +84,7 @@ def _prefix(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
 
 
 class Digests:
-    """`state_digest` of one game's states as they come, one after another: what did not
-    change since the last call is not encoded or hashed again."""
+    """`state_digest` of one game's states in turn, what did not change not hashed again."""
 
     def __init__(self) -> None:
         self._parts: dict[str, tuple[Any, str]] = {}  # the value last seen, its digest

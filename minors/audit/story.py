@@ -69,8 +69,7 @@ class Turn:
 
 @frozen
 class Cell:
-    """A minor in one season: its status and major at the season's end, and the season's
-    status changes (sentences with their clause)."""
+    """A minor at the end of a season, and its status changes in the season (sentences)."""
 
     status: Status
     major: str | None
@@ -180,8 +179,7 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
 ) -> Iterator[tuple[Line, list[StatusChanged]]]:
-    """The lines of one entry: its command, then what the rules did (the wars 82.12 gives a
-    country's partners in one line)."""
+    """The lines of one entry: its command, then what the rules did."""
     kind = entry.command["command"]
     if kind != "advance":
         named = {str(v) for v in entry.command.values() if isinstance(v, str)}

@@ -76,8 +76,7 @@ force_option = click.option(
 
 
 def print_game(game: Any, as_json: bool, error: dict[str, Any] | None = None) -> None:
-    """The state of a game as `minors run` prints it: its report, or with `--json` its JSON
-    state with the error object of a command that broke a rule."""
+    """The state of a game as `minors run` prints it (with `--json`, and `error`)."""
     from ..audit.report import report
 
     if as_json:

@@ -145,8 +145,7 @@ def _source(function: Any) -> str:
 
 
 def clause_digest(clause: str, rs: Ruleset, code: Mapping[str, Any] | None = None) -> str:
-    """SHA-256 of the source of the functions and the rows that carry `clause` now
-    (`code`: `clause_code()`, if the caller has it)."""
+    """SHA-256 of the source of the functions and the rows that carry `clause` now."""
     found = code if code is not None else clause_code()
     functions = dict(found.get(clause, ()))
     for entry in RULEBOOK.entries:
@@ -255,8 +254,7 @@ def citations(tests: Path) -> list[Citation]:
 
 
 def coverage(tests: Path) -> dict[str, ClauseCoverage]:
-    """Each clause of the registry, in text order, with what cites and carries it under
-    rule 82's rulebook."""
+    """Each clause of the registry, in text order, with what cites and carries it."""
     rs = load_ruleset()
     code = RULEBOOK.registered()
     marks = clause_code()

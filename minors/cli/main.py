@@ -415,8 +415,7 @@ def _bridge(
     overlays: tuple[str, ...],
     context: dict[str, Any],
 ) -> None:
-    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge),
-    with the options of `context` (as `profile` takes them)."""
+    """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge)."""
     from ..asl.bridge import troops
     from ..scenario import ScenarioRuleViolation, run_scenario
 

@@ -86,8 +86,7 @@ def _is_terminal(stream: TextIO) -> bool:
 
 
 def show(renderable: RenderableType) -> None:
-    """Print `renderable` on standard output: fitted to a terminal, or in whole lines to
-    anything else."""
+    """Print `renderable`: fitted to a terminal, in whole lines to anything else."""
     stream = sys.stdout
     if isinstance(renderable, str):
         renderable = Text(renderable)  # plain text: brackets are not markup

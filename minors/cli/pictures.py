@@ -34,8 +34,7 @@ def write_page(story: Story, path: str) -> None:
 
 
 def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, path: str) -> None:
-    """`minors run --html OUT`: the page of the run, naming the rule a command broke if one
-    did (`error`, as `minors run --json` prints it)."""
+    """`minors run --html OUT`: the page of the run, with the rule a command broke."""
     from ..audit.story import story_of_game
 
     broke = None

@@ -28,8 +28,7 @@ def _ignore(done: int, total: int) -> None:
 
 @contextmanager
 def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Advance]:
-    """A bar on stderr (or stdout) while the block runs, if that stream is a terminal;
-    yields the function to report progress with (`unit` names what is counted)."""
+    """A bar on stderr (or stdout), if a terminal, while the block runs; yields its update."""
     console = Console(stderr=stderr)
     if not console.is_interactive:
         yield _ignore
