@@ -3,7 +3,6 @@ printing of a game's state."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -11,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import MinorsError
-from .output import echo_json, exit_2, show
+from .output import echo_json, exit_2, fail, show
 
 __all__ = [
     "errors_exit_2",
@@ -63,8 +62,7 @@ def load_rulebook(spec: str | None) -> Any:
     try:
         return find_rulebook(spec)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
-        sys.exit(2)
+        fail(f"error: {exc}".replace("\n  - ", " "))
 
 
 force_option = click.option(

@@ -11,7 +11,7 @@ import click
 from ..errors import LogUnavailable, MinorsError
 from .common import errors_exit_2, force_option, load_rulebook, print_game, rulebook_option
 from .files import check_outputs
-from .output import echo_json, exit_2, show
+from .output import echo_json, exit_2, fail, show
 
 __all__ = ["continue_command", "log", "replay"]
 
@@ -158,8 +158,7 @@ def log_repair(file: str) -> None:
     try:
         done = repair(file)
     except LogUnavailable as exc:
-        click.echo(f"minors: cannot repair: {exc}", err=True)
-        sys.exit(1 if "is damaged" in str(exc) else 2)
+        fail(f"cannot repair: {exc}", 1 if "is damaged" in str(exc) else 2)
     except MinorsError as exc:
         exit_2(exc)
     click.echo(done.describe(file))

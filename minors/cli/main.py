@@ -22,7 +22,7 @@ from .common import (
 )
 from .files import check_outputs
 from .logs import continue_command, log, replay
-from .output import echo_json, exit_2, one_line, show
+from .output import echo_json, exit_2, fail, one_line, show
 from .pictures import report as picture_report
 from .scale import explore as explore_command
 from .scale import simulate as simulate_command
@@ -186,29 +186,21 @@ def rules_diagram(fmt: str) -> None:
 
     from ..rules82.machine import dot, mermaid
 
-    if fmt == "mermaid":
-        click.echo(mermaid(), nl=False)
-        return
-    if fmt == "dot":
-        click.echo(dot(), nl=False)
+    if fmt != "svg":
+        click.echo(mermaid() if fmt == "mermaid" else dot(), nl=False)
         return
     program = shutil.which("dot")
     if program is None:
-        click.echo(
-            "minors: error: --format svg needs Graphviz's dot program "
-            "(Debian: apt-get install graphviz); --format dot prints its input",
-            err=True,
+        fail(
+            "error: --format svg needs Graphviz's dot program (Debian: apt-get install "
+            "graphviz); --format dot prints its input"
         )
-        sys.exit(2)
     drawn = subprocess.run(
         [program, "-Tsvg"], input=dot().encode(), capture_output=True, check=False
     )
     if drawn.returncode != 0:
         problem = drawn.stderr.decode(errors="replace").strip().splitlines()
-        click.echo(
-            f"minors: error: dot failed: {problem[0] if problem else drawn.returncode}", err=True
-        )
-        sys.exit(2)
+        fail(f"error: dot failed: {problem[0] if problem else drawn.returncode}")
     click.echo(drawn.stdout.decode(), nl=False)
 
 
@@ -242,8 +234,7 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
         tests = Path(tests_dir) if tests_dir else cov.checkout_tests()
         report = cov.coverage(tests)
     except cov.CoverageError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        fail(f"error: {exc}")
     if check:
         found = cov.problems(report)
         for line in found:

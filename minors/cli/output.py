@@ -23,6 +23,7 @@ __all__ = [
     "echo_json",
     "error_document",
     "exit_2",
+    "fail",
     "one_line",
     "setup",
     "show",
@@ -143,5 +144,10 @@ def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> No
     """Exit 2 for bad input: one line on stderr (and with `--json` the error document)."""
     if as_json:
         echo_json(error_document(exc))
-    click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)
-    sys.exit(2)
+    fail(f"{prefix}: {one_line(exc)}")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Exit `code` after the line `minors: {message}` on standard error."""
+    click.echo(f"minors: {message}", err=True)
+    sys.exit(code)

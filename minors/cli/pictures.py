@@ -3,12 +3,12 @@ of a game (`minors.audit.page`)."""
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import MinorsError
+from .output import fail
 
 if TYPE_CHECKING:
     from ..audit.story import Story
@@ -24,8 +24,7 @@ def write_page(story: Story, path: str) -> None:
     try:
         write(story, path)
     except OSError as exc:
-        click.echo(f"minors: error: cannot write {path}: {exc.strerror}", err=True)
-        sys.exit(2)
+        fail(f"error: cannot write {path}: {exc.strerror}")
     click.echo(
         f"minors: wrote {path}: {len(story.bands)} minors over {len(story.turns)} seasons, "
         f"{len(story.events)} events",
@@ -43,8 +42,7 @@ def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, p
     try:
         story = story_of_game(game, title=f"minors run {file or 'sample campaign'}", error=broke)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        fail(f"error: {exc}")
     write_page(story, path)
 
 
@@ -88,9 +86,7 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool
         book = find_rulebook(rulebook_spec) if rulebook_spec else None
         story = story_of_log(log_file, rulebook=book)
     except ReportError as exc:
-        click.echo(f"minors: cannot draw: {exc}", err=True)
-        sys.exit(1)
+        fail(f"cannot draw: {exc}", 1)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
-        sys.exit(2)
+        fail(f"error: {exc}".replace("\n  - ", " "))
     write_page(story, html_path)

@@ -13,7 +13,7 @@ import click
 
 from ..errors import ScaleInputError
 from .common import errors_exit_2
-from .output import echo_json, show
+from .output import echo_json, fail, show
 from .progress import progress
 
 __all__ = ["explore", "simulate", "verify_many"]
@@ -31,8 +31,7 @@ def _scale() -> Any:
     try:
         import minors.scale as scale
     except ModuleNotFoundError as exc:
-        click.echo(f"minors: error: this command {NEEDS} ({exc.name} is missing)", err=True)
-        sys.exit(2)
+        fail(f"error: this command {NEEDS} ({exc.name} is missing)")
     return scale
 
 
