@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from itertools import groupby
@@ -52,13 +53,12 @@ MAJOR_PALETTES: Mapping[Faction, tuple[str, ...]] = {
 
 def major_colours(majors: Iterable[tuple[str, Faction]]) -> dict[str, str]:
     """A colour for each major power: its faction's palette in the order of the tables."""
-    used: dict[Faction, int] = {}
+    used: Counter[Faction] = Counter()
     out: dict[str, str] = {}
     for name, faction in majors:
         palette = MAJOR_PALETTES[faction]
-        index = used.get(faction, 0)
-        used[faction] = index + 1
-        out[name] = palette[index % len(palette)]
+        out[name] = palette[used[faction] % len(palette)]
+        used[faction] += 1
     return out
 
 
@@ -256,10 +256,8 @@ def status_diagram() -> Markup:
 
 def _seasons_of(events: Sequence[Line], turns: Sequence[Turn]) -> list[dict[str, Any]]:
     """Each season for the filter, with how many events it has."""
-    counts: dict[str, int] = {}
-    for event in events:
-        counts[event.turn] = counts.get(event.turn, 0) + 1
-    return [{"key": t.key, "label": t.label, "count": counts.get(t.key, 0)} for t in turns]
+    counts = Counter(event.turn for event in events)
+    return [{"key": t.key, "label": t.label, "count": counts[t.key]} for t in turns]
 
 
 def render(story: Story) -> str:

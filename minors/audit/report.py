@@ -170,11 +170,8 @@ def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
 
 def _summary(game: Game) -> Table:
     start = {name: m.start_status for name, m in game.ruleset.minors.items()}
-    table = Table(
-        title=f"Minor countries at {game.clock} (changed since the start)", title_justify="left"
-    )
-    for name in ("Minor", "Status", "Major", "At war with"):
-        table.add_column(name)
+    title = f"Minor countries at {game.clock} (changed since the start)"
+    table = Table("Minor", "Status", "Major", "At war with", title=title, title_justify="left")
     for name, minor in game.raw_state.minors.items():
         if minor.active and minor.status is not start[name]:
             table.add_row(
@@ -215,12 +212,8 @@ def concerns(effect: Event, minor: str) -> bool:
 
 def _names(command: dict[str, Any], minor: str) -> bool:
     """Whether a command names `minor` in one of its fields."""
-    for key, value in command.items():
-        if key == "command":
-            continue
-        if value == minor or (isinstance(value, list) and minor in value):
-            return True
-    return False
+    fields = (value for key, value in command.items() if key != "command")
+    return any(value == minor or (isinstance(value, list) and minor in value) for value in fields)
 
 
 def placed(entry: LogEntry) -> list[tuple[str, Event]]:

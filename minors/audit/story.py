@@ -178,7 +178,7 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
-) -> Iterator[tuple[Line, list[StatusChanged]]]:
+) -> Iterator[tuple[Line, Event | None]]:
     """The lines of one entry: its command, then what the rules did."""
     kind = entry.command["command"]
     if kind != "advance":
@@ -187,7 +187,7 @@ def _events(
         at = str(entry.moment)
         turn = Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
-        yield Line(entry.seq, at, turn, text, "", minors, True), []
+        yield Line(entry.seq, at, turn, text, "", minors, True), None
     happened = (item for item in placed(entry) if not isinstance(item[1], PhaseEnded))
     for at, run in groupby(happened, key=lambda item: item[0]):
         turn, effects = Turn(Moment.parse(at).turn).key, [effect for _, effect in run]
@@ -196,17 +196,15 @@ def _events(
             if isinstance(effect, WarBegan) and effect.rule == "82.12":
                 partners.setdefault(effect.a, []).append(effect.b)
         for effect in effects:
-            if isinstance(effect, WarBegan) and effect.rule == "82.12":
-                names = partners.pop(effect.a, None)
-                if names:
-                    text = f"{effect.a} is also at war with their partners: {', '.join(names)}"
-                    minors = reader.ordered({effect.a, *names} & set(reader.minors))
-                    yield Line(entry.seq, at, turn, text, "82.12", minors), []
-                continue
-            text = describe(effect).removesuffix(f"  [{effect.rule}]")
-            minors = reader.ordered(reader.concerns(effect, games))
-            changed = [effect] if isinstance(effect, StatusChanged) else []
-            yield Line(entry.seq, at, turn, text, effect.rule, minors), changed
+            if not (isinstance(effect, WarBegan) and effect.rule == "82.12"):
+                text = describe(effect).removesuffix(f"  [{effect.rule}]")
+                minors = reader.ordered(reader.concerns(effect, games))
+                yield Line(entry.seq, at, turn, text, effect.rule, minors), effect
+            elif effect.a in partners:
+                names = partners.pop(effect.a)
+                text = f"{effect.a} is also at war with their partners: {', '.join(names)}"
+                minors = reader.ordered({effect.a, *names} & set(reader.minors))
+                yield Line(entry.seq, at, turn, text, "82.12", minors), None
 
 
 def tell(
@@ -255,9 +253,9 @@ def tell(
             raise ReportError(
                 f"entry {entry.seq}: replayed, it gives other effects than the log records"
             )
-        for event, changed in _events(entry, reader, (game, before)):
+        for event, change in _events(entry, reader, (game, before)):
             events.append(event)
-            for change in changed:
+            if isinstance(change, StatusChanged):
                 tie = f" ({change.major})" if change.major else ""
                 line = f"{change.old.value} → {change.new.value}{tie} [{change.rule}]"
                 changes.setdefault((change.minor, event.turn), []).append(line)

@@ -201,42 +201,31 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
         "95% intervals (Wilson for shares, t for means)"
     )
     parts: list[Any] = [head]
-    outcomes = Table(title="At the horizon, per minor", title_justify="left")
-    for column in ("Minor", "Statuses", "Majors", "Attacked", "Conquered", "Example"):
-        outcomes.add_column(column)
+    columns = ("Minor", "Statuses", "Majors", "Attacked", "Conquered", "Example")
+    outcomes = Table(*columns, title="At the horizon, per minor", title_justify="left")
     for name, m in document["minors"].items():
         statuses = ", ".join(f"{k} {shown(v, True)}" for k, v in m["at_horizon"]["status"].items())
         majors = ", ".join(f"{k} {v['value']:.0%}" for k, v in m["at_horizon"]["major"].items())
         examples = ", ".join(f"{k}: #{i}" for k, i in m["examples"].items())
-        outcomes.add_row(
-            name,
-            statuses,
-            majors,
-            shown(m["attacked"], True),
-            shown(m["conquered"], True),
-            examples,
-        )
+        dates = shown(m["attacked"], True), shown(m["conquered"], True)
+        outcomes.add_row(name, statuses, majors, *dates, examples)
     parts.append(outcomes)
-    brps = Table(title="BRP credits at the horizon (mean)", title_justify="left")
-    brps.add_column("Major")
-    brps.add_column("BRPs")
+    brps = Table("Major", "BRPs", title="BRP credits at the horizon (mean)", title_justify="left")
     for major, b in document["brps"].items():
         brps.add_row(major, shown(b["at_horizon"]))
     parts.append(brps)
-    clauses = Table(title="Clauses fired, per campaign", title_justify="left")
-    for column in ("Clause", "Mean", "Campaigns"):
-        clauses.add_column(column)
+    heads = ("Clause", "Mean", "Campaigns")
+    clauses = Table(*heads, title="Clauses fired, per campaign", title_justify="left")
     for rule, c in document["clauses"].items():
         clauses.add_row(rule, shown(c["per_campaign"]), shown(c["campaigns"], True))
     parts.append(clauses)
     versus = document.get("versus")
     if versus is not None:
         diff = Table(
+            *("Measure", "Base", "Versus", "Difference", "p (Holm)"),
             title="Versus - base, paired by seed (differences whose interval excludes 0)",
             title_justify="left",
         )
-        for column in ("Measure", "Base", "Versus", "Difference", "p (Holm)"):
-            diff.add_column(column)
         showing = [d for d in versus["differences"] if d["shows"]]
         for d in showing:
             percent = d["kind"] == "proportion"
