@@ -114,20 +114,14 @@ def branches() -> dict[str, list[str]]:
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for call in ast.walk(node):
-                if (
-                    isinstance(call, ast.Call)
-                    and isinstance(call.func, ast.Attribute)
-                    and call.func.attr == "on"
-                    and isinstance(call.func.value, ast.Attribute)
-                    and call.func.value.attr == "rules"
-                    and call.args
-                    and isinstance(call.args[0], ast.Constant)
-                    and isinstance(call.args[0].value, str)
-                ):
-                    where = f"{name}.{node.name}"
-                    found = out.setdefault(call.args[0].value, [])
-                    if where not in found:
-                        found.append(where)
+                match call:  # rules.on("82.34", ...)
+                    case ast.Call(
+                        func=ast.Attribute(attr="on", value=ast.Attribute(attr="rules")),
+                        args=[ast.Constant(value=str() as clause), *_],
+                    ):
+                        found = out.setdefault(clause, [])
+                        if f"{name}.{node.name}" not in found:
+                            found.append(f"{name}.{node.name}")
     return out
 
 
@@ -190,17 +184,14 @@ def checkout_tests(start: Path | None = None) -> Path:
     return tests
 
 
-def _rule_marker(node: ast.Call) -> list[str] | None:
-    """The clause ids of a `pytest.mark.rule("...")` call, else None."""
-    func = node.func
-    if not (
-        isinstance(func, ast.Attribute)
-        and func.attr == "rule"
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "mark"
-    ):
-        return None
-    return [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+def _rule_marker(node: ast.Call) -> list[str]:
+    """The clause ids of a `pytest.mark.rule("...")` call (none for another call)."""
+    match node:
+        case ast.Call(func=ast.Attribute(attr="rule", value=ast.Attribute(attr="mark")), args=args):
+            return [
+                a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
+    return []
 
 
 def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
@@ -215,9 +206,8 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
             name = owner
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 name = f"{owner}::{child.name}"
-            clauses = _rule_marker(child) if isinstance(child, ast.Call) else None
-            if isinstance(child, ast.Call) and clauses is not None:
-                for clause in clauses:
+            if isinstance(child, ast.Call):
+                for clause in _rule_marker(child):
                     yield Citation(normalize_clause(clause), owner, path, child.lineno)
             yield from visit(child, name)
 
