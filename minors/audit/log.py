@@ -242,9 +242,8 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
             f"({cut(first['tables'])}): they are not available here"
         )
     written = first.get("rulebook", {"name": RULEBOOK.name})  # none: rule 82 (0.1 logs)
-    if written.get("name") != rulebook.name or written.get("digest", rulebook.digest) != (
-        rulebook.digest
-    ):
+    wrote = written.get("name"), written.get("digest", rulebook.digest)
+    if wrote != (rulebook.name, rulebook.digest):
         raise LogUnavailable(
             f"{path}: written under rulebook {cut(written.get('name'))!r} (digest "
             f"{cut(written.get('digest', 'not recorded'))}; {writer}), not {rulebook.name!r} "
@@ -410,13 +409,10 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
         raise LogCheckError(number, "the final state differs from the replayed state")
     for field in sorted(set(body) | set(expected), key=lambda f: f != "at"):
         if body.get(field) != expected.get(field):
+            if kind == "snapshot" and field == "at":
+                raise LogCheckError(number, "the snapshot's moment is not the replay's", seq)
             if field in _WHY:
-                where = (
-                    "the snapshot's moment is not the replay's"
-                    if (kind == "snapshot" and field == "at")
-                    else _WHY[field]
-                )
-                raise LogCheckError(number, where, seq)
+                raise LogCheckError(number, _WHY[field], seq)
             raise LogCheckError(
                 number, f"the {kind} line's field {cut(field)!r} is not the writer's", seq
             )
@@ -485,9 +481,7 @@ def verify(
     )  # fmt: skip
 
 
-def _onward(
-    progress: Callable[[int, int], None] | None,
-) -> Callable[[int, int], None] | None:
+def _onward(progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
     """`progress`, called only past its furthest line (the second pass starts again)."""
     if progress is None:
         return None
@@ -512,10 +506,7 @@ class _Replayed:
 
 
 def _verify_replayed(
-    lines: list[bytes],
-    setup: _Setup,
-    progress: Callable[[int, int], None] | None,
-    seals: list[str],
+    lines: list[bytes], setup: _Setup, progress: Callable[[int, int], None] | None, seals: list[str]
 ) -> tuple[str, int] | None:
     """The head and entry count if every line after the header is, byte for byte, the line
     the writer writes for the replay; None as soon as one is not (`_verify_lines` then

@@ -21,14 +21,7 @@ from markupsafe import Markup
 from ..domain import Faction, Status
 from .story import Line, Story, Turn
 
-__all__ = [
-    "MAJOR_PALETTES",
-    "STATUS_COLOURS",
-    "major_colours",
-    "render",
-    "status_diagram",
-    "write",
-]
+__all__ = ["MAJOR_PALETTES", "STATUS_COLOURS", "major_colours", "render", "status_diagram", "write"]
 
 STATUS_COLOURS: Mapping[Status, str] = {
     Status.NEUTRAL: "#e4e7eb",

@@ -146,12 +146,8 @@ class Digests:
             found = _chain(start, [CONVERTER.unstructure(item) for item in added])
         else:
             found = _chain(start, added)
-        self._lists[name] = (
-            value,
-            value if isinstance(value, tuple) else None,
-            count + len(added),
-            found,
-        )
+        items = value if isinstance(value, tuple) else None
+        self._lists[name] = (value, items, count + len(added), found)
         return found
 
 

@@ -21,10 +21,7 @@ def _same(a: str, b: str) -> bool:
 
 
 def check_outputs(
-    outputs: Iterable[tuple[str, str | None]],
-    reads: Iterable[str | None],
-    *,
-    force: bool = False,
+    outputs: Iterable[tuple[str, str | None]], reads: Iterable[str | None], *, force: bool = False
 ) -> None:
     """Refuse, before anything is written, outputs (option, path) that would destroy a file:
     one the command reads (even with `force`), one another output writes, or one that is

@@ -210,11 +210,9 @@ def rules_diagram(fmt: str) -> None:
 @click.option(
     "--check",
     is_flag=True,
-    help=(
-        "Exit 1 listing each rule or procedure of rule 82 and A25 that no test cites, no code "
-        "or data carries, or no test notices switched off (the disabled-clause run's results, "
-        "stale when its code or rows changed)."
-    ),
+    help="Exit 1 listing each rule or procedure of rule 82 and A25 that no test cites, no code "
+    "or data carries, or no test notices switched off (the disabled-clause run's results, "
+    "stale when its code or rows changed).",
 )
 @click.option(
     "--tests",
@@ -307,10 +305,8 @@ def _nationality_table(found: Any) -> Any:
     "--class",
     "unit_class",
     metavar="CLASS",
-    help=(
-        "elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
-        " British Conscripts only with --scenario-kind hypothetical (A25.41)."
-    ),
+    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
+    " British Conscripts only with --scenario-kind hypothetical (A25.41).",
 )
 @click.option(
     "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
@@ -318,11 +314,9 @@ def _nationality_table(found: Any) -> Any:
 @click.option(
     "--vs",
     metavar="NAME",
-    help=(
-        "The opposing nationality or country (the whole opposing OB). Only opponent-bound"
-        " traits read it; a country A25 does not describe (Japan) is an opponent no row"
-        " names. With --scenario: the one opponent, instead of one profile per enemy."
-    ),
+    help="The opposing nationality or country (the whole opposing OB). Only opponent-bound"
+    " traits read it; a country A25 does not describe (Japan) is an opponent no row"
+    " names. With --scenario: the one opponent, instead of one profile per enemy.",
 )
 @click.option("--home", is_flag=True, help="They fight within their own borders.")
 @click.option(

@@ -46,10 +46,8 @@ def _run_options(func: F) -> F:
         "--workers",
         type=int,
         metavar="N",
-        help=(
-            "Worker processes of a local Dask cluster; 1 runs in this process. Default: one "
-            "per core, or this process's threads for a small job."
-        ),
+        help="Worker processes of a local Dask cluster; 1 runs in this process. Default: one "
+        "per core, or this process's threads for a small job.",
     )(func)
 
 
@@ -322,7 +320,7 @@ def explore(
         lines = [
             f"{found.positions} positions, {found.states} states visited, to depth "
             f"{found.depth}; partial-order reduction: "
-            f"{'sleep sets' if found.reduction else 'none'}; ran on {where}",
+            f"{'sleep sets' if found.reduction else 'none'}; ran on {where}"
         ]
         if found.capped:
             lines.append(f"--max-states {found.max_states} reached: the search stopped there")
