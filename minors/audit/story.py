@@ -36,7 +36,7 @@ from .._kernel.rulebook import Rulebook
 from ..domain import Faction, Season, Status
 from ..domain.clock import Moment
 from ..errors import MinorsError, ReportError, UnknownNameError
-from ..rules82 import Game
+from ..rules82 import RULEBOOK, Game
 from .report import describe, placed
 
 __all__ = ["Band", "Cell", "Line", "Story", "Turn", "story_of_game", "story_of_log", "tell"]
@@ -303,17 +303,17 @@ def story_of_log(path: str | Path, *, rulebook: Rulebook | None = None) -> Story
         LogUnavailable: the log cannot be verified here (exit 2).
         ReportError: it fails verification (naming the first bad entry).
     """
-    from .log import read_entries, replay, verify
+    from .log import read_log, verify
 
     verdict = verify(path, rulebook=rulebook)
     if not verdict.ok:
         raise ReportError(f"{path}: {verdict.describe()}")
-    entries, head = read_entries(path)
-    final = replay(path, rulebook=rulebook)
-    start = Game.new(final.ruleset, start=final.start, rulebook=final.rulebook)
+    found = read_log(path)  # verified: its own tables load here
+    book = rulebook if rulebook is not None else RULEBOOK
+    start = Game.new(found.ruleset, start=found.header["start"], rulebook=book)
     notes = [
-        f"log {Path(path).name}: {verdict.entries} entries verified, head {head[:16]}…",
-        f"rulebook {final.rulebook.name}",
-        f"tables {final.ruleset.digest[:16]}",
+        f"log {Path(path).name}: {verdict.entries} entries verified, head {found.head[:16]}…",
+        f"rulebook {book.name}",
+        f"tables {found.ruleset.digest[:16]}",
     ]
-    return tell(start, entries, title=f"minors report {Path(path).name}", notes=notes)
+    return tell(start, found.entries, title=f"minors report {Path(path).name}", notes=notes)

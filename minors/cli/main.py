@@ -24,9 +24,7 @@ from .files import check_outputs
 from .logs import continue_command, log, replay
 from .output import echo_json, exit_2, fail, one_line, show
 from .pictures import report as picture_report
-from .scale import explore as explore_command
-from .scale import simulate as simulate_command
-from .scale import verify_many as verify_many_command
+from .scale import explore, simulate, verify_many
 
 __all__ = ["main"]
 
@@ -494,11 +492,7 @@ def init(folder: str) -> None:
     click.echo(f"next: cd {folder} && minors run campaign.toml && pytest")
 
 
-main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
-main.add_command(log)  # minors log verify|show|head|seal|keygen|repair (minors.cli.logs)
-main.add_command(replay)
-main.add_command(continue_command)
-# minors simulate, minors explore, minors log verify-many (minors.cli.scale, minors.scale)
-main.add_command(simulate_command)
-main.add_command(explore_command)
-log.add_command(verify_many_command)
+# the commands of the other modules of minors.cli
+for command in (picture_report, log, replay, continue_command, simulate, explore):
+    main.add_command(command)
+log.add_command(verify_many)
