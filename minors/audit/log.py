@@ -222,13 +222,11 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
     _form(first, 1, fmt)
     overlays = []
     for overlay in first["overlays"]:
-        if not (
-            isinstance(overlay, dict)
-            and isinstance(overlay.get("name"), str)
-            and isinstance(overlay.get("toml"), str)
-        ):
-            raise LogFormatError("line 1: an overlay of the header is not {name, toml}")
-        overlays.append((overlay["name"], overlay["toml"].encode()))
+        match overlay:
+            case {"name": str(name), "toml": str(toml)}:
+                overlays.append((name, toml.encode()))
+            case _:
+                raise LogFormatError("line 1: an overlay of the header is not {name, toml}")
     try:
         rs = load_ruleset(overlays)
     except MinorsError as exc:
@@ -573,8 +571,7 @@ def _sealed(
         _check_seal(number, record, head_hash, seals)
     except (LogCheckError, LogFormatError):
         return None
-    own: str = record["hash"]
-    return own
+    return str(record["hash"])
 
 
 def _verify_lines(

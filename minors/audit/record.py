@@ -58,14 +58,8 @@ def _span(fmt: int, clock: Moment) -> int:
 
 
 class Recorder:
-    """The records of one log of format `fmt`.
-
-    Args:
-        fmt: 1 or 2.
-        base: the state of the last snapshot written (or of the header).
-        entries: the entries the log holds so far.
-        since: the entries since its last snapshot.
-    """
+    """The records of one log of format `fmt` (1 or 2), from the state of its last snapshot
+    or header (`base`), with its entries so far and `since` that snapshot."""
 
     def __init__(self, fmt: int, base: GameState, entries: int = 0, since: int = 0) -> None:
         self.format = fmt

@@ -278,8 +278,7 @@ def select(
 
     found = read_log(path)
     entries = found.entries
-    rs = found.ruleset
-    name = rs.minor(minor).name if minor is not None else None
+    name = found.ruleset.minor(minor).name if minor is not None else None
     filters: dict[str, Any] = {"turn": None, "minor": name, "since": since}
     first = entries[0].moment if entries else None
     last = entries[-1].moment if entries else None

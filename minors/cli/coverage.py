@@ -169,11 +169,8 @@ def _results(tests: Path) -> dict[str, Any]:
 
 
 def checkout_tests(start: Path | None = None) -> Path:
-    """The `tests` folder of the checkout this package runs from (or of `start`).
-
-    Raises:
-        CoverageError: there is no checkout with a tests folder (an installed wheel).
-    """
+    """The `tests` folder of the checkout this package runs from (or of `start`); a
+    CoverageError if there is none (an installed wheel)."""
     root = start if start is not None else Path(__file__).resolve().parents[2]
     tests = root / "tests"
     if not (root / "pyproject.toml").is_file() or not (tests / "conftest.py").is_file():

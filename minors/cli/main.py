@@ -433,8 +433,7 @@ def _bridge(
     if first.nationality is None:
         show(f"{first.country}: {first.reason}")
         return
-    head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
-    show(head)
+    show(f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}")
     for t in found:
         if t.profile is not None:
             line = f"against {t.vs or 'any opponent'}" + (" at home" if t.home else "")
