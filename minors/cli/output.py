@@ -9,7 +9,7 @@ from __future__ import annotations
 import codecs
 import json
 import sys
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console, RenderableType
@@ -79,19 +79,16 @@ def setup() -> None:
             reconfigure(errors=ERRORS)
 
 
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):  # a closed or bare stream
-        return False
-
-
 def show(renderable: RenderableType) -> None:
     """Print `renderable`: fitted to a terminal, in whole lines to anything else."""
     stream = sys.stdout
     if isinstance(renderable, str):
         renderable = Text(renderable)  # plain text: brackets are not markup
-    if _is_terminal(stream):
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):  # a closed or bare stream
+        terminal = False
+    if terminal:
         Console(file=stream).print(renderable)
         return
     console = Console(file=stream, width=_UNBOUNDED, color_system=None, force_terminal=False)

@@ -22,16 +22,12 @@ Advance = Callable[[int, int], None]
 """Called with (done, total) as the work goes on."""
 
 
-def _ignore(done: int, total: int) -> None:
-    """The progress of work nobody watches."""
-
-
 @contextmanager
 def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Advance]:
     """A bar on stderr (or stdout), if a terminal, while the block runs; yields its update."""
     console = Console(stderr=stderr)
     if not console.is_interactive:
-        yield _ignore
+        yield lambda done, total: None  # nobody watches
         return
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -44,8 +40,4 @@ def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Ad
     )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(description, total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield advance
+        yield lambda done, total: bar.update(task, completed=done, total=total)
