@@ -113,15 +113,13 @@ class Digests:
     def _record_part(self, name: str, records: dict[str, Any]) -> str:
         old = self._records[name]
         new: dict[str, tuple[Any, str]] = {}
-        digests: dict[str, str] = {}
         for key, record in records.items():
             seen = old.get(key)
             if seen is None or seen[0] is not record:
                 seen = (record, _sha(canonical(CONVERTER.unstructure(record, type(record)))))
             new[key] = seen
-            digests[key] = seen[1]
         self._records[name] = new
-        return _sha(canonical(digests))
+        return _sha(canonical({key: seen[1] for key, seen in new.items()}))
 
     def _list_part(self, name: str, value: Any) -> str:
         seen = self._lists.get(name)
@@ -131,13 +129,8 @@ class Digests:
             old, old_items, old_count, old_hash = seen
             if isinstance(value, Chain) and isinstance(old, Chain):
                 added = value.since(old)
-            elif (
-                isinstance(value, tuple)
-                and old_items is not None
-                and len(value) >= old_count
-                and value[:old_count] == old_items
-            ):
-                added = value[old_count:]
+            elif isinstance(value, tuple) and old_items is not None:
+                added = value[old_count:] if value[:old_count] == old_items else None
             if added is not None:
                 start, count = old_hash, old_count
         if added is None:
