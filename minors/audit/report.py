@@ -84,8 +84,7 @@ def unit_list(ids: Iterable[str]) -> str:
     runs: list[list[tuple[str, int, str]]] = []
     for key in sorted({_natural(i) for i in ids}):
         last = runs[-1][-1] if runs else None
-        follows = last is not None and key[0] == last[0] and last[1] >= 0
-        if follows and last is not None and key[1] == last[1] + 1:
+        if last is not None and key[0] == last[0] and last[1] >= 0 and key[1] == last[1] + 1:
             runs[-1].append(key)
         else:
             runs.append([key])

@@ -375,11 +375,7 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         f"{caught} of {len(checked)} rules and procedures of rule 82 and A25 are caught: some "
         "test fails with the clause switched off."
     )
-    yield (
-        f"Rules and procedures with no test ({len(missing)}): "
-        + (", ".join(missing) if missing else "none")
-        + "."
-    )
+    yield f"Rules and procedures with no test ({len(missing)}): {', '.join(missing) or 'none'}."
     yield ""
     yield "| clause | kind | title | fail when it is off | cite it, do not fail | code | data |"
     yield "|---|---|---|---|---|---|---|"

@@ -72,10 +72,8 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
         else:
             data = render.sections_json(rs, render.table_sections(rs, n))
             click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    show(
-        f"tables digest {rs.digest}"
-        + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
-    )
+    sources = f" (overlays: {', '.join(rs.sources)})" if rs.sources else ""
+    show(f"tables digest {rs.digest}{sources}")
 
 
 @main.command()

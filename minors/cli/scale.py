@@ -162,21 +162,18 @@ def simulate(
         echo_json(document)
     else:
         show(_simulation_tables(document))
-    stopped = 0
-    for side in (document, document.get("versus")):
-        if side is None:
-            continue
+    played = [side for side in (document, document.get("versus")) if side is not None]
+    for side in played:
         # --replay plays the first side: the other's campaigns replay under its rules
         rules = "" if side is document else _as_first(side["rules"])
         for error in side["errors"]:  # a rulebook's (or a policy's) bug: each replays alone
-            stopped += 1
             click.echo(
                 f"minors: {'' if side is document else 'versus '}campaign {error['campaign']} "
                 f"(seed {error['seed']}) stopped: {error['error']}; replay it with "
                 f"--replay {error['campaign']}{rules}",
                 err=True,
             )
-    sys.exit(1 if stopped else 0)
+    sys.exit(1 if any(side["errors"] for side in played) else 0)
 
 
 def _as_first(rules: dict[str, Any]) -> str:
