@@ -27,7 +27,6 @@ __all__ = [
     "entry_line",
     "moment_of",
     "parse",
-    "parse_entry",
     "read_lines",
     "records",
     "seal",
@@ -191,11 +190,6 @@ def parse(raw: bytes, number: int) -> dict[str, Any]:
         LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
         LogFormatError: it nests deeper than `MAX_DEPTH`.
     """
-    return parse_entry(raw, number)[0]
-
-
-def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
-    """`parse`, and the canonical JSON of the line's `effects` (None if it has none)."""
     if not raw.endswith(b"\n"):
         raise LogCheckError(number, "the line is cut short (no newline): the file was truncated")
     try:
@@ -220,7 +214,7 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     body = _without(encoded, "hash", own) if isinstance(own, str) and len(own) == 64 else None
     if body is None or own != hashlib.sha256(body.encode()).hexdigest():
         raise LogCheckError(number, "the line's hash does not match its content (edited)", seq)
-    return record, _effects(encoded, record)
+    return record
 
 
 def _without(text: str, key: str, value: str) -> str | None:
@@ -235,26 +229,12 @@ def _without(text: str, key: str, value: str) -> str | None:
     return None
 
 
-def _effects(text: str, record: dict[str, Any]) -> bytes | None:
-    """The canonical JSON of an entry's `effects`, cut from its line's `text` if it can be."""
-    effects, digest_ = record.get("effects"), record.get("effects_digest")
-    if not isinstance(effects, list) or not isinstance(digest_, str):
-        return None
-    end = text.find(f',"effects_digest":"{digest_}"')
-    start = text.rfind(',"effects":[', 0, end) if end >= 0 else -1
-    if start >= 0:
-        cut_ = text[start + len(',"effects":') : end].encode()
-        if hashlib.sha256(cut_).hexdigest() == digest_:
-            return cut_
-    return canonical(effects)
-
-
 def records(
     lines: list[bytes], prev: str = GENESIS, first: int = 1
-) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
-    """Each line's number, record and effects' JSON, its encoding and chain checked."""
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line's number and record, its encoding and chain checked."""
     for number, raw in enumerate(lines, start=first):
-        record, effects = parse_entry(raw, number)
+        record = parse(raw, number)
         if record.get("prev") != prev:
             seq = record.get("seq") if record.get("kind") == "entry" else None
             raise LogCheckError(
@@ -264,7 +244,7 @@ def records(
                 seq if isinstance(seq, int) else None,
             )
         prev = record["hash"]
-        yield number, record, effects
+        yield number, record
 
 
 _MOMENTS: dict[str, Moment] = {}  # a log names the same few moments again and again

@@ -589,7 +589,7 @@ def _verify_lines(
     closed = False
     due: dict[str, Any] | None = None
     total = len(lines)
-    for number, record, encoded in records(lines):
+    for number, record in records(lines):
         kind = _form(record, number, fmt) if number > 1 else "header"
         if kind == "seal":
             if not closed:
@@ -611,7 +611,7 @@ def _verify_lines(
             _replay_entry(game, number, record["seq"], dict(record["command"]))
             logged = game.log.last
             state = game.raw_state if recorder.wants_state(logged) else None
-            expected = recorder.entry(logged, state, encoded)
+            expected = recorder.entry(logged, state)
             _compare(number, record, expected[0])
             due = expected[1] if len(expected) > 1 else None
             entries += 1
@@ -703,7 +703,7 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
                 f"the first line is not a header of a log format this version reads "
                 f"({', '.join(map(str, FORMATS))})"
             )
-        for number, record, _ in records(lines):
+        for number, record in records(lines):
             _form(record, number, fmt)
             yield number, record
     except LogCheckError as bad:
@@ -841,7 +841,7 @@ def replay(
         game, begin = _from_snapshot(path, lines, setup, stop)
         prev = parse(lines[begin], begin + 1)["hash"]
         if log is not None:  # the new log repeats the lines before the snapshot: check them
-            for number, record, _ in records(lines[: begin + 1]):
+            for number, record in records(lines[: begin + 1]):
                 if number > 1:
                     _form(record, number, fmt)
     except LogCheckError as bad:
@@ -878,7 +878,7 @@ def _play_on(
     line read checked; the number of lines the game has gone through."""
     used = begin + 1
     try:
-        for number, record, _ in records(lines[begin + 1 :], prev, begin + 2):
+        for number, record in records(lines[begin + 1 :], prev, begin + 2):
             kind = _form(record, number, fmt)
             if kind == "snapshot":
                 used = number

@@ -101,12 +101,10 @@ class Recorder:
             return True
         return self.format >= 2 and self.since + 1 >= EVERY
 
-    def entry(
-        self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
-    ) -> list[dict[str, Any]]:
+    def entry(self, entry: LogEntry, state: GameState | None) -> list[dict[str, Any]]:
         """The records of one entry's lines: the entry, and a snapshot after an advance into
-        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries.
-        `state` is given where `wants_state` says; `encoded`, the effects' canonical JSON."""
+        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries
+        (`state` is given where `wants_state` says)."""
         effects = [event_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -114,9 +112,7 @@ class Recorder:
             "at": str(entry.moment),
             "command": entry.command,
             "effects": effects,
-            "effects_digest": hashlib.sha256(
-                canonical(effects) if encoded is None else encoded
-            ).hexdigest(),
+            "effects_digest": hashlib.sha256(canonical(effects)).hexdigest(),
         }
         whole, snapshot = self._count(entry, state)
         if whole is not None:
