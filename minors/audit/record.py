@@ -70,9 +70,7 @@ class Recorder:
         self.digests = Digests()
 
     def state_digest(self, state: GameState) -> str:
-        if self.format == 1:
-            return digest(state_dict(state))
-        return self.digests(state)
+        return digest(state_dict(state)) if self.format == 1 else self.digests(state)
 
     def header(self, game: Game, start_seq: int = 0) -> dict[str, Any]:
         """The first line: what the log is written under and, in format 2, its first state."""
@@ -97,9 +95,8 @@ class Recorder:
 
     def wants_state(self, entry: LogEntry) -> bool:
         """Whether `entry` needs the state after it (an advance, or the `EVERY`th entry)."""
-        if entry.command.get("command") == "advance":
-            return True
-        return self.format >= 2 and self.since + 1 >= EVERY
+        advance = entry.command.get("command") == "advance"
+        return advance or (self.format >= 2 and self.since + 1 >= EVERY)
 
     def entry(self, entry: LogEntry, state: GameState | None) -> list[dict[str, Any]]:
         """The records of one entry's lines: the entry, and a snapshot after an advance into

@@ -54,11 +54,8 @@ FALLBACK = {
 }
 """What a character the stream cannot encode is written as (anything else: "?")."""
 
-ERRORS = "minors-fallback"
-"""The codec error handler that writes `FALLBACK` (registered on import)."""
-
-_UNBOUNDED = 1 << 20
-"""The width of a console that is not a terminal: lines are never wrapped at a width."""
+ERRORS = "minors-fallback"  # the codec error handler that writes `FALLBACK`
+_UNBOUNDED = 1 << 20  # the width of a console that is not a terminal: lines never wrap
 
 
 def _fallback(error: UnicodeError) -> tuple[str, int]:
@@ -109,8 +106,7 @@ def echo_json(document: Any) -> None:
     click.echo(text)
 
 
-MESSAGE_LIMIT = 2000
-"""The longest error line printed: a message quoting a huge input is cut, not echoed."""
+MESSAGE_LIMIT = 2000  # the longest error line printed: a huge input quoted is cut
 
 
 def one_line(exc: BaseException | str) -> str:
