@@ -109,13 +109,9 @@ def cut(text: object, limit: int = 120) -> str:
 
 
 def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
-    """The lines of the file at `path`, each with its newline (the last may lack one).
-
-    Raises:
-        LogUnavailable: it cannot be read.
-        LogFormatError: it is not a regular file, it is empty, larger than `MAX_LOG`, or a
-            line is longer than `MAX_LINE`.
-    """
+    """The lines of the file at `path`, each with its newline (the last may lack one):
+    LogUnavailable if it cannot be read, LogFormatError if it is not a regular file, is
+    empty or is larger than the bounds."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -184,12 +180,8 @@ def _too_deep(value: Any) -> bool:
 
 
 def parse(raw: bytes, number: int) -> dict[str, Any]:
-    """The record of one line, its encoding and own hash checked (not the chain).
-
-    Raises:
-        LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
-        LogFormatError: it nests deeper than `MAX_DEPTH`.
-    """
+    """The record of one line, its encoding and own hash checked (not the chain):
+    LogCheckError if it is not, LogFormatError if it nests deeper than `MAX_DEPTH`."""
     if not raw.endswith(b"\n"):
         raise LogCheckError(number, "the line is cut short (no newline): the file was truncated")
     try:

@@ -923,10 +923,7 @@ def open_continued(
     """
     lines = read_lines(path)
     end = len(lines)
-    while end > 1:
-        kind = parse(lines[end - 1], end).get("kind")
-        if kind not in ("close", "seal"):
-            break
+    while end > 1 and parse(lines[end - 1], end).get("kind") in ("close", "seal"):
         end -= 1
     fmt = parse(lines[0], 1).get("format")
     if fmt != FORMAT:

@@ -114,13 +114,9 @@ class FileSink:
         return LogWriteError(exc.errno, f"cannot {doing} the log {self.path}: {exc.strerror}")
 
     def begin(self, game: Game, prefix: list[bytes] | None = None) -> None:
-        """Open and lock the file, and write the header (or `prefix`: the lines of a log of
-        this format being continued, up to the state `game` is in).
-
-        Raises:
-            LogLocked: another writer holds the file.
-            LogWriteError: it cannot be opened or written.
-        """
+        """Open and lock the file (LogLocked if another writer holds it, LogWriteError if it
+        cannot be written), and write the header (or `prefix`: a log of this format being
+        continued, up to the state `game` is in)."""
         self._game = game
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)

@@ -212,13 +212,8 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
 
 
 def citations(tests: Path) -> list[Citation]:
-    """Every citation of a clause in the tests folder: markers of `test_*.py`, the
-    `clauses` of `data/scenarios/*.json` and the `clause` of each case of
-    `data/*/cases.toml`.
-
-    Raises:
-        CoverageError: the folder or a file in it cannot be read.
-    """
+    """Every citation of a clause in the tests folder: markers of `test_*.py`, the `clauses`
+    of `data/scenarios/*.json` and the `clause` of each case of `data/*/cases.toml`."""
     if not tests.is_dir():
         raise CoverageError(f"no tests folder at {tests}")
     found: list[Citation] = []
