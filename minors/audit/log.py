@@ -321,8 +321,7 @@ class Verdict:
             if self.extends is not None:
                 text += f", {self.extends} new"
             if self.seals:
-                keys = ", ".join(key[:16] for key in self.seals)
-                text += f"; sealed by {keys}"
+                text += f"; sealed by {', '.join(key[:16] for key in self.seals)}"
             return f"{text}; head {self.head}"
         where = f"entry {self.seq} (line {self.line})" if self.seq else f"line {self.line}"
         return f"FAILED at {where}: {self.problem}"
@@ -453,9 +452,7 @@ def verify(
         except RecursionError:
             raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
         head_hash, entries = verdict
-        extended = None
-        if old is not None and extends is not None:
-            extended = _extends(lines, extends, old, entries)
+        extended = _extends(lines, extends, old, entries) if old and extends else None
         if head is not None and head.lower() != head_hash:
             raise LogCheckError(
                 len(lines),

@@ -91,8 +91,7 @@ def _grid(story: Story) -> Grid:
 
 def _years(grid: Grid) -> Iterator[dict[str, Any]]:
     """The header's years: each centred over its seasons, with a rule where it begins."""
-    indexed = list(enumerate(grid.turns))
-    for year, group in groupby(indexed, key=lambda item: item[1].year):
+    for year, group in groupby(enumerate(grid.turns), key=lambda item: item[1].year):
         columns = [index for index, _ in group]
         first, last = columns[0], columns[-1]
         yield {

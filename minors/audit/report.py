@@ -36,6 +36,8 @@ from ..rules82 import Game
 
 __all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "show_log"]
 
+_VERBS = {LedgerKind.GRANT: "gains", LedgerKind.DEDUCTION: "loses", LedgerKind.COST: "pays"}
+
 
 def describe(effect: Event) -> str:
     """One effect as a sentence, with its rule id (once: a cause ending with it loses it)."""
@@ -48,11 +50,7 @@ def describe(effect: Event) -> str:
         case WarEnded(a=a, b=b, cause=cause):
             text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
         case BrpChange(entry=entry):
-            what = {
-                LedgerKind.GRANT: "gains",
-                LedgerKind.DEDUCTION: "loses",
-                LedgerKind.COST: "pays",
-            }[entry.kind]
+            what = _VERBS[entry.kind]
             about = f" for {entry.minor}" if entry.minor else ""
             undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
             text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"

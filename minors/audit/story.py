@@ -182,10 +182,8 @@ def _events(
     """The lines of one entry: its command, then what the rules did."""
     kind = entry.command["command"]
     if kind != "advance":
-        named = {str(v) for v in entry.command.values() if isinstance(v, str)}
-        minors = reader.ordered(named & set(reader.minors))
-        at = str(entry.moment)
-        turn = Turn(entry.moment.turn).key
+        minors = reader.ordered(v for v in entry.command.values() if isinstance(v, str))
+        at, turn = str(entry.moment), Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
         yield Line(entry.seq, at, turn, text, "", minors, True), None
     happened = (item for item in placed(entry) if not isinstance(item[1], PhaseEnded))

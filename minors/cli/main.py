@@ -134,13 +134,8 @@ def run(
             scenario = load_scenario(file, book.kinds if book is not None else None)
             reads = [file, *scenario.ruleset, *overlays]
         check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
-        game = run_scenario(
-            BUILT_IN if file is None else file,
-            until,
-            ruleset=list(overlays) if overlays else None,
-            log=log_path,
-            rulebook=book,
-        )
+        source, ruleset = BUILT_IN if file is None else file, list(overlays) or None
+        game = run_scenario(source, until, ruleset=ruleset, log=log_path, rulebook=book)
         code = 0
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3

@@ -225,13 +225,9 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
         for d in showing:
             percent = d["kind"] == "proportion"
             fmt = "{:.1%}" if percent else "{:.2f}"
-            diff.add_row(
-                d["what"],
-                fmt.format(d["base"]),
-                fmt.format(d["versus"]),
-                shown(d["difference"], percent),
-                "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
-            )
+            sides = fmt.format(d["base"]), fmt.format(d["versus"])
+            p = "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}"
+            diff.add_row(d["what"], *sides, shown(d["difference"], percent), p)
         parts.append(diff)
         held = sum(1 for d in showing if d["p_holm"] is not None and d["p_holm"] < 0.05)
         parts.append(
