@@ -197,25 +197,20 @@ def apply_changes(data: dict[str, Any], delta: Mapping[str, Any]) -> dict[str, A
             raise ValueError(f"the changes name a part {name!r} the state does not have")
         value = out[name]
         if isinstance(value, dict):
-            if not isinstance(change, dict) or set(change) != {"set", "drop"}:
-                raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
-            put, drop = change["set"], change["drop"]
-            if not isinstance(put, dict) or not isinstance(drop, list):
-                raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
-            updated = {k: v for k, v in value.items() if k not in set(map(str, drop))}
-            updated.update(put)
-            out[name] = updated
+            match change:
+                case {"set": dict(put), "drop": list(drop)} if len(change) == 2:
+                    dropped = set(map(str, drop))
+                    out[name] = {k: v for k, v in value.items() if k not in dropped} | put
+                case _:
+                    raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
         elif isinstance(value, list):
             if not isinstance(change, dict) or set(change) != {"keep", "add"}:
                 raise ValueError(f"the changes of {name!r} are not {{keep, add}}")
-            keep, add = change["keep"], change["add"]
-            if (
-                not isinstance(keep, int)
-                or not 0 <= keep <= len(value)
-                or not isinstance(add, list)
-            ):
-                raise ValueError(f"the changes of {name!r} keep or add what is not there")
-            out[name] = value[:keep] + add
+            match change:
+                case {"keep": int(keep), "add": list(add)} if 0 <= keep <= len(value):
+                    out[name] = value[:keep] + add
+                case _:
+                    raise ValueError(f"the changes of {name!r} keep or add what is not there")
         else:
             out[name] = change
     return out
