@@ -101,12 +101,8 @@ def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
 
 def advance(game: Game, moment: Moment | str) -> list[Event]:
     """Move the clock to `moment` one player turn at a time, so that a log ending at a player
-    turn's end is a prefix of every log that plays on from there.
-
-    Raises:
-        ClockError: `moment` is earlier than the clock.
-        MomentError: it is not a moment.
-    """
+    turn's end is a prefix of every log that plays on from there (ClockError if `moment` is
+    earlier than the clock, MomentError if it is not a moment)."""
     target = moment if isinstance(moment, Moment) else Moment.parse(moment)
     if target < game.clock:
         raise ClockError(f"the clock stands at {game.clock}; it cannot go back to {target}")
@@ -724,12 +720,8 @@ class ReadLog:
 
 
 def read_log(path: str | Path) -> ReadLog:
-    """A log read, its chain and form checked, its rules not replayed (`verify` does that).
-
-    Raises:
-        LogUnavailable: the file cannot be read, or a line is not what the chain says.
-        LogFormatError: it is not a log of a format this version reads.
-    """
+    """A log read, its chain and form checked (else LogUnavailable, or LogFormatError if it
+    is not a log of a format this version reads), its rules not replayed (`verify` does)."""
     entries: list[LogEntry] = []
     head_hash = ""
     header: dict[str, Any] = {}
@@ -912,12 +904,9 @@ def open_continued(
     game: Game, path: str | Path, new: str | Path, durability: str = "entry"
 ) -> FileSink:
     """Attach to `game`, as `replay(path)` leaves it, a new log `new` that repeats the lines
-    of `path` but its closing line and seals (it verifies with `extends=path`).
-
-    Raises:
-        LogUnavailable: the log is not of the format this version writes.
-        LogLocked, LogWriteError: `new` cannot be written.
-    """
+    of `path` but its closing line and seals (it verifies with `extends=path`): LogUnavailable
+    if `path` is not of the format this version writes, LogLocked or LogWriteError if `new`
+    cannot be written."""
     lines = read_lines(path)
     end = len(lines)
     while end > 1 and parse(lines[end - 1], end).get("kind") in ("close", "seal"):
@@ -984,25 +973,18 @@ def _from_snapshot(
 
 def seal_log(path: str | Path, key: str | Path) -> str:
     """Append a seal line signing a closed log's head with the Ed25519 private key at `key`;
-    the public key (hex).
-
-    Raises:
-        LogUnavailable: the log is not closed, not of format 2, or the key cannot be read.
-        LogLocked: a writer holds the log.
-    """
+    the public key (hex). LogUnavailable if the log is not closed or not of format 2, or the
+    key cannot be read; LogLocked if a writer holds the log."""
     lines = read_lines(path)
-    head_hash = ""
-    closed = False
-    last = GENESIS
-    fmt = 0
+    head_hash, last, fmt = "", GENESIS, 0
     for number, record in _entries(path, lines):
-        fmt = record.get("format", fmt) if number == 1 else fmt
+        fmt = record["format"] if number == 1 else fmt
         last = record["hash"]
         if record["kind"] == "close":
-            closed, head_hash = True, record["hash"]
+            head_hash = record["hash"]
     if fmt < 2:
         raise LogUnavailable(f"{path}: only logs of format 2 are sealed (this one is {fmt})")
-    if not closed:
+    if not head_hash:
         raise LogUnavailable(f"{path}: the log is not closed: only a closed log is sealed")
     public, signature = signing.sign(head_hash, key)
     line, _ = seal({"kind": "seal", "head": head_hash, "key": public, "signature": signature}, last)
@@ -1037,12 +1019,8 @@ class Repair:
 
 def repair(path: str | Path) -> Repair:
     """Trim a torn last line (a crash or a full disk cut it short) off a log, in place.
-
-    Raises:
-        LogUnavailable: the file cannot be read or written, or a line before the last is
-            damaged (repair trims only a torn end).
-        LogLocked: a writer holds the log.
-    """
+    LogUnavailable if it cannot be read or written or a line before the last is damaged;
+    LogLocked if a writer holds it."""
     lines = read_lines(path)
     last = lines[-1]
     torn = not last.endswith(b"\n")

@@ -186,11 +186,8 @@ def changes(old: GameState, new: GameState) -> dict[str, Any]:
 
 
 def apply_changes(data: dict[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
-    """The state as JSON after a snapshot's `delta` (a new dict; `data` is not changed).
-
-    Raises:
-        ValueError: the delta names a part the state does not have, or is not of its form.
-    """
+    """The state as JSON after a snapshot's `delta`, in a new dict (ValueError if the delta
+    names a part the state does not have, or is not of its form)."""
     out = dict(data)
     for name, change in delta.items():
         if name not in out:

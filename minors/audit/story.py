@@ -213,12 +213,8 @@ def tell(
     notes: Iterable[str] = (),
     error: str | None = None,
 ) -> Story:
-    """The story of `entries` replayed on a copy of `start` (the game as it began).
-
-    Raises:
-        ReportError: an entry replayed gives other effects than it records, or cannot be
-            replayed at all.
-    """
+    """The story of `entries` replayed on a copy of `start` (the game as it began);
+    ReportError if an entry cannot be replayed or gives other effects than it records."""
     game = start.clone()
     reader = _Reader(game)
     rs = game.ruleset
@@ -295,12 +291,8 @@ def story_of_game(game: Game, *, title: str = "minors run", error: str | None = 
 
 def story_of_log(path: str | Path, *, rulebook: Rulebook | None = None) -> Story:
     """The story of a log file (`minors report LOG --html OUT`), verified first under
-    `rulebook` (rule 82 by default).
-
-    Raises:
-        LogUnavailable: the log cannot be verified here (exit 2).
-        ReportError: it fails verification (naming the first bad entry).
-    """
+    `rulebook` (rule 82 by default): LogUnavailable if it cannot be verified here (exit 2),
+    ReportError if it fails verification (naming the first bad entry)."""
     from .log import read_log, verify
 
     verdict = verify(path, rulebook=rulebook)
