@@ -1,7 +1,6 @@
 """The lines of an audit log (docs/audit-log.md): canonical JSON sealed into a hash chain,
 read back within bounds. Reading raises only `LogUnavailable`, `LogFormatError` (exit 2)
-or `LogCheckError` (a line fails the encoding or chain checks: exit 1).
-"""
+or `LogCheckError` (a line fails the encoding or chain checks: exit 1)."""
 
 from __future__ import annotations
 
@@ -148,8 +147,7 @@ _DECODER = json.JSONDecoder()
 
 
 def entry_command(raw: bytes) -> dict[str, Any] | None:
-    """The `command` of an entry line laid out as its writer lays it (`{"at":"...","command":{`),
-    read without the rest of the line; None if it is not laid out so or not an object."""
+    """An entry line's `command`, read without the rest of it; None unless laid out so."""
     if not raw.startswith(b'{"at":"'):
         return None
     end = raw.find(b'"', 7)

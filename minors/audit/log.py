@@ -1,8 +1,7 @@
 """The audit log: canonical JSON Lines, hash-chained, replayable (docs/audit-log.md).
 
 The verifier recomputes every line with the writer's own `Recorder`, so that every field
-`replay` trusts (a snapshot's `at`, `seq`, changes and digest) is what the replay gives.
-"""
+`replay` trusts (a snapshot's `at`, `seq`, changes and digest) is what the replay gives."""
 
 from __future__ import annotations
 
@@ -196,8 +195,7 @@ def _rulebook(rulebook: Rulebook | None) -> Rulebook:
 
 
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
-    """Check the header and build the game it starts from under the caller's `rulebook`
-    (never one the log names: a log received by e-mail is untrusted)."""
+    """The game the header starts from, under the caller's rulebook (a log is untrusted)."""
     first = parse(lines[0], 1)
     if first.get("prev") != GENESIS:
         raise LogCheckError(1, "the first line does not start the chain")
@@ -290,11 +288,8 @@ def _expected_header(setup: _Setup, recorder: Recorder) -> None:
 
 @frozen
 class Verdict:
-    """What `verify` found: all holds (`ok`), or the first bad line and why.
-
-    `head` is the closing line's hash, `origin` where the replay began (`start` or the
-    header's `state`), `extends` the entries added to the older log, `seals` the public
-    keys (hex) of its valid seals."""
+    """What `verify` found: all holds (`ok`), or the first bad line and why; `origin` is
+    where the replay began (`start` or the header's `state`), `seals` the valid seals' keys."""
 
     ok: bool
     head: str
@@ -650,8 +645,7 @@ def _check_seal(number: int, record: dict[str, Any], head_hash: str, seals: list
 
 
 def _old_prefix(extends: str | Path) -> tuple[list[bytes], int]:
-    """The lines a log extending `extends` begins with (all but its closing line and seals),
-    and their entry count (LogFormatError if it is not a log)."""
+    """The lines a log extending `extends` begins with, and their entry count."""
     lines = read_lines(extends, "the older log")
     count, end = 0, len(lines)
     try:
@@ -709,8 +703,7 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
 
 @frozen
 class ReadLog:
-    """A log read without replaying it, with the tables its names are read under (its own
-    where they load here, else the built-in)."""
+    """A log read, with the tables it names if they load here (else the built-in)."""
 
     header: dict[str, Any]
     format: int
@@ -863,8 +856,7 @@ def _play_on(
     prev: str,
     stop: Moment | None,
 ) -> int:
-    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`, each
-    line read checked; the number of lines the game has gone through."""
+    """Replay the entries after line `begin` up to `stop`; how many lines the game went by."""
     used = begin + 1
     try:
         for number, record in records(lines[begin + 1 :], prev, begin + 2):

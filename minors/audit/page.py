@@ -1,7 +1,6 @@
 """The picture of a game as one self-contained HTML page (`minors report LOG --html OUT`,
 `minors run --html OUT`), drawn through the jinja2 templates beside this module; its
-Content-Security-Policy lets it load nothing (docs/report.md).
-"""
+Content-Security-Policy lets it load nothing (docs/report.md)."""
 
 from __future__ import annotations
 

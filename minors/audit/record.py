@@ -1,6 +1,5 @@
 """What a log records of a game, line by line (docs/audit-log.md): what the writer writes
-and the verifier recomputes, so that the two cannot disagree (format 1: to verify only).
-"""
+and the verifier recomputes, so that the two cannot disagree (format 1: to verify only)."""
 
 from __future__ import annotations
 

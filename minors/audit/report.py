@@ -229,8 +229,7 @@ def placed(entry: LogEntry) -> list[tuple[str, Event]]:
 
 @frozen
 class Selection:
-    """What `minors log show` shows: each entry kept, whether its command is shown, and its
-    effects kept with their moments."""
+    """What `minors log show` shows: each entry kept, its command shown or not, its effects."""
 
     path: str
     format: int

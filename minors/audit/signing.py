@@ -1,6 +1,5 @@
 """Seals: an Ed25519 signature of a log's head by a referee's key (docs/audit-log.md,
-"Signing"), with the optional `cryptography` package (`pip install minors[sign]`).
-"""
+"Signing"), with the optional `cryptography` package (`pip install minors[sign]`)."""
 
 from __future__ import annotations
 
@@ -56,8 +55,7 @@ def _read(path: str | Path, what: str) -> bytes:
 
 
 def sign(head: str, key_path: str | Path) -> tuple[str, str]:
-    """The (public key, signature) of a seal of `head` by the private key at `key_path`,
-    both hex."""
+    """The (public key, signature), hex, of a seal of `head` by the key at `key_path`."""
     ed25519, ser = _crypto()
     try:
         private = ser.load_pem_private_key(_read(key_path, "private key"), password=None)

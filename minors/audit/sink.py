@@ -3,8 +3,7 @@ state commits (docs/audit-log.md, "Durability", "Locking").
 
 A failed write is cut back to the last complete line, so that the file verifies up to its
 last entry; when that fails too, or lines counted as written were lost, the sink refuses
-every later write.
-"""
+every later write."""
 
 from __future__ import annotations
 
@@ -75,8 +74,7 @@ def _resume(prefix: list[bytes]) -> Recorder:
 
 
 class FileSink:
-    """Writes a game's log to a file as it is played (attach it with `open_log`); as a
-    context manager, detaches and closes the log when the block ends."""
+    """Writes a game's log as it is played; as a context manager, closes it at the end."""
 
     def __init__(self, path: str | Path, durability: str = "entry") -> None:
         if durability not in DURABILITY:
@@ -149,8 +147,7 @@ class FileSink:
             raise
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
-        """Encode and write `entry` before the game commits it (raising refuses it); `state()`
-        is called only when a digest or snapshot needs it."""
+        """Write `entry` before the game commits it (raising refuses it)."""
         if self._broken is not None:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"

@@ -3,8 +3,7 @@ digests, and the changes between two states that a snapshot line carries.
 
 `tree_digest` and `apply_changes` work on the JSON of `Game.state()`, as an outside checker
 does; `Digests` and `changes` on `Game.raw_state`'s records, incrementally: a record that
-is the same object as last time keeps its digest.
-"""
+is the same object as last time keeps its digest."""
 
 from __future__ import annotations
 

@@ -3,8 +3,7 @@ minor's status and major at the end of every game turn, each major's BRP credits
 effect with its clause, placed at the phase it happened in.
 
 It reads only what the public API gives: a log's entries, their effects and the states of a
-`minors.Game` they are replayed on, an advance over several seasons a season at a time.
-"""
+`minors.Game` they are replayed on, an advance over several seasons a season at a time."""
 
 from __future__ import annotations
 
@@ -86,8 +85,7 @@ class Band:
 
 @frozen
 class Line:
-    """A line of the story: a command as given (`rule` empty) or one thing the rules did,
-    with its clause, moment and the minors it concerns."""
+    """A line of the story: a command as given (`rule` empty) or one thing the rules did."""
 
     seq: int
     moment: str

@@ -4,8 +4,7 @@ docs/testing.md).
 
 Tests are read from a checkout with `ast`, never imported. A test counts for a clause only
 if it failed with the clause switched off (tests/mutation/run_disabled.py, whose results
-hold the digest of the clause's code and rows: a clause changed since is stale).
-"""
+hold the digest of the clause's code and rows: a clause changed since is stale)."""
 
 from __future__ import annotations
 
@@ -70,8 +69,7 @@ RESULTS = Path("mutation") / "disabled.json"
 
 @frozen
 class Citation:
-    """A test's citation of a clause: the test (`tests/test_x.py::test_y`, or a data file)
-    and where it is written (line 0 in a data file)."""
+    """A test's citation of a clause, and where it is written (line 0 in a data file)."""
 
     clause: str
     test: str
@@ -273,8 +271,7 @@ def coverage(tests: Path) -> dict[str, ClauseCoverage]:
 
 
 def problems(report: Mapping[str, ClauseCoverage]) -> list[str]:
-    """What `--check` fails on, for each rule or procedure of rule 82 and A25: no test cites
-    it, nothing carries it, or the disabled-clause run did not catch it (fresh)."""
+    """What `--check` fails on, for each rule or procedure of rule 82 and A25."""
     found = []
     for c in report.values():
         if c.kind not in CHECKED:

@@ -1,8 +1,7 @@
 """How the command line writes: `show` fits rich output to a terminal, and writes whole
 lines to anything else (nothing wrapped, no table cell cut short, no colour); `echo_json`.
 A stream that cannot encode a character gets a plain fallback ("—" as "-") instead of a
-`UnicodeEncodeError`, and JSON `\\u` escapes.
-"""
+`UnicodeEncodeError`, and JSON `\\u` escapes."""
 
 from __future__ import annotations
 
@@ -110,8 +109,7 @@ MESSAGE_LIMIT = 2000  # the longest error line printed: a huge input quoted is c
 
 
 def one_line(exc: BaseException | str) -> str:
-    """An error's message as one line (a many-problem message's lines joined with "; "),
-    cut at `MESSAGE_LIMIT` characters."""
+    """An error's message as one line (its lines joined with "; "), cut if it is long."""
     lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
     text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
     if len(text) > MESSAGE_LIMIT:
