@@ -23,8 +23,7 @@ __all__ = ["EVERY", "FORMAT", "FORMATS", "Recorder", "hook_manifest"]
 FORMAT = 2
 """The format this version writes."""
 
-FORMATS = (1, 2)
-"""The formats this version reads."""
+FORMATS = (1, 2)  # the formats this version reads
 
 EVERY = 1000
 """Format 2: a snapshot follows every this many entries without one, so that `replay --until`

@@ -11,8 +11,7 @@ from ..errors import LogUnavailable
 
 __all__ = ["check", "keygen", "load_public", "public_hex", "sign"]
 
-MESSAGE = b"minors audit log head "
-"""What precedes the head in the signed message (so a seal signs nothing else)."""
+MESSAGE = b"minors audit log head "  # before the head in the message: a seal signs nothing else
 
 
 def _crypto() -> tuple[Any, Any]:

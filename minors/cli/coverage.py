@@ -44,8 +44,7 @@ __all__ = [
     "uncovered",
 ]
 
-CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)
-"""The kinds of clause of rule 82 that `--check` wants a test for."""
+CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)  # the kinds `--check` wants a test for
 
 MARKED_MODULES = (
     "minors.rules82.war",
@@ -63,8 +62,7 @@ MARKED_MODULES = (
 )
 """The modules whose functions may be marked with a clause (`minors.domain.marks`)."""
 
-RESULTS = Path("mutation") / "disabled.json"
-"""The disabled-clause run's results, in the tests folder."""
+RESULTS = Path("mutation") / "disabled.json"  # the disabled-clause run's, in the tests folder
 
 
 @frozen
@@ -160,10 +158,8 @@ def _read(path: Path, what: str, loads: Any = json.loads) -> Any:
 
 def _results(tests: Path) -> dict[str, Any]:
     path = tests / RESULTS
-    if not path.is_file():
-        return {}
-    found: dict[str, Any] = _read(path, "the disabled-clause results").get("clauses", {})
-    return found
+    found = _read(path, "the disabled-clause results") if path.is_file() else {}
+    return dict(found.get("clauses", {}))
 
 
 def checkout_tests(start: Path | None = None) -> Path:

@@ -150,6 +150,7 @@ def log_seal(file: str, key: str) -> None:
 
 @log.command("repair")
 @click.argument("file", type=click.Path(dir_okay=False))
+@errors_exit_2
 def log_repair(file: str) -> None:
     """Trim a torn last line (a crash or a full disk cut it short) off a log, saying what
     was dropped; a log whose damage is elsewhere is left alone (exit 1)."""
@@ -159,8 +160,6 @@ def log_repair(file: str) -> None:
         done = repair(file)
     except LogUnavailable as exc:
         fail(f"cannot repair: {exc}", 1 if "is damaged" in str(exc) else 2)
-    except MinorsError as exc:
-        exit_2(exc)
     click.echo(done.describe(file))
 
 

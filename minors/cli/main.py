@@ -462,9 +462,8 @@ def schema(name: str | None, folder: str | None) -> None:
         click.echo(schemas.text(name), nl=False)
         return
     for key in schemas.names():
-        body = schemas.get(key)
         alias = f" (= {schemas.ALIASES[key]})" if key in schemas.ALIASES else ""
-        click.echo(f"{key}{alias}: {body['title']}")
+        click.echo(f"{key}{alias}: {schemas.get(key)['title']}")
     for command, key in schemas.OUTPUTS.items():
         click.echo(f"minors {command} --json: {key}")
     click.echo("any --json command that exits 2: error")

@@ -18,8 +18,7 @@ from rich.progress import (
 
 __all__ = ["progress"]
 
-Advance = Callable[[int, int], None]
-"""Called with (done, total) as the work goes on."""
+Advance = Callable[[int, int], None]  # called with (done, total) as the work goes on
 
 
 @contextmanager
