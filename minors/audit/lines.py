@@ -108,9 +108,8 @@ def cut(text: object, limit: int = 120) -> str:
 
 
 def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
-    """The lines of the file at `path`, each with its newline (the last may lack one):
-    LogUnavailable if it cannot be read, LogFormatError if it is not a regular file, is
-    empty or is larger than the bounds."""
+    """The lines of the file at `path`, with their newlines: LogUnavailable if it cannot be
+    read, LogFormatError if it is not a regular file, is empty or exceeds the bounds."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -242,10 +241,9 @@ _MOMENTS: dict[str, Moment] = {}  # a log names the same few moments again and a
 
 def moment_of(value: Any, number: int, field: str) -> Moment:
     """The moment a field holds (LogFormatError if it is not one)."""
-    if isinstance(value, str):
-        found = _MOMENTS.get(value)
-        if found is not None:
-            return found
+    found = _MOMENTS.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
     try:
         if not isinstance(value, str):
             raise MomentError(f"{cut(value)!r} is not a moment")

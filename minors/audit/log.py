@@ -842,7 +842,9 @@ def replay(
         try:
             advance(game, stop)
         except BaseException:
-            _detach(game)
+            attached = game.attach(None)
+            if isinstance(attached, FileSink):
+                attached.close(game)
             raise
     return game
 
@@ -913,12 +915,6 @@ def open_continued(
     sink.begin(game, lines[:end])
     game.attach(sink)
     return sink
-
-
-def _detach(game: Game) -> None:
-    sink = game.attach(None)
-    if isinstance(sink, FileSink):
-        sink.close(game)
 
 
 def _from_snapshot(

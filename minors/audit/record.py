@@ -25,9 +25,7 @@ FORMAT = 2
 
 FORMATS = (1, 2)  # the formats this version reads
 
-EVERY = 1000
-"""Format 2: a snapshot follows every this many entries without one, so that `replay --until`
-never replays more (a phase may hold thousands of commands)."""
+EVERY = 1000  # format 2: a snapshot at least this often, for `replay --until` in long phases
 
 
 def effects_text(events: typing.Iterable[Any]) -> str:
@@ -98,8 +96,7 @@ class Recorder:
 
     def entry(self, entry: LogEntry, state: GameState | None) -> list[dict[str, Any]]:
         """The records of one entry's lines: the entry, and a snapshot after an advance into
-        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries
-        (`state` is given where `wants_state` says)."""
+        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries."""
         effects = [event_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",

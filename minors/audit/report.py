@@ -216,9 +216,8 @@ def _names(command: dict[str, Any], minor: str) -> bool:
 def placed(entry: LogEntry) -> list[tuple[str, Event]]:
     """Each effect of an entry with the moment (for an advance, the phase) it happened at."""
     moment = str(entry.moment)
-    if entry.command.get("command") == "advance" and entry.effects:
-        first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)
-        moment = first.ended if first is not None else moment
+    if entry.command.get("command") == "advance":
+        moment = next((e.ended for e in entry.effects if isinstance(e, PhaseEnded)), moment)
     out: list[tuple[str, Event]] = []
     for effect in entry.effects:
         out.append((moment, effect))
@@ -263,13 +262,8 @@ def select(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> Selection:
     """What `minors log show` shows of a log (read, not replayed): the entries after `since`
-    and the effects that happened in `turn` (a moment names its turn) and concern `minor`.
-
-    Raises:
-        UnknownNameError: `minor` is not a minor of the log's tables (with the closest).
-        MomentError: `turn` is not a turn.
-        LogRangeError: `turn` or `since` lies outside the log.
-    """
+    and the effects that happened in `turn` (a moment names its turn) and concern `minor`;
+    UnknownNameError, MomentError, or LogRangeError for a turn or entry the log lacks."""
     from .log import read_log
 
     found = read_log(path)

@@ -26,8 +26,7 @@ __all__ = ["DURABILITY", "FileSink", "lock"]
 
 DURABILITY = ("entry", "phase", "close")
 
-_CHUNK = 1 << 20
-"""Lines held for `phase` and `close` durability are written past this size."""
+_CHUNK = 1 << 20  # lines held for `phase` and `close` durability are written past this size
 
 
 def lock(fd: int, *, shared: bool = False) -> bool:

@@ -46,7 +46,7 @@ __all__ = [
 
 CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)  # the kinds `--check` wants a test for
 
-MARKED_MODULES = (
+MARKED_MODULES = (  # the modules whose functions may be marked with a clause (domain.marks)
     "minors.rules82.war",
     "minors.rules82.ties",
     "minors.rules82.survival",
@@ -60,7 +60,6 @@ MARKED_MODULES = (
     "minors.asl.humanwave",
     "minors.asl.dyo",
 )
-"""The modules whose functions may be marked with a clause (`minors.domain.marks`)."""
 
 RESULTS = Path("mutation") / "disabled.json"  # the disabled-clause run's, in the tests folder
 

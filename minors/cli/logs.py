@@ -221,6 +221,7 @@ def replay(
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
 @force_option
 @rulebook_option
+@errors_exit_2
 def continue_command(
     file: str,
     orders: str,
@@ -246,8 +247,6 @@ def continue_command(
         game = continue_log(file, orders, new_log, until, rulebook=book)
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
-    except MinorsError as exc:
-        exit_2(exc, as_json)
     print_game(game, as_json, error)
     if error is not None:
         click.echo(

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.tables import load_ruleset
 from .common import (
@@ -22,7 +21,7 @@ from .common import (
 )
 from .files import check_outputs
 from .logs import continue_command, log, replay
-from .output import echo_json, exit_2, fail, one_line, show
+from .output import echo_json, fail, one_line, show
 from .pictures import report as picture_report
 from .scale import explore, simulate, verify_many
 
@@ -109,6 +108,7 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
     help="Also write the picture of the run: one HTML page (see `minors report`).",
 )
 @force_option
+@errors_exit_2
 def run(
     file: str | None,
     until: str | None,
@@ -139,8 +139,6 @@ def run(
         code = 0
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
-    except MinorsError as exc:
-        exit_2(exc, as_json)
     if html_path is not None:
         from .pictures import write_run_page
 

@@ -28,7 +28,7 @@ __all__ = [
     "show",
 ]
 
-FALLBACK = {
+FALLBACK = {  # what a character the stream cannot encode is written as (anything else: "?")
     "—": "-",
     "–": "-",
     "−": "-",
@@ -51,7 +51,6 @@ FALLBACK = {
     "─": "-",
     "━": "-",
 }
-"""What a character the stream cannot encode is written as (anything else: "?")."""
 
 ERRORS = "minors-fallback"  # the codec error handler that writes `FALLBACK`
 _UNBOUNDED = 1 << 20  # the width of a console that is not a terminal: lines never wrap
