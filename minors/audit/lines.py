@@ -1,11 +1,6 @@
-"""The lines of an audit log (docs/audit-log.md): canonical JSON, sealed into a hash chain,
-read back with bounds (a regular file, a size, a line length, a nesting depth) and checked
-for form before anything trusts a field.
-
-Reading never raises anything but `LogUnavailable` (the file cannot be read),
-`LogFormatError` (it is not a log of a format this version reads: exit 2) or `LogCheckError` (a
-line fails the encoding or chain checks: a verification failure, exit 1).
-"""
+"""The lines of an audit log (docs/audit-log.md): canonical JSON sealed into a hash chain,
+read back within bounds. Reading raises only `LogUnavailable`, `LogFormatError` (exit 2)
+or `LogCheckError` (a line fails the encoding or chain checks: exit 1)."""
 
 from __future__ import annotations
 
@@ -27,30 +22,20 @@ __all__ = [
     "canonical",
     "cut",
     "digest",
-    "encoded_records",
     "entry_command",
     "entry_line",
     "moment_of",
     "parse",
-    "parse_entry",
     "read_lines",
     "records",
     "seal",
     "text",
 ]
 
-GENESIS = "0" * 64
-"""The `prev` of a log's first line."""
-
-MAX_LOG = 1 << 30
-"""The largest log file read (1 GiB): a format-2 log of 100,000 entries is about 40 MB."""
-
-MAX_LINE = 16 << 20
-"""The longest line read (16 MiB): the largest lines are a header's state and format 1's
-whole-state snapshots, a few hundred kilobytes in a long game."""
-
-MAX_DEPTH = 64
-"""The deepest nesting of arrays and objects in a line (a log's own lines reach 8)."""
+GENESIS = "0" * 64  # the `prev` of a log's first line
+MAX_LOG = 1 << 30  # the largest log read: a format-2 log of 100,000 entries is about 40 MB
+MAX_LINE = 16 << 20  # the longest line read: a header's state is a few hundred kilobytes
+MAX_DEPTH = 64  # the deepest nesting of arrays and objects (a log's own lines reach 8)
 
 
 def _no_default(value: Any) -> Any:
@@ -64,8 +49,7 @@ _C_ENCODER = (
     if getattr(json.encoder, "c_make_encoder", None) is not None
     else None
 )
-"""CPython's C encoder, made once with the canonical settings: `json.dumps` builds one at
-every call, which costs as much as encoding a log line."""
+"""CPython's C encoder made once: `json.dumps` builds one per call, as costly as a line."""
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -77,12 +61,9 @@ def text(value: Any) -> str:
     return _ENCODER.encode(value)  # pragma: no cover - other Pythons
 
 
-_text = text
-
-
 def canonical(value: Any) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8."""
-    return _text(value).encode()
+    return text(value).encode()
 
 
 def digest(value: Any) -> str:
@@ -91,8 +72,7 @@ def digest(value: Any) -> str:
 
 
 def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
-    """The line for `record` chained after `prev`, and the line's own hash (the SHA-256 of
-    the line's canonical JSON without its `hash`)."""
+    """The line for `record` chained after `prev`, and its hash (of the line without it)."""
     body = {**record, "prev": prev}
     encoded = canonical(body)
     own = hashlib.sha256(encoded).hexdigest()
@@ -104,10 +84,7 @@ def seal(record: dict[str, Any], prev: str) -> tuple[bytes, str]:
 def entry_line(
     seq: int, at: Moment, command: dict[str, Any], effects: str, state: str | None, prev: str
 ) -> tuple[bytes, str]:
-    """What `seal` makes of an entry's record, chained after `prev`, and its hash: the
-    line assembled from the canonical JSON of its members in their order (`effects` is the
-    canonical JSON of its effects, hashed here for `effects_digest`; `state` the state
-    digest an advance carries)."""
+    """What `seal` makes of an entry's record, assembled from its members' canonical JSON."""
     # at < command < effects < effects_digest < hash < kind < prev < seq < state_digest
     effects_digest = hashlib.sha256(effects.encode()).hexdigest()
     head = (
@@ -121,8 +98,7 @@ def entry_line(
     return f'{head},"hash":"{own}"{tail}}}\n'.encode(), own
 
 
-_STRING = json.encoder.encode_basestring
-"""A text as a JSON string, non-ASCII characters as themselves (canonical)."""
+_STRING = json.encoder.encode_basestring  # non-ASCII characters as themselves (canonical)
 
 
 def cut(text: object, limit: int = 120) -> str:
@@ -132,13 +108,8 @@ def cut(text: object, limit: int = 120) -> str:
 
 
 def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
-    """The lines of the file at `path`, each with its newline (the last may lack one).
-
-    Raises:
-        LogUnavailable: it cannot be read (no such file ...).
-        LogFormatError: it is not a regular file (a FIFO, a device), it is empty, larger
-            than `MAX_LOG`, or a line is longer than `MAX_LINE`.
-    """
+    """The lines of the file at `path`, with their newlines: LogUnavailable if it cannot be
+    read, LogFormatError if it is not a regular file, is empty or exceeds the bounds."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -172,15 +143,10 @@ def read_lines(path: str | Path, what: str = "the log") -> list[bytes]:
 
 
 _DECODER = json.JSONDecoder()
-"""Reads one JSON value at an index of a text (`raw_decode`: what `json.loads` runs, without
-its checks around it)."""
 
 
 def entry_command(raw: bytes) -> dict[str, Any] | None:
-    """The `command` of an entry line as its writer lays it out (`{"at":"...","command":{`),
-    read from its place without reading the rest of the line (which the verifier compares
-    whole with the line it expects); None if the line is not laid out so, or the command is
-    not a JSON object."""
+    """An entry line's `command`, read without the rest of it; None unless laid out so."""
     if not raw.startswith(b'{"at":"'):
         return None
     end = raw.find(b'"', 7)
@@ -194,7 +160,7 @@ def entry_command(raw: bytes) -> dict[str, Any] | None:
 
 
 def _too_deep(value: Any) -> bool:
-    """Whether `value` nests arrays and objects deeper than `MAX_DEPTH` (no recursion)."""
+    """Whether `value` nests deeper than `MAX_DEPTH` (without recursion)."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -211,17 +177,8 @@ def _too_deep(value: Any) -> bool:
 
 
 def parse(raw: bytes, number: int) -> dict[str, Any]:
-    """The record of one line, checked for encoding and its own hash (not the chain).
-
-    Raises:
-        LogCheckError: the line is cut short, not JSON, not canonical, or its hash is wrong.
-        LogFormatError: it nests deeper than `MAX_DEPTH`.
-    """
-    return parse_entry(raw, number)[0]
-
-
-def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
-    """`parse`, and the canonical JSON of the line's `effects` (None if it has none)."""
+    """The record of one line, its encoding and own hash checked (not the chain):
+    LogCheckError if it is not, LogFormatError if it nests deeper than `MAX_DEPTH`."""
     if not raw.endswith(b"\n"):
         raise LogCheckError(number, "the line is cut short (no newline): the file was truncated")
     try:
@@ -235,24 +192,22 @@ def parse_entry(raw: bytes, number: int) -> tuple[dict[str, Any], bytes | None]:
     seq = record.get("seq") if record.get("kind") == "entry" else None
     seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
     try:
-        text = _text(record)
+        encoded = text(record)
     except RecursionError:
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels") from None
-    if (text + "\n").encode() != raw:
+    if (encoded + "\n").encode() != raw:
         raise LogCheckError(number, "the line is not in canonical form", seq)
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _too_deep(record):
         raise LogFormatError(f"line {number} nests deeper than {MAX_DEPTH} levels")
     own = record.get("hash")
-    body = _without(text, "hash", own) if isinstance(own, str) and len(own) == 64 else None
+    body = _without(encoded, "hash", own) if isinstance(own, str) and len(own) == 64 else None
     if body is None or own != hashlib.sha256(body.encode()).hexdigest():
         raise LogCheckError(number, "the line's hash does not match its content (edited)", seq)
-    return record, _effects(text, record)
+    return record
 
 
 def _without(text: str, key: str, value: str) -> str | None:
-    """The canonical JSON `text` of an object without its member `key` (a string `value`):
-    the member is found by its value, a hash, which nothing else in the line can hold (it
-    would have to hold its own hash)."""
+    """`text` without its member `key`, found by its value (a hash: nothing else holds it)."""
     member = f'"{key}":"{value}"'
     at = text.find("," + member)
     if at >= 0:
@@ -263,35 +218,12 @@ def _without(text: str, key: str, value: str) -> str | None:
     return None
 
 
-def _effects(text: str, record: dict[str, Any]) -> bytes | None:
-    """The canonical JSON of an entry's `effects`, cut from the canonical `text` of its
-    line (checked against its own encoding if the cut is not what the digest says)."""
-    effects, digest_ = record.get("effects"), record.get("effects_digest")
-    if not isinstance(effects, list) or not isinstance(digest_, str):
-        return None
-    end = text.find(f',"effects_digest":"{digest_}"')
-    start = text.rfind(',"effects":[', 0, end) if end >= 0 else -1
-    if start >= 0:
-        cut_ = text[start + len(',"effects":') : end].encode()
-        if hashlib.sha256(cut_).hexdigest() == digest_:
-            return cut_
-    return canonical(effects)
-
-
 def records(
     lines: list[bytes], prev: str = GENESIS, first: int = 1
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Each line's record (numbered from `first`) after the encoding and chain checks."""
-    for number, record, _ in encoded_records(lines, prev, first):
-        yield number, record
-
-
-def encoded_records(
-    lines: list[bytes], prev: str = GENESIS, first: int = 1
-) -> Iterator[tuple[int, dict[str, Any], bytes | None]]:
-    """`records`, each with the canonical JSON of its effects (if it has any)."""
+    """Each line's number and record, its encoding and chain checked."""
     for number, raw in enumerate(lines, start=first):
-        record, effects = parse_entry(raw, number)
+        record = parse(raw, number)
         if record.get("prev") != prev:
             seq = record.get("seq") if record.get("kind") == "entry" else None
             raise LogCheckError(
@@ -301,23 +233,17 @@ def encoded_records(
                 seq if isinstance(seq, int) else None,
             )
         prev = record["hash"]
-        yield number, record, effects
+        yield number, record
 
 
-_MOMENTS: dict[str, Moment] = {}
-"""Moments read so far (a log names the same few moments again and again)."""
+_MOMENTS: dict[str, Moment] = {}  # a log names the same few moments again and again
 
 
 def moment_of(value: Any, number: int, field: str) -> Moment:
-    """The moment a field holds.
-
-    Raises:
-        LogFormatError: it is not a moment.
-    """
-    if isinstance(value, str):
-        found = _MOMENTS.get(value)
-        if found is not None:
-            return found
+    """The moment a field holds (LogFormatError if it is not one)."""
+    found = _MOMENTS.get(value) if isinstance(value, str) else None
+    if found is not None:
+        return found
     try:
         if not isinstance(value, str):
             raise MomentError(f"{cut(value)!r} is not a moment")

@@ -1,24 +1,13 @@
 """The audit log: canonical JSON Lines, hash-chained, replayable (docs/audit-log.md).
 
-A header names the format, the library version, the tables (with the overlays' text), the
-rulebook (its name and digest) and its named rules (the hooks of 0.1), the start, and — in
-format 2 — the state the log starts from. Each entry line carries the command, its effects,
-their digest and — for clock advances — the digest of the complete state; snapshot lines
-carry what changed since the last one (format 1: the whole state); a closing line ends the
-log, and seal lines may follow it. Every line carries its own SHA-256 and the previous
-line's. An in-memory `Game` does none of this: a `FileSink` attached to it encodes and
-writes each entry before the state commits.
-
-The verifier replays every entry and recomputes every line with the writer's own
-`Recorder`: every field that `replay` trusts (a snapshot's `at`, `seq`, changes and
-digest) is what the replay gives.
-"""
+The verifier recomputes every line with the writer's own `Recorder`, so that every field
+`replay` trusts (a snapshot's `at`, `seq`, changes and digest) is what the replay gives."""
 
 from __future__ import annotations
 
 import os
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -51,7 +40,6 @@ from .lines import (
     canonical,
     cut,
     digest,
-    encoded_records,
     entry_command,
     moment_of,
     parse,
@@ -93,8 +81,7 @@ __all__ = [
 
 
 def open_log(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """Attach a new log file to `game` (its header written now, with the state the game is
-    in: a game opened mid-way is logged from there); close it with `sink.close(game)`.
+    """Attach a new log file to `game`, from the state it is in; close with `sink.close(game)`.
 
     Raises:
         LogLocked: another writer holds the file.
@@ -107,19 +94,14 @@ def open_log(game: Game, path: str | Path, durability: str = "entry") -> FileSin
 
 
 def open(game: Game, path: str | Path, durability: str = "entry") -> FileSink:
-    """`minors.auditlog.open(game, path)`: attach a new log file to `game` (see `open_log`)."""
+    """Attach a new log file to `game` (`open_log`)."""
     return open_log(game, path, durability)
 
 
 def advance(game: Game, moment: Moment | str) -> list[Event]:
-    """Move the clock to `moment` one player turn at a time: no advance entry crosses the
-    end of a player turn, so that a log ending at a player turn's end is a prefix of every
-    log that plays on from there (what `minors run`, `replay` and `continue` do).
-
-    Raises:
-        ClockError: `moment` is earlier than the clock.
-        MomentError: it is not a moment.
-    """
+    """Move the clock to `moment` one player turn at a time, so that a log ending at a player
+    turn's end is a prefix of every log that plays on from there (ClockError if `moment` is
+    earlier than the clock, MomentError if it is not a moment)."""
     target = moment if isinstance(moment, Moment) else Moment.parse(moment)
     if target < game.clock:
         raise ClockError(f"the clock stands at {game.clock}; it cannot go back to {target}")
@@ -128,9 +110,6 @@ def advance(game: Game, moment: Moment | str) -> list[Event]:
         edge = Moment((game.clock.index // 6 + 1) * 6)
         effects += game.advance_to(min(edge, target))
     return effects
-
-
-# ---- the checks of form -------------------------------------------------------------------
 
 
 def _int(value: Any) -> bool:
@@ -159,17 +138,13 @@ _FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
         "rulebook": (dict, False),
     },
 }
-"""The fields each kind of line must hold, with their JSON type, and whether required."""
+"""Each kind of line's fields: (JSON type, required)."""
 
 _HEADER_2 = {"seq": (int, True), "at": (str, True), "state": (dict, True)}
 
 
 def _form(record: dict[str, Any], number: int, fmt: int) -> str:
-    """The line's kind, after checking that its fields are of the format's form.
-
-    Raises:
-        LogFormatError: an unknown kind, a field missing or of the wrong type.
-    """
+    """The line's kind, its fields checked for the format's form (else LogFormatError)."""
     kind = record.get("kind")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise LogFormatError(f"line {number}: unknown line kind {cut(kind)!r}")
@@ -203,12 +178,8 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
 
 
 EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Event))
-"""The names an effect's `effect` field may hold."""
 
 _JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
-
-
-# ---- the header: what the log was written under ---------------------------------------
 
 
 @frozen
@@ -216,8 +187,7 @@ class _Setup:
     game: Game
     header: dict[str, Any]
     format: int
-    origin: str
-    """`start` (the start position) or `state` (a state the header records)."""
+    origin: str  # `start` (the start position) or `state` (a state the header records)
 
 
 def _rulebook(rulebook: Rulebook | None) -> Rulebook:
@@ -225,10 +195,7 @@ def _rulebook(rulebook: Rulebook | None) -> Rulebook:
 
 
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
-    """Check the header and build the game it names under the caller's `rulebook`, at the
-    state the log starts from (LogUnavailable when this machine cannot: format, library
-    version, tables, rulebook); with `log=False` a game that keeps no log. The rulebook is
-    never looked up from the log: a log received by e-mail is untrusted."""
+    """The game the header starts from, under the caller's rulebook (a log is untrusted)."""
     first = parse(lines[0], 1)
     if first.get("prev") != GENESIS:
         raise LogCheckError(1, "the first line does not start the chain")
@@ -249,13 +216,11 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
     _form(first, 1, fmt)
     overlays = []
     for overlay in first["overlays"]:
-        if not (
-            isinstance(overlay, dict)
-            and isinstance(overlay.get("name"), str)
-            and isinstance(overlay.get("toml"), str)
-        ):
-            raise LogFormatError("line 1: an overlay of the header is not {name, toml}")
-        overlays.append((overlay["name"], overlay["toml"].encode()))
+        match overlay:
+            case {"name": str(name), "toml": str(toml)}:
+                overlays.append((name, toml.encode()))
+            case _:
+                raise LogFormatError("line 1: an overlay of the header is not {name, toml}")
     try:
         rs = load_ruleset(overlays)
     except MinorsError as exc:
@@ -269,9 +234,8 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
             f"({cut(first['tables'])}): they are not available here"
         )
     written = first.get("rulebook", {"name": RULEBOOK.name})  # none: rule 82 (0.1 logs)
-    if written.get("name") != rulebook.name or written.get("digest", rulebook.digest) != (
-        rulebook.digest
-    ):
+    wrote = written.get("name"), written.get("digest", rulebook.digest)
+    if wrote != (rulebook.name, rulebook.digest):
         raise LogUnavailable(
             f"{path}: written under rulebook {cut(written.get('name'))!r} (digest "
             f"{cut(written.get('digest', 'not recorded'))}; {writer}), not {rulebook.name!r} "
@@ -290,8 +254,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
     except MinorsError as exc:
         raise LogFormatError(f"{path}: line 1: {cut(exc, 300)}") from None
     origin = "start"
-    if fmt >= 2:
-        moment_of(first["at"], 1, "at")
+    if fmt >= 2:  # _form has read its `at`
         if first["seq"] < 0:
             raise LogFormatError(f"{path}: line 1: the header's 'seq' is negative")
         if first["seq"] != 0 or first["state"] != game.state():
@@ -307,7 +270,7 @@ def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: boo
 
 
 def _expected_header(setup: _Setup, recorder: Recorder) -> None:
-    """Format 2: the header's state fields are what the game it starts from gives."""
+    """Format 2: the header's state fields are what its game gives."""
     if setup.format < 2:
         return
     header = setup.header
@@ -323,18 +286,10 @@ def _expected_header(setup: _Setup, recorder: Recorder) -> None:
         raise LogFormatError(f"line 1: the header has unknown fields {cut(extra)}")
 
 
-# ---- verifying --------------------------------------------------------------------------
-
-
 @frozen
 class Verdict:
-    """What `verify` found: all holds (`ok`), or the first bad line and why.
-
-    `head` is the hash of the closing line (what a referee publishes; seals follow it),
-    `entries` the entries verified, `origin` where the replay began (`start`: the start
-    position; `state`: a state the header records, for a log opened mid-game), `extends`
-    the entries it adds to the log it was checked against, `seals` the public keys (hex)
-    of its valid seals."""
+    """What `verify` found: all holds (`ok`), or the first bad line and why; `origin` is
+    where the replay began (`start` or the header's `state`), `seals` the valid seals' keys."""
 
     ok: bool
     head: str
@@ -345,7 +300,6 @@ class Verdict:
     format: int = FORMAT
     origin: str = "start"
     at: str = ""
-    """The moment the log starts from when `origin` is `state`."""
     extends: int | None = None
     seals: tuple[str, ...] = ()
 
@@ -358,8 +312,7 @@ class Verdict:
             if self.extends is not None:
                 text += f", {self.extends} new"
             if self.seals:
-                keys = ", ".join(key[:16] for key in self.seals)
-                text += f"; sealed by {keys}"
+                text += f"; sealed by {', '.join(key[:16] for key in self.seals)}"
             return f"{text}; head {self.head}"
         where = f"entry {self.seq} (line {self.line})" if self.seq else f"line {self.line}"
         return f"FAILED at {where}: {self.problem}"
@@ -380,21 +333,18 @@ class Verdict:
         }
 
 
-def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
-    """Apply the command of an entry line; whether it was an advance."""
-    seq = record["seq"]
+def _replay_entry(game: Game, number: int, seq: int, fields: dict[str, Any]) -> None:
+    """Apply the command of entry `seq` (`fields`, a copy: its `command` is taken out)."""
     if seq != game.next_seq:
         raise LogCheckError(number, f"entry number {seq}, expected {game.next_seq}", seq)
-    fields = dict(record["command"])
     kind = fields.pop("command")
     try:
         if kind == "advance":
             if set(fields) != {"to"}:
                 raise LogFormatError(f"line {number}: an advance has the one field 'to'")
             game.advance_to(moment_of(fields["to"], number, "to"))
-            return True
-        cmd = build_command(game.rulebook.kinds, kind, fields)
-        game.apply(cmd)
+        else:
+            game.apply(build_command(game.rulebook.kinds, kind, fields))
     except RuleViolation as exc:
         raise LogCheckError(
             number, f"on replay the command breaks rule {exc.rule}: {cut(exc.message, 300)}", seq
@@ -405,7 +355,6 @@ def _replay_entry(game: Game, number: int, record: dict[str, Any]) -> bool:
         raise LogFormatError(
             f"line {number}: the command cannot be read: {cut(exc, 300)}"
         ) from None
-    return False
 
 
 _WHY = {
@@ -448,13 +397,10 @@ def _compare(number: int, written: dict[str, Any], expected: dict[str, Any]) -> 
         raise LogCheckError(number, "the final state differs from the replayed state")
     for field in sorted(set(body) | set(expected), key=lambda f: f != "at"):
         if body.get(field) != expected.get(field):
+            if kind == "snapshot" and field == "at":
+                raise LogCheckError(number, "the snapshot's moment is not the replay's", seq)
             if field in _WHY:
-                where = (
-                    "the snapshot's moment is not the replay's"
-                    if (kind == "snapshot" and field == "at")
-                    else _WHY[field]
-                )
-                raise LogCheckError(number, where, seq)
+                raise LogCheckError(number, _WHY[field], seq)
             raise LogCheckError(
                 number, f"the {kind} line's field {cut(field)!r} is not the writer's", seq
             )
@@ -469,12 +415,11 @@ def verify(
     head: str | None = None,
     public_key: str | None = None,
 ) -> Verdict:
-    """Check encoding and chain, replay every entry under the log's tables and the caller's
-    rulebook (rule 82 by default), and check that every
-    line is what the writer writes for that play; with `extends`, check the log begins
-    with that older log and adds to it; with `head`, that its head is that hash; with
-    `public_key` (hex, `signing.load_public`), that a seal by that key signs it.
-    `progress`, if given, is called with (lines done, lines in all) after each line.
+    """Check encoding and chain, replay every entry under the caller's rulebook (rule 82 by
+    default) and check that every line is the writer's for that play; with `extends`, that
+    the log extends that older log; with `head`, that its head is that hash; with
+    `public_key` (hex), that a seal by that key signs it. `progress(done, total)` is called
+    after each line.
 
     Raises:
         LogUnavailable: the log cannot be verified here (exit 2).
@@ -498,9 +443,7 @@ def verify(
         except RecursionError:
             raise LogFormatError(f"{path}: a line nests too deeply to be read") from None
         head_hash, entries = verdict
-        extended = None
-        if old is not None and extends is not None:
-            extended = _extends(lines, extends, old, entries)
+        extended = _extends(lines, extends, old, entries) if old and extends else None
         if head is not None and head.lower() != head_hash:
             raise LogCheckError(
                 len(lines),
@@ -524,11 +467,8 @@ def verify(
     )  # fmt: skip
 
 
-def _onward(
-    progress: Callable[[int, int], None] | None,
-) -> Callable[[int, int], None] | None:
-    """`progress`, called only past the furthest line it was called with (a log that fails
-    the byte-for-byte check is checked again from its first line)."""
+def _onward(progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
+    """`progress`, called only past its furthest line (the second pass starts again)."""
     if progress is None:
         return None
     furthest = 0
@@ -543,8 +483,7 @@ def _onward(
 
 
 class _Replayed:
-    """The verifier's sink: the entry the replay has just made, and its state (made when
-    asked for); nothing is kept."""
+    """The verifier's sink: the entry just replayed and its state function; nothing kept."""
 
     __slots__ = ("entry", "state")
 
@@ -552,36 +491,12 @@ class _Replayed:
         self.entry, self.state = entry, state
 
 
-def _replayed(game: Game, kinds: Mapping[str, type[Any]], fields: dict[str, Any]) -> bool:
-    """Apply the command an entry line holds (in the scenario vocabulary: `fields`, read
-    for this call, loses its `command`); whether it applied (False for anything else:
-    `_replay_entry` says what)."""
-    kind = fields.pop("command", None)
-    try:
-        if kind == "advance":
-            if len(fields) != 1:
-                return False
-            game.advance_to(moment_of(fields.get("to"), 0, "to"))
-        else:
-            game.apply(build_command(kinds, kind, fields))
-    except Exception:  # whatever it is, the line-by-line checks meet it again and say so
-        return False
-    return True
-
-
 def _verify_replayed(
-    lines: list[bytes],
-    setup: _Setup,
-    progress: Callable[[int, int], None] | None,
-    seals: list[str],
+    lines: list[bytes], setup: _Setup, progress: Callable[[int, int], None] | None, seals: list[str]
 ) -> tuple[str, int] | None:
-    """Replay the log and check that every line after the header is, byte for byte, the
-    line its writer writes for that replay, chained to the one before: the head and the
-    number of entries. None as soon as a line is not (`_verify_lines` then checks each
-    line to say which and why). Nothing is parsed but each entry's command and the seals:
-    a line that is the writer's holds the command replayed, and the replay's moment,
-    effects, digests and snapshots; its hash and its `prev` are the chain's. (The header
-    is checked by `_setup` and `_expected_header`.)"""
+    """The head and entry count if every line after the header is, byte for byte, the line
+    the writer writes for the replay; None as soon as one is not (`_verify_lines` then
+    says which and why). Only each entry's command and the seals are parsed."""
     game, fmt = setup.game, setup.format
     recorder = Recorder(fmt, game.raw_state)
     _expected_header(setup, recorder)
@@ -590,7 +505,6 @@ def _verify_replayed(
         progress(1, total)
     replayed = _Replayed()
     game.attach(replayed)
-    kinds = game.rulebook.kinds
     head_hash = prev = setup.header["hash"]
     entries = 0
     due: bytes | None = None
@@ -614,7 +528,9 @@ def _verify_replayed(
                     return None
                 head_hash, closed = prev, True
             else:
-                if not _replayed(game, kinds, fields):
+                try:  # whatever fails, the line-by-line checks meet it again and say why
+                    _replay_entry(game, number, game.next_seq, fields)
+                except Exception:
                     return None
                 game.clear_stack()  # no step is taken back: no journal is kept
                 entry = replayed.entry
@@ -635,8 +551,7 @@ def _verify_replayed(
 def _sealed(
     raw: bytes, number: int, fmt: int, prev: str, head_hash: str, seals: list[str]
 ) -> str | None:
-    """The hash of a line after the closing one if it is a seal, chained after `prev`,
-    signing the head `head_hash` (its key added to `seals`); None if not."""
+    """The hash of a seal of `head_hash` chained after `prev` (its key added to `seals`)."""
     try:
         record = parse(raw, number)
         if record.get("prev") != prev or _form(record, number, fmt) != "seal":
@@ -644,8 +559,7 @@ def _sealed(
         _check_seal(number, record, head_hash, seals)
     except (LogCheckError, LogFormatError):
         return None
-    own: str = record["hash"]
-    return own
+    return str(record["hash"])
 
 
 def _verify_lines(
@@ -663,7 +577,7 @@ def _verify_lines(
     closed = False
     due: dict[str, Any] | None = None
     total = len(lines)
-    for number, record, encoded in encoded_records(lines):
+    for number, record in records(lines):
         kind = _form(record, number, fmt) if number > 1 else "header"
         if kind == "seal":
             if not closed:
@@ -682,10 +596,10 @@ def _verify_lines(
             _compare(number, record, due)
             due = None
         elif kind == "entry":
-            _replay_entry(game, number, record)
+            _replay_entry(game, number, record["seq"], dict(record["command"]))
             logged = game.log.last
             state = game.raw_state if recorder.wants_state(logged) else None
-            expected = recorder.entry(logged, state, encoded)
+            expected = recorder.entry(logged, state)
             _compare(number, record, expected[0])
             due = expected[1] if len(expected) > 1 else None
             entries += 1
@@ -731,12 +645,7 @@ def _check_seal(number: int, record: dict[str, Any], head_hash: str, seals: list
 
 
 def _old_prefix(extends: str | Path) -> tuple[list[bytes], int]:
-    """The lines of the older log a log must begin with (all but its closing line and
-    seals), and how many entries they hold.
-
-    Raises:
-        LogFormatError: the older file is not a log.
-    """
+    """The lines a log extending `extends` begins with, and their entry count."""
     lines = read_lines(extends, "the older log")
     count, end = 0, len(lines)
     try:
@@ -771,12 +680,8 @@ def _extends(
     return added
 
 
-# ---- reading ------------------------------------------------------------------------------
-
-
 def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The records of a log's lines, chain and form checked, as LogUnavailable or
-    LogFormatError when they fail."""
+    """The records of a log's lines, chain and form checked."""
     try:
         first = parse(lines[0], 1)
         fmt = first.get("format")
@@ -798,8 +703,7 @@ def _entries(path: str | Path, lines: list[bytes]) -> Iterator[tuple[int, dict[s
 
 @frozen
 class ReadLog:
-    """A log read without replaying it: its header, format, entries and head, and the
-    tables its names are read under (its own where they load here, else the built-in)."""
+    """A log read, with the tables it names if they load here (else the built-in)."""
 
     header: dict[str, Any]
     format: int
@@ -809,12 +713,8 @@ class ReadLog:
 
 
 def read_log(path: str | Path) -> ReadLog:
-    """A log (format 1 or 2) read: its chain and form checked, its rules not replayed.
-
-    Raises:
-        LogUnavailable: the file cannot be read, or a line is not what the chain says.
-        LogFormatError: it is not a log of a format this version reads.
-    """
+    """A log read, its chain and form checked (else LogUnavailable, or LogFormatError if it
+    is not a log of a format this version reads), its rules not replayed (`verify` does)."""
     entries: list[LogEntry] = []
     head_hash = ""
     header: dict[str, Any] = {}
@@ -842,20 +742,13 @@ def read_log(path: str | Path) -> ReadLog:
 
 
 def read_entries(path: str | Path) -> tuple[list[LogEntry], str]:
-    """The entries of a log (format 1 or 2), its chain and form checked but its rules not
-    replayed (`verify` does that), and its head hash.
-
-    Raises:
-        LogUnavailable: the file cannot be read, or a line is not what the chain says.
-        LogFormatError: it is not a log of a format this version reads.
-    """
+    """The entries and head of a log, read as `read_log` reads it."""
     found = read_log(path)
     return found.entries, found.head
 
 
 def head(path: str | Path) -> str:
-    """The head of a log: the hash of its closing line (of its last line if it has none),
-    its chain and form checked, its rules not replayed."""
+    """The hash of a log's closing line (or last line), its rules not replayed."""
     found = ""
     for _, record in _entries(path, read_lines(path)):
         if record["kind"] != "seal":
@@ -863,11 +756,8 @@ def head(path: str | Path) -> str:
     return found
 
 
-# ---- replaying ------------------------------------------------------------------------------
-
-
 def _snapshots(lines: list[bytes], fmt: int) -> list[tuple[int, dict[str, Any], Moment]]:
-    """Every snapshot line: its index, its record (its own hash checked) and moment."""
+    """Every snapshot line: its index, record (its own hash checked) and moment."""
     found = []
     for index in range(1, len(lines)):
         if b'"kind":"snapshot"' in lines[index]:
@@ -895,12 +785,9 @@ def replay(
     rulebook: Rulebook | None = None,
     durability: str = "entry",
 ) -> Game:
-    """The game as the log leaves it, or at `until`: from the last snapshot before it,
-    then entry by entry, under the caller's rulebook (as `verify`). With `log`, a new log
-    that repeats this one's lines up to there and goes on from there, to play on.
-
-    The lines from the snapshot on are checked (encoding and chain) and replayed; what lies
-    before the snapshot is taken as the snapshots state it — `verify` checks it all.
+    """The game as the log leaves it, or at `until`, under the caller's rulebook: from the
+    last snapshot before it (taken as stated: `verify` checks it all), then entry by entry.
+    With `log`, a new log that repeats this one's lines up to there, to play on.
 
     Raises:
         LogUnavailable, LogFormatError: as `verify`; also a line that fails a check.
@@ -955,7 +842,9 @@ def replay(
         try:
             advance(game, stop)
         except BaseException:
-            _detach(game)
+            attached = game.attach(None)
+            if isinstance(attached, FileSink):
+                attached.close(game)
             raise
     return game
 
@@ -969,9 +858,7 @@ def _play_on(
     prev: str,
     stop: Moment | None,
 ) -> int:
-    """Replay the entries after line `begin` (0-based; its hash `prev`) up to `stop`,
-    checking each line read (encoding, chain, form) and no line beyond; the number of lines
-    the game has gone through (snapshots of its last entry included)."""
+    """Replay the entries after line `begin` up to `stop`; how many lines the game went by."""
     used = begin + 1
     try:
         for number, record in records(lines[begin + 1 :], prev, begin + 2):
@@ -985,7 +872,7 @@ def _play_on(
             target = moment_of(command.get("to") if clock else record["at"], number, "at")
             if stop is not None and (target > stop or (not clock and target >= stop)):
                 break
-            _replay_entry(game, number, record)
+            _replay_entry(game, number, record["seq"], dict(record["command"]))
             _same_effects(number, record, game.log.last)
             used = number
     except LogCheckError as bad:
@@ -1000,8 +887,7 @@ def _play_on(
 
 
 def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
-    """Fail unless an entry line records the moment and effects its replay gives (what
-    `replay` checks of the lines it replays; `verify` checks every field)."""
+    """Fail unless an entry line records the moment and effects its replay gives."""
     effects = [event_data(e) for e in entry.effects]
     expected: dict[str, Any] = {"kind": "entry", "at": str(entry.moment), "effects": effects}
     written = {"kind": "entry", "at": record["at"], "effects": record["effects"]}
@@ -1011,20 +897,13 @@ def _same_effects(number: int, record: dict[str, Any], entry: LogEntry) -> None:
 def open_continued(
     game: Game, path: str | Path, new: str | Path, durability: str = "entry"
 ) -> FileSink:
-    """Attach to `game` — the game `replay(path)` gives, at the log's end — a new log `new`
-    that repeats the lines of the log at `path` (without its closing line and seals) and
-    goes on from there: it verifies with `extends=path`.
-
-    Raises:
-        LogUnavailable: the log is not of the format this version writes.
-        LogLocked, LogWriteError: `new` cannot be written.
-    """
+    """Attach to `game`, as `replay(path)` leaves it, a new log `new` that repeats the lines
+    of `path` but its closing line and seals (it verifies with `extends=path`): LogUnavailable
+    if `path` is not of the format this version writes, LogLocked or LogWriteError if `new`
+    cannot be written."""
     lines = read_lines(path)
     end = len(lines)
-    while end > 1:
-        kind = parse(lines[end - 1], end).get("kind")
-        if kind not in ("close", "seal"):
-            break
+    while end > 1 and parse(lines[end - 1], end).get("kind") in ("close", "seal"):
         end -= 1
     fmt = parse(lines[0], 1).get("format")
     if fmt != FORMAT:
@@ -1038,17 +917,10 @@ def open_continued(
     return sink
 
 
-def _detach(game: Game) -> None:
-    sink = game.attach(None)
-    if isinstance(sink, FileSink):
-        sink.close(game)
-
-
 def _from_snapshot(
     path: str | Path, lines: list[bytes], setup: _Setup, stop: Moment | None
 ) -> tuple[Game, int]:
-    """The game at the last snapshot at or before `stop` (or the log's start), and the
-    index of its line (0: the header)."""
+    """The game at the last snapshot at or before `stop` (or the start) and its line's index."""
     fmt, game = setup.format, setup.game
     snapshots = [s for s in _snapshots(lines, fmt) if stop is None or s[2] <= stop]
     while stop is not None and snapshots and snapshots[-1][2] == stop:
@@ -1087,30 +959,20 @@ def _from_snapshot(
     return rebuilt, index
 
 
-# ---- head, seals, repair ---------------------------------------------------------------
-
-
 def seal_log(path: str | Path, key: str | Path) -> str:
-    """Seal a closed log of format 2 with the Ed25519 private key at `key`: append a seal
-    line signing its head; the public key (hex).
-
-    Raises:
-        LogUnavailable: the log is not closed, not of format 2, or the key cannot be read.
-        LogLocked: a writer holds the log.
-    """
+    """Append a seal line signing a closed log's head with the Ed25519 private key at `key`;
+    the public key (hex). LogUnavailable if the log is not closed or not of format 2, or the
+    key cannot be read; LogLocked if a writer holds the log."""
     lines = read_lines(path)
-    head_hash = ""
-    closed = False
-    last = GENESIS
-    fmt = 0
+    head_hash, last, fmt = "", GENESIS, 0
     for number, record in _entries(path, lines):
-        fmt = record.get("format", fmt) if number == 1 else fmt
+        fmt = record["format"] if number == 1 else fmt
         last = record["hash"]
         if record["kind"] == "close":
-            closed, head_hash = True, record["hash"]
+            head_hash = record["hash"]
     if fmt < 2:
         raise LogUnavailable(f"{path}: only logs of format 2 are sealed (this one is {fmt})")
-    if not closed:
+    if not head_hash:
         raise LogUnavailable(f"{path}: the log is not closed: only a closed log is sealed")
     public, signature = signing.sign(head_hash, key)
     line, _ = seal({"kind": "seal", "head": head_hash, "key": public, "signature": signature}, last)
@@ -1144,13 +1006,9 @@ class Repair:
 
 
 def repair(path: str | Path) -> Repair:
-    """Trim a torn last line (cut short by a crash or a full disk) off a log, in place.
-
-    Raises:
-        LogUnavailable: the file cannot be read or written, or a line before the last is
-            damaged (repair trims only a torn end).
-        LogLocked: a writer holds the log.
-    """
+    """Trim a torn last line (a crash or a full disk cut it short) off a log, in place.
+    LogUnavailable if it cannot be read or written or a line before the last is damaged;
+    LogLocked if a writer holds it."""
     lines = read_lines(path)
     last = lines[-1]
     torn = not last.endswith(b"\n")
@@ -1190,5 +1048,5 @@ def repair(path: str | Path) -> Repair:
 
 
 def load_key(path: str | Path) -> str:
-    """The public key (hex) of a PEM file `minors log keygen` wrote (for `verify`)."""
+    """The public key (hex) of a PEM file `minors log keygen` wrote."""
     return signing.load_public(path)

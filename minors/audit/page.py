@@ -1,16 +1,12 @@
 """The picture of a game as one self-contained HTML page (`minors report LOG --html OUT`,
-`minors run --html OUT`): a timeline with a band per minor, coloured by status and major
-season by season; each major's BRP credits as a chart; the events with their clauses,
-filterable by minor and season; and the status diagram of 82.11.
-
-The SVG is drawn here, through the jinja2 templates beside this module; the styles and the
-script are written into the page, and its Content-Security-Policy lets it load nothing.
-"""
+`minors run --html OUT`), drawn through the jinja2 templates beside this module; its
+Content-Security-Policy lets it load nothing (docs/report.md)."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from itertools import groupby
@@ -24,14 +20,7 @@ from markupsafe import Markup
 from ..domain import Faction, Status
 from .story import Line, Story, Turn
 
-__all__ = [
-    "MAJOR_PALETTES",
-    "STATUS_COLOURS",
-    "major_colours",
-    "render",
-    "status_diagram",
-    "write",
-]
+__all__ = ["MAJOR_PALETTES", "STATUS_COLOURS", "major_colours", "render", "status_diagram", "write"]
 
 STATUS_COLOURS: Mapping[Status, str] = {
     Status.NEUTRAL: "#e4e7eb",
@@ -44,41 +33,32 @@ STATUS_COLOURS: Mapping[Status, str] = {
     Status.COLONY: "#d8c3a0",
     Status.COMMONWEALTH: "#a9c8ec",
 }
-"""The fill of a season's cell by the minor's 82.11 status: pale, so that the major's strip
-and the chart's lines stand out on them."""
+"""A season's cell by the minor's 82.11 status: pale, so the major's strip stands out."""
 
 MAJOR_PALETTES: Mapping[Faction, tuple[str, ...]] = {
     Faction.AXIS: ("#3f3f46", "#15803d", "#a21caf", "#78350f"),
     Faction.WESTERN_ALLIES: ("#1d4ed8", "#0e98b8", "#ca8a04", "#0f766e"),
     Faction.RUSSIA: ("#b91c1c", "#9f1239"),
 }
-"""Strong colours for the major powers, a palette a faction, given out in table order."""
+"""Strong colours for the major powers, a palette a faction."""
 
 
 def major_colours(majors: Iterable[tuple[str, Faction]]) -> dict[str, str]:
     """A colour for each major power: its faction's palette in the order of the tables."""
-    used: dict[Faction, int] = {}
+    used: Counter[Faction] = Counter()
     out: dict[str, str] = {}
     for name, faction in majors:
         palette = MAJOR_PALETTES[faction]
-        index = used.get(faction, 0)
-        used[faction] = index + 1
-        out[name] = palette[index % len(palette)]
+        out[name] = palette[used[faction] % len(palette)]
+        used[faction] += 1
     return out
 
 
-# ---- geometry ----------------------------------------------------------------------------
-
-ROW = 18
-"""The height of a minor's band."""
-PITCH = 22
-"""From one band to the next."""
-HEAD = 44
-"""The timeline's header: a row of years over a row of seasons."""
-STRIP = 5
-"""The height of the major's strip at the foot of a cell."""
-DODGE = 3.0
-"""How far apart the chart draws lines of majors with equal credits."""
+ROW = 18  # the height of a minor's band
+PITCH = 22  # from one band to the next
+HEAD = 44  # the timeline's header: a row of years over a row of seasons
+STRIP = 5  # the height of the major's strip at the foot of a cell
+DODGE = 3.0  # how far apart the chart draws lines of majors with equal credits
 SEASON_SHORT = {"spring": "Spr", "summer": "Sum", "fall": "Fall", "winter": "Win"}
 
 
@@ -110,8 +90,7 @@ def _grid(story: Story) -> Grid:
 
 def _years(grid: Grid) -> Iterator[dict[str, Any]]:
     """The header's years: each centred over its seasons, with a rule where it begins."""
-    indexed = list(enumerate(grid.turns))
-    for year, group in groupby(indexed, key=lambda item: item[1].year):
+    for year, group in groupby(enumerate(grid.turns), key=lambda item: item[1].year):
         columns = [index for index, _ in group]
         first, last = columns[0], columns[-1]
         yield {
@@ -241,8 +220,6 @@ def _chart(story: Story, grid: Grid, colours: Mapping[str, str]) -> dict[str, An
     }
 
 
-# ---- the page ----------------------------------------------------------------------------
-
 _ENVIRONMENT = Environment(
     loader=PackageLoader("minors.audit", "templates"),
     autoescape=True,
@@ -254,8 +231,7 @@ _ENVIRONMENT = Environment(
 
 
 def status_diagram() -> Markup:
-    """The status diagram of docs/statuses.svg (`minors rules diagram --format svg`, drawn
-    from the rulebook's Machine), as an inline SVG element scaled to its container."""
+    """The status diagram of docs/statuses.svg as an inline SVG element."""
     text = resources.files("minors.audit").joinpath("templates", "statuses.svg").read_text("utf-8")
     start = text.index("<svg")
     svg = re.sub(r"<!--.*?-->\n?", "", text[start:], flags=re.S)
@@ -271,10 +247,8 @@ def status_diagram() -> Markup:
 
 def _seasons_of(events: Sequence[Line], turns: Sequence[Turn]) -> list[dict[str, Any]]:
     """Each season for the filter, with how many events it has."""
-    counts: dict[str, int] = {}
-    for event in events:
-        counts[event.turn] = counts.get(event.turn, 0) + 1
-    return [{"key": t.key, "label": t.label, "count": counts.get(t.key, 0)} for t in turns]
+    counts = Counter(event.turn for event in events)
+    return [{"key": t.key, "label": t.label, "count": counts[t.key]} for t in turns]
 
 
 def render(story: Story) -> str:

@@ -1,7 +1,5 @@
-"""What a log records of a game, line by line (docs/audit-log.md): the one function of the
-states and entries that the writer writes and the verifier recomputes, so that the two
-cannot disagree. Format 2 is written; format 1 is recomputed to verify older logs.
-"""
+"""What a log records of a game, line by line (docs/audit-log.md): what the writer writes
+and the verifier recomputes, so that the two cannot disagree (format 1: to verify only)."""
 
 from __future__ import annotations
 
@@ -24,23 +22,18 @@ __all__ = ["EVERY", "FORMAT", "FORMATS", "Recorder", "hook_manifest"]
 FORMAT = 2
 """The format this version writes."""
 
-FORMATS = (1, 2)
-"""The formats this version reads."""
+FORMATS = (1, 2)  # the formats this version reads
 
-EVERY = 1000
-"""Format 2: a snapshot follows the entry that completes this many entries without one,
-so that `replay --until` never replays more (a phase may hold thousands of commands)."""
+EVERY = 1000  # format 2: a snapshot at least this often, for `replay --until` in long phases
 
 
 def effects_text(events: typing.Iterable[Any]) -> str:
-    """The canonical JSON of event records as a log line holds them (`text` of their
-    `event_data`)."""
+    """The canonical JSON of events as a log line holds them."""
     return f"[{','.join(text(event_data(event)) for event in events)}]"
 
 
 def hook_manifest(rulebook: Rulebook) -> dict[str, dict[str, str]]:
-    """Each named rule of the rulebook (a hook): its function and the SHA-256 of its
-    source."""
+    """Each named rule (hook) of the rulebook: its function and the SHA-256 of its source."""
     out: dict[str, dict[str, str]] = {}
     for name, fn in sorted(rulebook.named().items()):
         try:
@@ -60,34 +53,22 @@ def _span(fmt: int, clock: Moment) -> int:
 
 
 class Recorder:
-    """The records of one log of format `fmt`, from the state it starts from (`base`)
-    and the number of entries it already holds.
-
-    Args:
-        fmt: 1 or 2.
-        base: the state of the last snapshot written (or of the header).
-        entries: the entries the log holds so far.
-        since: the entries since its last snapshot.
-    """
+    """The records of one log of format `fmt` (1 or 2), from the state of its last snapshot
+    or header (`base`), with its entries so far and `since` that snapshot."""
 
     def __init__(self, fmt: int, base: GameState, entries: int = 0, since: int = 0) -> None:
         self.format = fmt
         self.base = base
         self.entries = entries
         self.since = since
-        """The entries since the last snapshot (or the header)."""
         self.span = _span(fmt, base.clock)
         self.digests = Digests()
 
     def state_digest(self, state: GameState) -> str:
-        """The digest of a whole state this format writes."""
-        if self.format == 1:
-            return digest(state_dict(state))
-        return self.digests(state)
+        return digest(state_dict(state)) if self.format == 1 else self.digests(state)
 
     def header(self, game: Game, start_seq: int = 0) -> dict[str, Any]:
-        """The first line: what the log is written under and, in format 2, the state it
-        starts from (the start position, or the state of a game opened mid-way)."""
+        """The first line: what the log is written under and, in format 2, its first state."""
         rs = game.ruleset
         record: dict[str, Any] = {
             "kind": "header",
@@ -108,20 +89,13 @@ class Recorder:
         return record
 
     def wants_state(self, entry: LogEntry) -> bool:
-        """Whether `entry` needs the state after it: an advance (its digest, perhaps a
-        snapshot), or the entry that completes `EVERY` entries since the last snapshot."""
-        if entry.command.get("command") == "advance":
-            return True
-        return self.format >= 2 and self.since + 1 >= EVERY
+        """Whether `entry` needs the state after it (an advance, or the `EVERY`th entry)."""
+        advance = entry.command.get("command") == "advance"
+        return advance or (self.format >= 2 and self.since + 1 >= EVERY)
 
-    def entry(
-        self, entry: LogEntry, state: GameState | None, encoded: bytes | None = None
-    ) -> list[dict[str, Any]]:
-        """The records of one entry's lines: the entry, and a snapshot after an advance that
-        enters a new game turn (format 1) or player turn (format 2), or (format 2) after
-        `EVERY` entries without one. `state`, the state after it, is read where
-        `wants_state` says; `encoded`, if given, is the canonical JSON of the effects (a
-        verifier has it in the line it checks)."""
+    def entry(self, entry: LogEntry, state: GameState | None) -> list[dict[str, Any]]:
+        """The records of one entry's lines: the entry, and a snapshot after an advance into
+        a new game turn (format 1) or player turn (format 2), or after `EVERY` entries."""
         effects = [event_data(e) for e in entry.effects]
         record: dict[str, Any] = {
             "kind": "entry",
@@ -129,9 +103,7 @@ class Recorder:
             "at": str(entry.moment),
             "command": entry.command,
             "effects": effects,
-            "effects_digest": hashlib.sha256(
-                canonical(effects) if encoded is None else encoded
-            ).hexdigest(),
+            "effects_digest": hashlib.sha256(canonical(effects)).hexdigest(),
         }
         whole, snapshot = self._count(entry, state)
         if whole is not None:
@@ -139,10 +111,7 @@ class Recorder:
         return [record] if snapshot is None else [record, snapshot]
 
     def lines(self, entry: LogEntry, state: GameState | None, prev: str) -> tuple[list[bytes], str]:
-        """The lines of one entry (what `entry` gives, sealed: what the writer writes and
-        the verifier compares byte for byte), chained after `prev`, and the hash of the
-        last. The entry line is assembled from the canonical JSON of its parts, its effects
-        encoded once."""
+        """`entry`'s records sealed after `prev`, and the hash of the last."""
         effects = effects_text(entry.effects)
         whole, snapshot = self._count(entry, state)
         line, own = entry_line(entry.seq, entry.moment, entry.command, effects, whole, prev)
@@ -154,8 +123,7 @@ class Recorder:
     def _count(
         self, entry: LogEntry, state: GameState | None
     ) -> tuple[str | None, dict[str, Any] | None]:
-        """Count one entry; the state digest its line carries (an advance's: it ends
-        phases) and the snapshot that follows it, if any."""
+        """Count one entry; the state digest its line carries and its snapshot, if any."""
         self.entries += 1
         self.since += 1
         if state is None:

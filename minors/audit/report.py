@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Any
@@ -36,10 +36,11 @@ from ..rules82 import Game
 
 __all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "show_log"]
 
+_VERBS = {LedgerKind.GRANT: "gains", LedgerKind.DEDUCTION: "loses", LedgerKind.COST: "pays"}
+
 
 def describe(effect: Event) -> str:
-    """One effect as a sentence, with its rule id (once: a cause that ends with the same id
-    in brackets loses it)."""
+    """One effect as a sentence, with its rule id (once: a cause ending with it loses it)."""
     match effect:
         case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
             tie = f" ({major})" if major else ""
@@ -49,11 +50,7 @@ def describe(effect: Event) -> str:
         case WarEnded(a=a, b=b, cause=cause):
             text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
         case BrpChange(entry=entry):
-            what = {
-                LedgerKind.GRANT: "gains",
-                LedgerKind.DEDUCTION: "loses",
-                LedgerKind.COST: "pays",
-            }[entry.kind]
+            what = _VERBS[entry.kind]
             about = f" for {entry.minor}" if entry.minor else ""
             undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
             text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"
@@ -75,19 +72,17 @@ def describe(effect: Event) -> str:
 
 
 def _natural(unit_id: str) -> tuple[str, int, str]:
-    """Sort key of unit ids, (prefix, number, id): `w-poland-2` before `w-poland-10`."""
+    """Sort key of unit ids: `w-poland-2` before `w-poland-10`."""
     head, _, tail = unit_id.rpartition("-")
     return (head, int(tail), unit_id) if head and tail.isdigit() else (unit_id, -1, unit_id)
 
 
 def unit_list(ids: Iterable[str]) -> str:
-    """Unit ids for a sentence, in natural order; a run of three or more consecutive
-    numbers of one prefix is written as its first and last (`w-poland-1 to w-poland-12`)."""
+    """Unit ids for a sentence, runs of three or more as `w-poland-1 to w-poland-12`."""
     runs: list[list[tuple[str, int, str]]] = []
     for key in sorted({_natural(i) for i in ids}):
         last = runs[-1][-1] if runs else None
-        follows = last is not None and key[0] == last[0] and last[1] >= 0
-        if follows and last is not None and key[1] == last[1] + 1:
+        if last is not None and key[0] == last[0] and last[1] >= 0 and key[1] == last[1] + 1:
             runs[-1].append(key)
         else:
             runs.append([key])
@@ -99,8 +94,7 @@ def unit_list(ids: Iterable[str]) -> str:
 
 
 def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
-    """The effects in order, consecutive placements in one country and eliminations for one
-    cause (a deployment, a conquest) each under one rule gathered in a list."""
+    """The effects, runs of placements in a country or eliminations for a cause in a list."""
 
     def group(effect: Event) -> tuple[object, ...] | None:
         if isinstance(effect, UnitPlaced):
@@ -139,50 +133,21 @@ def _command(entry: LogEntry) -> str:
     return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
 
 
-def _entry_lines(entry: LogEntry) -> Iterator[tuple[str, str]]:
-    """(moment, sentence) for each effect of an entry; an advance's effects are placed at
-    the phase they happened in (at its end or its start), and a run of shared wars is
-    folded into one line."""
-    moment = str(entry.moment)
-    buffered: list[Event] = []
-    for effect in entry.effects:
-        if isinstance(effect, PhaseEnded):
-            yield from _sentences(effect.ended, buffered)
-            buffered = []
-            moment = effect.started
-            continue
-        buffered.append(effect)
-    yield from _sentences(moment, buffered)
-
-
-def _sentences(moment: str, effects: list[Event]) -> Iterator[tuple[str, str]]:
+def _sentences(effects: list[Event]) -> Iterator[str]:
+    """The effects of one moment as sentences (82.12's wars of a country's partners in one)."""
     shared: dict[str, list[str]] = {}
     for effect in effects:
         if isinstance(effect, WarBegan) and effect.rule == "82.12":
             shared.setdefault(effect.a, []).append(effect.b)
     for item in _grouped(effects):
         if isinstance(item, list):
-            yield moment, _describe_units(item)
-            continue
-        effect = item
-        if isinstance(effect, WarBegan) and effect.rule == "82.12":
-            names = shared.pop(effect.a, None)
-            if names:
-                yield (
-                    moment,
-                    (f"{effect.a} is also at war with their partners: {', '.join(names)}  [82.12]"),
-                )
-            continue
-        yield moment, describe(effect)
-
-
-def _turns(entries: Iterable[LogEntry]) -> Iterator[RenderableType]:
-    rows: list[tuple[str, str]] = []
-    for entry in entries:
-        if entry.command["command"] != "advance":
-            rows.append((str(entry.moment), "» " + _command(entry)))
-        rows.extend((m, "    " + text) for m, text in _entry_lines(entry))
-    return _grouped_turns(rows)
+            yield _describe_units(item)
+        elif isinstance(item, WarBegan) and item.rule == "82.12":
+            if item.a in shared:
+                names = ", ".join(shared.pop(item.a))
+                yield f"{item.a} is also at war with their partners: {names}  [82.12]"
+        else:
+            yield describe(item)
 
 
 def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
@@ -202,11 +167,8 @@ def _grouped_turns(rows: list[tuple[str, str]]) -> Iterator[RenderableType]:
 
 def _summary(game: Game) -> Table:
     start = {name: m.start_status for name, m in game.ruleset.minors.items()}
-    table = Table(
-        title=f"Minor countries at {game.clock} (changed since the start)", title_justify="left"
-    )
-    for name in ("Minor", "Status", "Major", "At war with"):
-        table.add_column(name)
+    title = f"Minor countries at {game.clock} (changed since the start)"
+    table = Table("Minor", "Status", "Major", "At war with", title=title, title_justify="left")
     for name, minor in game.raw_state.minors.items():
         if minor.active and minor.status is not start[name]:
             table.add_row(
@@ -215,14 +177,12 @@ def _summary(game: Game) -> Table:
     return table
 
 
-def report(game: Game, error: str | None = None) -> RenderableType:
+def report(game: Game) -> RenderableType:
     """The whole report: each turn's commands and what they did, then a summary."""
-    parts: list[RenderableType] = [*_turns(game.log), _summary(game)]
+    played = [(e, e.command["command"] != "advance", placed(e)) for e in game.log]
     credits = ", ".join(f"{m} {game.brps(m):+d}" for m in game.ruleset.majors)
-    parts.append(Text(f"BRP credits from rule 82: {credits}"))
-    if error:
-        parts.append(Text(error, style="bold red"))
-    return Group(*parts)
+    brps = Text(f"BRP credits from rule 82: {credits}")
+    return Group(*_grouped_turns(list(_rows(played))), _summary(game), brps)
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -230,8 +190,7 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def concerns(effect: Event, minor: str) -> bool:
-    """Whether an effect is about `minor` (its canonical name): its status, wars, BRPs,
-    deadlines, units placed or moved in it, or an elimination or note that names it."""
+    """Whether an effect is about `minor` (its canonical name)."""
     match effect:
         case StatusChanged() | DeadlineSet():
             return effect.minor == minor
@@ -250,21 +209,15 @@ def concerns(effect: Event, minor: str) -> bool:
 
 def _names(command: dict[str, Any], minor: str) -> bool:
     """Whether a command names `minor` in one of its fields."""
-    for key, value in command.items():
-        if key == "command":
-            continue
-        if value == minor or (isinstance(value, list) and minor in value):
-            return True
-    return False
+    fields = (value for key, value in command.items() if key != "command")
+    return any(value == minor or (isinstance(value, list) and minor in value) for value in fields)
 
 
 def placed(entry: LogEntry) -> list[tuple[str, Event]]:
-    """Each effect of an entry with the moment it happened at: an advance's effects at the
-    phase they happened in (at its end, or at the start of the next)."""
+    """Each effect of an entry with the moment (for an advance, the phase) it happened at."""
     moment = str(entry.moment)
-    if entry.command.get("command") == "advance" and entry.effects:
-        first = next((e for e in entry.effects if isinstance(e, PhaseEnded)), None)
-        moment = first.ended if first is not None else moment
+    if entry.command.get("command") == "advance":
+        moment = next((e.ended for e in entry.effects if isinstance(e, PhaseEnded)), moment)
     out: list[tuple[str, Event]] = []
     for effect in entry.effects:
         out.append((moment, effect))
@@ -275,8 +228,7 @@ def placed(entry: LogEntry) -> list[tuple[str, Event]]:
 
 @frozen
 class Selection:
-    """What `minors log show` shows: each entry kept, whether its command is shown, and its
-    effects kept with the moment each happened at."""
+    """What `minors log show` shows: each entry kept, its command shown or not, its effects."""
 
     path: str
     format: int
@@ -309,22 +261,14 @@ class Selection:
 def select(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> Selection:
-    """The entries and effects of a log that `minors log show` shows: after entry `since`,
-    that happened in `turn` (`1940-spring`, any case; a moment names its turn) and that
-    concern `minor` (any of its names, any case). The chain is checked; the rules are not
-    replayed (`minors log verify` does that).
-
-    Raises:
-        UnknownNameError: `minor` is not a minor of the log's tables (with the closest).
-        MomentError: `turn` is not a turn.
-        LogRangeError: `turn` or `since` lies outside the log.
-    """
+    """What `minors log show` shows of a log (read, not replayed): the entries after `since`
+    and the effects that happened in `turn` (a moment names its turn) and concern `minor`;
+    UnknownNameError, MomentError, or LogRangeError for a turn or entry the log lacks."""
     from .log import read_log
 
     found = read_log(path)
     entries = found.entries
-    rs = found.ruleset
-    name = rs.minor(minor).name if minor is not None else None
+    name = found.ruleset.minor(minor).name if minor is not None else None
     filters: dict[str, Any] = {"turn": None, "minor": name, "since": since}
     first = entries[0].moment if entries else None
     last = entries[-1].moment if entries else None
@@ -356,31 +300,31 @@ def select(
             and (wanted is None or entry.moment.turn == wanted)
             and (name is None or _names(entry.command, name))
         )
-        if name is None and wanted is None and not advance:
-            shown = True
         if shown or kept or (name is None and wanted is None):
             kept_entries.append((entry, shown, kept))
     return Selection(str(path), found.format, found.head, filters, tuple(kept_entries))
 
 
-def _rows(selection: Selection) -> Iterator[tuple[str, str]]:
-    for entry, shown, kept in selection.entries:
+def _rows(
+    entries: Iterable[tuple[LogEntry, bool, Sequence[tuple[str, Event]]]],
+) -> Iterator[tuple[str, str]]:
+    """(moment, line) for each entry: its command if shown, then its effects kept."""
+    for entry, shown, kept in entries:
         if shown:
             yield str(entry.moment), "» " + _command(entry)
         for moment, run in groupby(
             (item for item in kept if not isinstance(item[1], PhaseEnded)), key=lambda i: i[0]
         ):
-            for at, text in _sentences(moment, [effect for _, effect in run]):
-                yield at, "    " + text
+            for text in _sentences([effect for _, effect in run]):
+                yield moment, text
 
 
 def show_log(
     path: str | Path, *, turn: str | None = None, minor: str | None = None, since: int | None = None
 ) -> RenderableType:
-    """A log file, turn by turn (`minors log show`): what `select` keeps, as sentences with
-    their rule ids."""
+    """A log file turn by turn (`minors log show`): what `select` keeps, as sentences."""
     selection = select(path, turn=turn, minor=minor, since=since)
     count = len(selection.entries)
     shown = f"{count} {'entry' if count == 1 else 'entries'} shown"
     title = Text(f"{path}: {shown}; head {selection.head}", style="bold")
-    return Group(title, *_grouped_turns(list(_rows(selection))))
+    return Group(title, *_grouped_turns(list(_rows(selection.entries))))

@@ -1,9 +1,5 @@
 """Seals: an Ed25519 signature of a log's head by a referee's key (docs/audit-log.md,
-"Signing"). Optional: it needs the `cryptography` package (`pip install minors[sign]`).
-
-A seal line follows the closing line: `head` (the closing line's hash, which the seal
-signs), `key` (the raw public key, hex) and `signature` (hex), chained like every line.
-"""
+"Signing"), with the optional `cryptography` package (`pip install minors[sign]`)."""
 
 from __future__ import annotations
 
@@ -15,31 +11,25 @@ from ..errors import LogUnavailable
 
 __all__ = ["check", "keygen", "load_public", "public_hex", "sign"]
 
-MESSAGE = b"minors audit log head "
-"""What precedes the head in the signed message (so a seal signs nothing else)."""
+MESSAGE = b"minors audit log head "  # before the head in the message: a seal signs nothing else
 
 
-def _crypto() -> Any:
+def _crypto() -> tuple[Any, Any]:
+    """cryptography's `ed25519` and `serialization` modules."""
     try:
+        from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric import ed25519
     except ImportError:
         raise LogUnavailable(
             "signing needs the cryptography package: pip install 'minors[sign]'"
         ) from None
-    return ed25519
-
-
-def _serialization() -> Any:
-    from cryptography.hazmat.primitives import serialization
-
-    return serialization
+    return ed25519, serialization
 
 
 def keygen(path: str | Path) -> tuple[Path, Path]:
     """Write a new Ed25519 key pair: the private key to `path` (PEM, readable by its owner
     only) and the public key to `path`.pub; the two paths."""
-    ed25519 = _crypto()
-    ser = _serialization()
+    ed25519, ser = _crypto()
     private = ed25519.Ed25519PrivateKey.generate()
     secret = private.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.PKCS8, ser.NoEncryption())
     public = private.public_key().public_bytes(
@@ -64,10 +54,8 @@ def _read(path: str | Path, what: str) -> bytes:
 
 
 def sign(head: str, key_path: str | Path) -> tuple[str, str]:
-    """The (public key, signature) of a seal of `head` by the private key at `key_path`,
-    both hex."""
-    ed25519 = _crypto()
-    ser = _serialization()
+    """The (public key, signature), hex, of a seal of `head` by the key at `key_path`."""
+    ed25519, ser = _crypto()
     try:
         private = ser.load_pem_private_key(_read(key_path, "private key"), password=None)
     except (ValueError, TypeError) as exc:
@@ -80,15 +68,14 @@ def sign(head: str, key_path: str | Path) -> tuple[str, str]:
 
 def public_hex(public: Any) -> str:
     """A public key as the hex of its 32 raw bytes."""
-    ser = _serialization()
+    _, ser = _crypto()
     raw: bytes = public.public_bytes(ser.Encoding.Raw, ser.PublicFormat.Raw)
     return raw.hex()
 
 
 def load_public(path: str | Path) -> str:
     """The public key (hex) in a PEM file `minors log keygen` wrote."""
-    ed25519 = _crypto()
-    ser = _serialization()
+    ed25519, ser = _crypto()
     try:
         public = ser.load_pem_public_key(_read(path, "public key"))
     except (ValueError, TypeError) as exc:
@@ -100,7 +87,7 @@ def load_public(path: str | Path) -> str:
 
 def check(head: str, key: str, signature: str) -> bool:
     """Whether `signature` (hex) is `key`'s (hex) seal of `head`."""
-    ed25519 = _crypto()
+    ed25519, _ = _crypto()
     from cryptography.exceptions import InvalidSignature
 
     try:

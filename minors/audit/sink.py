@@ -1,12 +1,9 @@
 """The writer of an audit log: a `FileSink` attached to a game writes each entry before the
 state commits (docs/audit-log.md, "Durability", "Locking").
 
-It holds an exclusive lock on the file for its life, so that a second writer gets a clear
-error instead of interleaving lines. A write that fails is undone on disk: the file is cut
-back to the end of its last complete line, so that what is on disk always verifies up to
-its last entry; when even that fails, or lines already counted as written were lost with
-it, the sink refuses every later write (the game stays as it was at each refusal).
-"""
+A failed write is cut back to the last complete line, so that the file verifies up to its
+last entry; when that fails too, or lines counted as written were lost, the sink refuses
+every later write."""
 
 from __future__ import annotations
 
@@ -24,12 +21,11 @@ from .lines import GENESIS, seal
 from .record import FORMAT, Recorder
 from .state import apply_changes
 
-__all__ = ["DURABILITY", "FileSink", "lock", "unlock"]
+__all__ = ["DURABILITY", "FileSink", "lock"]
 
 DURABILITY = ("entry", "phase", "close")
 
-_CHUNK = 1 << 20
-"""Lines held for `phase` and `close` durability are handed to the system past this size."""
+_CHUNK = 1 << 20  # lines held for `phase` and `close` durability are written past this size
 
 
 def lock(fd: int, *, shared: bool = False) -> bool:
@@ -51,21 +47,8 @@ def lock(fd: int, *, shared: bool = False) -> bool:
     return True
 
 
-def unlock(fd: int) -> None:
-    """Release the lock `lock` took (closing the file releases it too)."""
-    if sys.platform == "win32":  # pragma: no cover
-        import msvcrt
-
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        return
-    import fcntl
-
-    fcntl.flock(fd, fcntl.LOCK_UN)
-
-
 def _resume(prefix: list[bytes]) -> Recorder:
-    """The recorder of a log continued after `prefix`: the state of its last snapshot (or
-    of its header) and the number of its entries."""
+    """The recorder of a log continued after `prefix`."""
     header = json.loads(prefix[0])
     if header.get("format") != FORMAT:
         raise ValueError(
@@ -89,12 +72,7 @@ def _resume(prefix: list[bytes]) -> Recorder:
 
 
 class FileSink:
-    """Writes a game's log to a file as it is played (attach it with `open_log`).
-
-    A context manager: `with minors.auditlog.open(game, path): ...` detaches the sink from
-    its game and closes the log (its closing line written) when the block ends, also when
-    the block raised.
-    """
+    """Writes a game's log as it is played; as a context manager, closes it at the end."""
 
     def __init__(self, path: str | Path, durability: str = "entry") -> None:
         if durability not in DURABILITY:
@@ -106,23 +84,20 @@ class FileSink:
         self._fd: int | None = None
         self._pending: list[bytes] = []
         self._pending_bytes = 0
-        self._size = 0
-        """The file's size at the end of its last complete write."""
-        self._counted = False
-        """Whether lines held in `_pending` belong to entries the game has committed."""
+        self._size = 0  # the file's size at the end of its last complete write
+        self._counted = False  # whether lines held belong to entries the game committed
         self._broken: str | None = None
         self._game: Game | None = None
 
     @property
     def entries(self) -> int:
-        """The entries the log holds so far."""
+        """How many entries the log holds so far."""
         return self.recorder.entries if self.recorder is not None else 0
 
     def __enter__(self) -> FileSink:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        """Detach from the game `begin` opened the log for, and close the log (once)."""
         game = self._game
         if game is None or self._fd is None:
             return
@@ -135,14 +110,9 @@ class FileSink:
         return LogWriteError(exc.errno, f"cannot {doing} the log {self.path}: {exc.strerror}")
 
     def begin(self, game: Game, prefix: list[bytes] | None = None) -> None:
-        """Open and lock the file, and write the header (or `prefix`: the lines of a log
-        of this format being continued, up to the state `game` is in, without its closing
-        line).
-
-        Raises:
-            LogLocked: another writer holds the file.
-            LogWriteError: it cannot be opened or written.
-        """
+        """Open and lock the file (LogLocked if another writer holds it, LogWriteError if it
+        cannot be written), and write the header (or `prefix`: a log of this format being
+        continued, up to the state `game` is in)."""
         self._game = game
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
@@ -175,9 +145,7 @@ class FileSink:
             raise
 
     def write(self, entry: LogEntry, state: Callable[[], GameState]) -> None:
-        """Encode and write `entry` (called before the game commits it; raising refuses
-        it); `state()` is the state after it, asked for only when a digest or snapshot
-        needs it."""
+        """Write `entry` before the game commits it (raising refuses it)."""
         if self._broken is not None:
             raise LogWriteError(0, self._broken)
         assert self.recorder is not None, "the sink is not open"
@@ -195,8 +163,7 @@ class FileSink:
         self.prev = prev
 
     def close(self, game: Game) -> None:
-        """Write the closing line (the entry count and the final state) and close; a sink
-        that could not write closes without it."""
+        """Write the closing line and close (a broken sink closes without it)."""
         if self._fd is None:
             return
         try:
@@ -209,9 +176,7 @@ class FileSink:
             self._fd = None
 
     def _emit(self, lines: list[bytes], *, flush: bool) -> None:
-        """Write `lines` (with those held before them) and, with `flush`, make them
-        durable; hold them otherwise. On a failure, cut the file back to its last
-        complete write."""
+        """Write `lines` (after those held), durably with `flush`; or hold them."""
         if self._fd is None:
             raise LogWriteError(0, f"the log {self.path} is closed")
         self._pending.extend(lines)
@@ -221,6 +186,9 @@ class FileSink:
             return
         data = b"".join(self._pending)
         counted = self._counted
+        self._pending.clear()
+        self._pending_bytes = 0
+        self._counted = False
         try:
             written = 0
             while written < len(data):
@@ -228,19 +196,12 @@ class FileSink:
             if flush:
                 os.fsync(self._fd)
         except OSError as exc:
-            self._pending.clear()
-            self._pending_bytes = 0
-            self._counted = False
             self._undo(exc, lost=counted)
             raise self._error(exc, "write") from None
         self._size += len(data)
-        self._pending.clear()
-        self._pending_bytes = 0
-        self._counted = False
 
     def _undo(self, exc: OSError, *, lost: bool) -> None:
-        """Cut the file back to its last complete write; refuse later writes if that
-        fails or if entries the game already holds were lost."""
+        """Cut the file back to its last complete write; break the sink if entries are lost."""
         assert self._fd is not None
         try:
             os.ftruncate(self._fd, self._size)

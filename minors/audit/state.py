@@ -1,12 +1,9 @@
-"""Format 2's view of a game state (docs/audit-log.md): its digest, made of the digests of
-its parts so that an unchanged part is not encoded again, and the changes between two
-states that a snapshot line carries instead of the whole state.
+"""Format 2's view of a game state (docs/audit-log.md): its digest, made of its parts'
+digests, and the changes between two states that a snapshot line carries.
 
-Both work on the JSON of `Game.state()` as an outside checker sees it (`tree_digest`,
-`apply_changes`), and, for the writer and the verifier, incrementally on the frozen records
-of `Game.raw_state` (`Digests`, `changes`): a record that is the same object as last time
-keeps the digest worked out then, and the ledger is hashed from where it was last hashed.
-"""
+`tree_digest` and `apply_changes` work on the JSON of `Game.state()`, as an outside checker
+does; `Digests` and `changes` on `Game.raw_state`'s records, incrementally: a record that
+is the same object as last time keeps its digest."""
 
 from __future__ import annotations
 
@@ -35,10 +32,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _dict_digest(digests: Mapping[str, str]) -> str:
-    return _sha(canonical(digests))
-
-
 def _chain(start: str, items: Any) -> str:
     h = start
     for item in items:
@@ -49,7 +42,7 @@ def _chain(start: str, items: Any) -> str:
 def _part(value: Any) -> str:
     """The digest of one part of a state, as JSON."""
     if isinstance(value, dict):
-        return _dict_digest({k: _sha(canonical(v)) for k, v in value.items()})
+        return _sha(canonical({k: _sha(canonical(v)) for k, v in value.items()}))
     if isinstance(value, list):
         return _chain(GENESIS, value)
     return _sha(canonical(value))
@@ -66,10 +59,6 @@ def tree_digest(data: Mapping[str, Any]) -> str:
 
 def _json(name: str, value: Any) -> Any:
     return CONVERTER.unstructure(value, HINTS[name])
-
-
-def _record(item: Any) -> Any:
-    return CONVERTER.unstructure(item)
 
 
 def _items(name: str, value: Any) -> tuple[Any, ...]:
@@ -94,15 +83,13 @@ def _prefix(old: tuple[Any, ...], new: tuple[Any, ...]) -> int:
 
 
 class Digests:
-    """`state_digest` of one game's states as they come, one after another: what did not
-    change since the last call is not encoded or hashed again."""
+    """`state_digest` of one game's states in turn, what did not change not hashed again."""
 
     def __init__(self) -> None:
-        self._parts: dict[str, tuple[Any, str]] = {}
-        """Per part: the value last seen (the same object: unchanged) and its digest."""
+        self._parts: dict[str, tuple[Any, str]] = {}  # the value last seen, its digest
         self._records: dict[str, dict[str, tuple[Any, str]]] = {name: {} for name in RECORDS}
+        # per array part: the value, its items (None for a chain), their count and hash
         self._lists: dict[str, tuple[Any, tuple[Any, ...] | None, int, str]] = {}
-        """Per array part: the value, its items (None for a chain), their count and hash."""
 
     def __call__(self, state: GameState) -> str:
         parts = {}
@@ -125,15 +112,13 @@ class Digests:
     def _record_part(self, name: str, records: dict[str, Any]) -> str:
         old = self._records[name]
         new: dict[str, tuple[Any, str]] = {}
-        digests: dict[str, str] = {}
         for key, record in records.items():
             seen = old.get(key)
             if seen is None or seen[0] is not record:
                 seen = (record, _sha(canonical(CONVERTER.unstructure(record, type(record)))))
             new[key] = seen
-            digests[key] = seen[1]
         self._records[name] = new
-        return _dict_digest(digests)
+        return _sha(canonical({key: seen[1] for key, seen in new.items()}))
 
     def _list_part(self, name: str, value: Any) -> str:
         seen = self._lists.get(name)
@@ -143,13 +128,8 @@ class Digests:
             old, old_items, old_count, old_hash = seen
             if isinstance(value, Chain) and isinstance(old, Chain):
                 added = value.since(old)
-            elif (
-                isinstance(value, tuple)
-                and old_items is not None
-                and len(value) >= old_count
-                and value[:old_count] == old_items
-            ):
-                added = value[old_count:]
+            elif isinstance(value, tuple) and old_items is not None:
+                added = value[old_count:] if value[:old_count] == old_items else None
             if added is not None:
                 start, count = old_hash, old_count
         if added is None:
@@ -158,12 +138,8 @@ class Digests:
             found = _chain(start, [CONVERTER.unstructure(item) for item in added])
         else:
             found = _chain(start, added)
-        self._lists[name] = (
-            value,
-            value if isinstance(value, tuple) else None,
-            count + len(added),
-            found,
-        )
+        items = value if isinstance(value, tuple) else None
+        self._lists[name] = (value, items, count + len(added), found)
         return found
 
 
@@ -195,7 +171,8 @@ def changes(old: GameState, new: GameState) -> dict[str, Any]:
             tail = now[keep:]
             if keep == len(was) and not tail:
                 continue
-            add = [_record(item) for item in tail] if isinstance(after, Chain) else list(tail)
+            chain = isinstance(after, Chain)
+            add = [CONVERTER.unstructure(item) for item in tail] if chain else list(tail)
             found = {"keep": keep, "add": add}
         else:
             a, b = _json(name, before), _json(name, after)
@@ -208,36 +185,28 @@ def changes(old: GameState, new: GameState) -> dict[str, Any]:
 
 
 def apply_changes(data: dict[str, Any], delta: Mapping[str, Any]) -> dict[str, Any]:
-    """The state as JSON after a snapshot's `delta` (a new dict; `data` is not changed).
-
-    Raises:
-        ValueError: the delta names a part the state does not have, or is not of its form.
-    """
+    """The state as JSON after a snapshot's `delta`, in a new dict (ValueError if the delta
+    names a part the state does not have, or is not of its form)."""
     out = dict(data)
     for name, change in delta.items():
         if name not in out:
             raise ValueError(f"the changes name a part {name!r} the state does not have")
         value = out[name]
         if isinstance(value, dict):
-            if not isinstance(change, dict) or set(change) != {"set", "drop"}:
-                raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
-            put, drop = change["set"], change["drop"]
-            if not isinstance(put, dict) or not isinstance(drop, list):
-                raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
-            updated = {k: v for k, v in value.items() if k not in set(map(str, drop))}
-            updated.update(put)
-            out[name] = updated
+            match change:
+                case {"set": dict(put), "drop": list(drop)} if len(change) == 2:
+                    dropped = set(map(str, drop))
+                    out[name] = {k: v for k, v in value.items() if k not in dropped} | put
+                case _:
+                    raise ValueError(f"the changes of {name!r} are not {{set, drop}}")
         elif isinstance(value, list):
             if not isinstance(change, dict) or set(change) != {"keep", "add"}:
                 raise ValueError(f"the changes of {name!r} are not {{keep, add}}")
-            keep, add = change["keep"], change["add"]
-            if (
-                not isinstance(keep, int)
-                or not 0 <= keep <= len(value)
-                or not isinstance(add, list)
-            ):
-                raise ValueError(f"the changes of {name!r} keep or add what is not there")
-            out[name] = value[:keep] + add
+            match change:
+                case {"keep": int(keep), "add": list(add)} if 0 <= keep <= len(value):
+                    out[name] = value[:keep] + add
+                case _:
+                    raise ValueError(f"the changes of {name!r} keep or add what is not there")
         else:
             out[name] = change
     return out

@@ -2,18 +2,14 @@
 minor's status and major at the end of every game turn, each major's BRP credits, and every
 effect with its clause, placed at the phase it happened in.
 
-It reads only what the public API gives: a log's entries (`minors.auditlog.read_entries`,
-or `game.log`), their effects (the records `minors` exports, imported here from the modules
-that define them, as the layers require), and the states of a `minors.Game` the entries
-are replayed on (`to_json`, `unit`), never the state records behind them. An advance over
-several seasons is replayed a season at a time, so that every season has its state; the
-effects must come out as the log records them.
-"""
+It reads only what the public API gives: a log's entries, their effects and the states of a
+`minors.Game` they are replayed on, an advance over several seasons a season at a time."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +35,8 @@ from ..domain.events import (
     WarEnded,
 )
 from ..errors import MinorsError, ReportError, UnknownNameError
-from ..rules82 import Game
-from .report import describe
+from ..rules82 import RULEBOOK, Game
+from .report import describe, placed
 
 __all__ = ["Band", "Cell", "Line", "Story", "Turn", "story_of_game", "story_of_log", "tell"]
 
@@ -72,8 +68,7 @@ class Turn:
 
 @frozen
 class Cell:
-    """A minor in one season: its status and major at the season's end, and the status
-    changes of the season (sentences with their clause)."""
+    """A minor at the end of a season, and its status changes in the season (sentences)."""
 
     status: Status
     major: str | None
@@ -90,8 +85,7 @@ class Band:
 
 @frozen
 class Line:
-    """A line of the story: a command as given (`rule` empty) or one thing the rules did,
-    with its clause, the moment it happened at and the minors it concerns."""
+    """A line of the story: a command as given (`rule` empty) or one thing the rules did."""
 
     seq: int
     moment: str
@@ -108,7 +102,7 @@ class Story:
 
     title: str
     notes: tuple[str, ...]
-    """Where the story comes from (the log and its verdict, the rulebook, the tables)."""
+    """Where the story comes from (the log, the rulebook, the tables)."""
     start: str
     clock: str
     turns: tuple[Turn, ...]
@@ -120,20 +114,6 @@ class Story:
     clauses: Mapping[str, str]
     """The title of each clause an event cites, from the rulebook's clause table."""
     error: str | None = None
-
-
-def _placed(entry: LogEntry) -> Iterator[tuple[Moment, list[Event]]]:
-    """The effects of an entry by the phase they happened in: those before a phase-end
-    marker at the phase it ended, those after the last marker at the phase it began."""
-    moment = entry.moment
-    buffered: list[Event] = []
-    for effect in entry.effects:
-        if isinstance(effect, PhaseEnded):
-            yield Moment.parse(effect.ended), buffered
-            moment, buffered = Moment.parse(effect.started), []
-        else:
-            buffered.append(effect)
-    yield moment, buffered
 
 
 class _Reader:
@@ -196,35 +176,31 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
-) -> Iterator[tuple[Line, list[StatusChanged]]]:
-    """The lines of one entry: its command, then what the rules did; the wars 82.12 gives a
-    country's partners fold into one line per country."""
+) -> Iterator[tuple[Line, Event | None]]:
+    """The lines of one entry: its command, then what the rules did."""
     kind = entry.command["command"]
     if kind != "advance":
-        named = {str(v) for v in entry.command.values() if isinstance(v, str)}
-        minors = reader.ordered(named & set(reader.minors))
-        at = str(entry.moment)
-        turn = Turn(entry.moment.turn).key
+        minors = reader.ordered(v for v in entry.command.values() if isinstance(v, str))
+        at, turn = str(entry.moment), Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
-        yield Line(entry.seq, at, turn, text, "", minors, True), []
-    for moment, effects in _placed(entry):
-        at, turn = str(moment), Turn(moment.turn).key
+        yield Line(entry.seq, at, turn, text, "", minors, True), None
+    happened = (item for item in placed(entry) if not isinstance(item[1], PhaseEnded))
+    for at, run in groupby(happened, key=lambda item: item[0]):
+        turn, effects = Turn(Moment.parse(at).turn).key, [effect for _, effect in run]
         partners: dict[str, list[str]] = {}
         for effect in effects:
             if isinstance(effect, WarBegan) and effect.rule == "82.12":
                 partners.setdefault(effect.a, []).append(effect.b)
         for effect in effects:
-            if isinstance(effect, WarBegan) and effect.rule == "82.12":
-                names = partners.pop(effect.a, None)
-                if names:
-                    text = f"{effect.a} is also at war with their partners: {', '.join(names)}"
-                    minors = reader.ordered({effect.a, *names} & set(reader.minors))
-                    yield Line(entry.seq, at, turn, text, "82.12", minors), []
-                continue
-            text = describe(effect).removesuffix(f"  [{effect.rule}]")
-            minors = reader.ordered(reader.concerns(effect, games))
-            changed = [effect] if isinstance(effect, StatusChanged) else []
-            yield Line(entry.seq, at, turn, text, effect.rule, minors), changed
+            if not (isinstance(effect, WarBegan) and effect.rule == "82.12"):
+                text = describe(effect).removesuffix(f"  [{effect.rule}]")
+                minors = reader.ordered(reader.concerns(effect, games))
+                yield Line(entry.seq, at, turn, text, effect.rule, minors), effect
+            elif effect.a in partners:
+                names = partners.pop(effect.a)
+                text = f"{effect.a} is also at war with their partners: {', '.join(names)}"
+                minors = reader.ordered({effect.a, *names} & set(reader.minors))
+                yield Line(entry.seq, at, turn, text, "82.12", minors), None
 
 
 def tell(
@@ -235,12 +211,8 @@ def tell(
     notes: Iterable[str] = (),
     error: str | None = None,
 ) -> Story:
-    """The story of `entries` replayed on a copy of `start` (the game as it began).
-
-    Raises:
-        ReportError: an entry replayed gives other effects than it records, or cannot be
-            replayed at all.
-    """
+    """The story of `entries` replayed on a copy of `start` (the game as it began);
+    ReportError if an entry cannot be replayed or gives other effects than it records."""
     game = start.clone()
     reader = _Reader(game)
     rs = game.ruleset
@@ -273,9 +245,9 @@ def tell(
             raise ReportError(
                 f"entry {entry.seq}: replayed, it gives other effects than the log records"
             )
-        for event, changed in _events(entry, reader, (game, before)):
+        for event, change in _events(entry, reader, (game, before)):
             events.append(event)
-            for change in changed:
+            if isinstance(change, StatusChanged):
                 tie = f" ({change.major})" if change.major else ""
                 line = f"{change.old.value} → {change.new.value}{tie} [{change.rule}]"
                 changes.setdefault((change.minor, event.turn), []).append(line)
@@ -286,15 +258,9 @@ def tell(
         cells: list[Cell | None] = []
         for turn, state in zip(turns, states, strict=True):
             seen = state["minors"].get(minor)
-            cells.append(
-                None
-                if seen is None
-                else Cell(
-                    Status(seen["status"]),
-                    seen["major"],
-                    tuple(changes.get((minor, turn.key), ())),
-                )
-            )
+            said = tuple(changes.get((minor, turn.key), ()))
+            cell = None if seen is None else Cell(Status(seen["status"]), seen["major"], said)
+            cells.append(cell)
         if any(cells):
             bands.append(Band(minor, tuple(cells)))
     cited = {e.rule for e in events if e.rule}
@@ -315,32 +281,27 @@ def tell(
 
 
 def story_of_game(game: Game, *, title: str = "minors run", error: str | None = None) -> Story:
-    """The story of a game played in memory from its start (`minors run --html`): its log
-    replayed on a new game of the same start, tables and rulebook."""
+    """The story of a game played in memory from its start (`minors run --html`)."""
     start = Game.new(game.ruleset, start=game.start, rulebook=game.rulebook, disabled=game.disabled)
     notes = [f"rulebook {game.rulebook.name}", f"tables {game.ruleset.digest[:16]}"]
     return tell(start, game.log, title=title, notes=notes, error=error)
 
 
 def story_of_log(path: str | Path, *, rulebook: Rulebook | None = None) -> Story:
-    """The story of a log file (`minors report LOG --html OUT`): verified first (under
-    `rulebook`, rule 82 by default), then its entries replayed from its start.
-
-    Raises:
-        LogUnavailable: the log cannot be verified here (exit 2).
-        ReportError: it fails verification (naming the first bad entry).
-    """
-    from .log import read_entries, replay, verify
+    """The story of a log file (`minors report LOG --html OUT`), verified first under
+    `rulebook` (rule 82 by default): LogUnavailable if it cannot be verified here (exit 2),
+    ReportError if it fails verification (naming the first bad entry)."""
+    from .log import read_log, verify
 
     verdict = verify(path, rulebook=rulebook)
     if not verdict.ok:
         raise ReportError(f"{path}: {verdict.describe()}")
-    entries, head = read_entries(path)
-    final = replay(path, rulebook=rulebook)
-    start = Game.new(final.ruleset, start=final.start, rulebook=final.rulebook)
+    found = read_log(path)  # verified: its own tables load here
+    book = rulebook if rulebook is not None else RULEBOOK
+    start = Game.new(found.ruleset, start=found.header["start"], rulebook=book)
     notes = [
-        f"log {Path(path).name}: {verdict.entries} entries verified, head {head[:16]}…",
-        f"rulebook {final.rulebook.name}",
-        f"tables {final.ruleset.digest[:16]}",
+        f"log {Path(path).name}: {verdict.entries} entries verified, head {found.head[:16]}…",
+        f"rulebook {book.name}",
+        f"tables {found.ruleset.digest[:16]}",
     ]
-    return tell(start, entries, title=f"minors report {Path(path).name}", notes=notes)
+    return tell(start, found.entries, title=f"minors report {Path(path).name}", notes=notes)

@@ -1,9 +1,8 @@
-"""What every command of the command line shares: one line and exit 2 for bad input, the
-error document of `--json`, the rulebook and `--force` options."""
+"""What the commands share: exit 2 in one line for bad input, the common options, and the
+printing of a game's state."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -11,15 +10,14 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import MinorsError
-from .output import error_document, exit_2
+from .output import echo_json, exit_2, fail, show
 
 __all__ = [
-    "error_document",
     "errors_exit_2",
-    "exit_2",
     "force_option",
     "load_rulebook",
     "overlays_option",
+    "print_game",
     "rulebook_option",
 ]
 
@@ -46,15 +44,13 @@ overlays_option = click.option(
     metavar="FILE",
     help="An overlay merged over the tables (repeatable, in order).",
 )
-"""The overlay option of the commands that read the tables."""
 
 rulebook_option = click.option(
     "--rulebook",
     "rulebook_spec",
     metavar="RULEBOOK",
-    help=("The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82)."),
+    help="The rulebook: a name (rule82, winter-truce) or MODULE:ATTRIBUTE (default: rule82).",
 )
-"""The rulebook option of the commands that play or replay a game."""
 
 
 def load_rulebook(spec: str | None) -> Any:
@@ -66,8 +62,7 @@ def load_rulebook(spec: str | None) -> Any:
     try:
         return find_rulebook(spec)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
-        sys.exit(2)
+        fail(f"error: {exc}".replace("\n  - ", " "))
 
 
 force_option = click.option(
@@ -76,4 +71,13 @@ force_option = click.option(
     help="Write over an output file that exists and is not empty (never over a file the "
     "command reads).",
 )
-"""The option of the commands that write files."""
+
+
+def print_game(game: Any, as_json: bool, error: dict[str, Any] | None = None) -> None:
+    """The state of a game as `minors run` prints it (with `--json`, and `error`)."""
+    from ..audit.report import report
+
+    if as_json:
+        echo_json({**game.to_json(), "error": error})
+    else:
+        show(report(game))

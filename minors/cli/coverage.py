@@ -2,18 +2,9 @@
 that carries it, and the tests that notice it switched off (`minors rules coverage`,
 docs/testing.md).
 
-Tests cite a clause with a `@pytest.mark.rule("82.34")` marker (in the `test_*.py` of
-`tests/` and its sub-folders, read with `ast`, never imported) or in the `clauses` list of
-a rulebook situation (`tests/data/scenarios/*.json`). Code is what a rulebook (rule 82's by
-default) holds under the clause (`Rulebook.registered()`) and the functions marked with it
-(`minors.domain.marks`); data is the table rows that carry a clause no code carries
-(`minors.rules82.carriers`). The disabled-clause run (tests/mutation/run_disabled.py)
-switches each clause off in turn and runs the tests that cite it; its results, checked in
-as `tests/mutation/disabled.json`, name the tests that failed, and a test counts for a
-clause only if it did. Each clause's entry holds the digest of its code and rows when it
-ran: a clause whose code or rows changed since is stale until the run is made again. The
-tests are read from a checkout of the project: an installed wheel carries none.
-"""
+Tests are read from a checkout with `ast`, never imported. A test counts for a clause only
+if it failed with the clause switched off (tests/mutation/run_disabled.py, whose results
+hold the digest of the clause's code and rows: a clause changed since is stale)."""
 
 from __future__ import annotations
 
@@ -30,7 +21,6 @@ from typing import Any
 
 from attrs import frozen
 
-from .._kernel.rulebook import Rulebook
 from ..domain import ClauseKind
 from ..domain.marks import marked
 from ..errors import CoverageError
@@ -54,10 +44,9 @@ __all__ = [
     "uncovered",
 ]
 
-CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)
-"""The kinds of clause of rule 82 that `--check` wants a test for."""
+CHECKED = (ClauseKind.RULE, ClauseKind.PROCEDURE)  # the kinds `--check` wants a test for
 
-MARKED_MODULES = (
+MARKED_MODULES = (  # the modules whose functions may be marked with a clause (domain.marks)
     "minors.rules82.war",
     "minors.rules82.ties",
     "minors.rules82.survival",
@@ -71,23 +60,15 @@ MARKED_MODULES = (
     "minors.asl.humanwave",
     "minors.asl.dyo",
 )
-"""The modules whose functions may be marked with a clause (`minors.domain.marks`)."""
 
-SITUATION_TEST = "tests/rules82/test_scenarios.py::test_situation"
-"""The test that plays each rulebook situation of `tests/data/scenarios` (`[stem]`): the
-test of a situation's citations."""
-CASE_TEST = "tests/asl/test_nationality.py::test_rulebook_case"
-"""The test that runs each rulebook case of `tests/data/*/cases.toml` (`[id]`): the test of
-a case's citation."""
-
-RESULTS = Path("mutation") / "disabled.json"
-"""The disabled-clause run's results, in the tests folder."""
+SITUATION_TEST = "tests/rules82/test_scenarios.py::test_situation"  # [stem]: a situation's test
+CASE_TEST = "tests/asl/test_nationality.py::test_rulebook_case"  # [id]: an A25 case's test
+RESULTS = Path("mutation") / "disabled.json"  # the disabled-clause run's, in the tests folder
 
 
 @frozen
 class Citation:
-    """A test's citation of a clause: the test (`tests/kernel/test_x.py::test_y`, or the situation
-    file) and where the citation is written (file and line, 0 for a JSON list)."""
+    """A test's citation of a clause, and where it is written (line 0 in a data file)."""
 
     clause: str
     test: str
@@ -105,12 +86,9 @@ class ClauseCoverage:
     source: str
     tests: tuple[str, ...]
     code: tuple[str, ...]
-    data: tuple[str, ...] = ()
-    """The table rows that carry it."""
-    proven: tuple[str, ...] = ()
-    """The tests that failed with the clause switched off (fresh results only)."""
-    run: str = "not run"
-    """`caught`, `missed`, `stale` (its code or rows changed since) or `not run`."""
+    data: tuple[str, ...] = ()  # the table rows that carry it
+    proven: tuple[str, ...] = ()  # the tests that failed with it switched off (fresh results)
+    run: str = "not run"  # caught, missed, stale (code or rows changed since) or not run
 
 
 def clause_code() -> dict[str, list[tuple[str, Any]]]:
@@ -119,11 +97,10 @@ def clause_code() -> dict[str, list[tuple[str, Any]]]:
 
 
 @functools.cache
-def branches(rulebook: Rulebook = RULEBOOK) -> dict[str, list[str]]:
-    """Clause id -> the functions of the rulebook's modules that branch on it, asking
-    `rules.on("...")` (read from their source)."""
+def branches() -> dict[str, list[str]]:
+    """Clause id -> the functions of rule 82's modules that ask `rules.on("...")`."""
     out: dict[str, list[str]] = {}
-    modules = {e.function.__module__ for e in rulebook.entries}
+    modules = {e.function.__module__ for e in RULEBOOK.entries}
     for name in sorted(modules):
         module = importlib.import_module(name)
         try:
@@ -134,20 +111,14 @@ def branches(rulebook: Rulebook = RULEBOOK) -> dict[str, list[str]]:
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
             for call in ast.walk(node):
-                if (
-                    isinstance(call, ast.Call)
-                    and isinstance(call.func, ast.Attribute)
-                    and call.func.attr == "on"
-                    and isinstance(call.func.value, ast.Attribute)
-                    and call.func.value.attr == "rules"
-                    and call.args
-                    and isinstance(call.args[0], ast.Constant)
-                    and isinstance(call.args[0].value, str)
-                ):
-                    where = f"{name}.{node.name}"
-                    found = out.setdefault(call.args[0].value, [])
-                    if where not in found:
-                        found.append(where)
+                match call:  # rules.on("82.34", ...)
+                    case ast.Call(
+                        func=ast.Attribute(attr="on", value=ast.Attribute(attr="rules")),
+                        args=[ast.Constant(value=str() as clause), *_],
+                    ):
+                        found = out.setdefault(clause, [])
+                        if f"{name}.{node.name}" not in found:
+                            found.append(f"{name}.{node.name}")
     return out
 
 
@@ -164,20 +135,14 @@ def _source(function: Any) -> str:
         return repr(function)
 
 
-def clause_digest(
-    clause: str,
-    rs: Ruleset,
-    rulebook: Rulebook = RULEBOOK,
-    code: Mapping[str, Any] | None = None,
-) -> str:
-    """SHA-256 of what carries `clause` now: the source of each function registered or
-    marked under it, and the rows that carry it."""
+def clause_digest(clause: str, rs: Ruleset, code: Mapping[str, Any] | None = None) -> str:
+    """SHA-256 of the source of the functions and the rows that carry `clause` now."""
     found = code if code is not None else clause_code()
     functions = dict(found.get(clause, ()))
-    for entry in rulebook.entries:
+    for entry in RULEBOOK.entries:
         if entry.clause == clause:
             functions[entry.key] = entry.function
-    for name in branches(rulebook).get(clause, ()):
+    for name in branches().get(clause, ()):
         module, _, function = name.rpartition(".")
         functions[name] = getattr(importlib.import_module(module), function)
     parts = [f"{name}\n{_source(fn)}" for name, fn in sorted(functions.items())]
@@ -185,23 +150,22 @@ def clause_digest(
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def _read(path: Path, what: str, loads: Any = json.loads) -> Any:
+    try:
+        return loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CoverageError(f"{path}: cannot read {what}: {exc}") from None
+
+
 def _results(tests: Path) -> dict[str, Any]:
     path = tests / RESULTS
-    if not path.is_file():
-        return {}
-    try:
-        found: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")).get("clauses", {})
-    except (OSError, ValueError) as exc:
-        raise CoverageError(f"{path}: cannot read the disabled-clause results: {exc}") from None
-    return found
+    found = _read(path, "the disabled-clause results") if path.is_file() else {}
+    return dict(found.get("clauses", {}))
 
 
 def checkout_tests(start: Path | None = None) -> Path:
-    """The `tests` folder of the checkout this package runs from (or of `start`).
-
-    Raises:
-        CoverageError: there is no checkout with a tests folder (an installed wheel).
-    """
+    """The `tests` folder of the checkout this package runs from (or of `start`); a
+    CoverageError if there is none (an installed wheel)."""
     root = start if start is not None else Path(__file__).resolve().parents[2]
     tests = root / "tests"
     if not (root / "pyproject.toml").is_file() or not (tests / "conftest.py").is_file():
@@ -212,22 +176,18 @@ def checkout_tests(start: Path | None = None) -> Path:
     return tests
 
 
-def _rule_marker(node: ast.Call) -> list[str] | None:
-    """The clause ids of a `pytest.mark.rule("...")` / `mark.rule(...)` call, else None."""
-    func = node.func
-    if not (
-        isinstance(func, ast.Attribute)
-        and func.attr == "rule"
-        and isinstance(func.value, ast.Attribute)
-        and func.value.attr == "mark"
-    ):
-        return None
-    return [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+def _rule_marker(node: ast.Call) -> list[str]:
+    """The clause ids of a `pytest.mark.rule("...")` call (none for another call)."""
+    match node:
+        case ast.Call(func=ast.Attribute(attr="rule", value=ast.Attribute(attr="mark")), args=args):
+            return [
+                a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
+    return []
 
 
 def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
-    """The markers of one test module, each given to the test (or class) it decorates, or
-    to the whole module when it sits in `pytestmark`."""
+    """The markers of one test module, each given to the test, class or module it marks."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
@@ -238,9 +198,8 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
             name = owner
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 name = f"{owner}::{child.name}"
-            clauses = _rule_marker(child) if isinstance(child, ast.Call) else None
-            if isinstance(child, ast.Call) and clauses is not None:
-                for clause in clauses:
+            if isinstance(child, ast.Call):
+                for clause in _rule_marker(child):
                     yield Citation(normalize_clause(clause), owner, path, child.lineno)
             yield from visit(child, name)
 
@@ -248,13 +207,8 @@ def _marker_citations(path: Path, label: str) -> Iterator[Citation]:
 
 
 def citations(tests: Path) -> list[Citation]:
-    """Every citation of a clause in the tests folder: markers of its `test_*.py` (in
-    sub-folders too), the `clauses` of `data/scenarios/*.json` and the `clause` of each case
-    of `data/*/cases.toml`.
-
-    Raises:
-        CoverageError: the folder or a file in it cannot be read.
-    """
+    """Every citation of a clause in the tests folder: markers of `test_*.py`, the `clauses`
+    of `data/scenarios/*.json` and the `clause` of each case of `data/*/cases.toml`."""
     if not tests.is_dir():
         raise CoverageError(f"no tests folder at {tests}")
     found: list[Citation] = []
@@ -262,19 +216,13 @@ def citations(tests: Path) -> list[Citation]:
     for path in sorted(tests.rglob("test_*.py")):
         found.extend(_marker_citations(path, path.relative_to(root).as_posix()))
     for path in sorted((tests / "data" / "scenarios").glob("*.json")):
-        try:
-            expected = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise CoverageError(f"{path}: cannot read the situation: {exc}") from None
+        expected = _read(path, "the situation")
         label = path.relative_to(root).as_posix()
         for clause in expected.get("clauses", []):
             found.append(Citation(normalize_clause(str(clause)), label, path, 0))
     for path in sorted((tests / "data").glob("*/cases.toml")):
         # rulebook cases that a test runs one by one, each marked with its `clause`
-        try:
-            cases = tomllib.loads(path.read_text(encoding="utf-8")).get("case", [])
-        except (OSError, ValueError) as exc:
-            raise CoverageError(f"{path}: cannot read the cases: {exc}") from None
+        cases = _read(path, "the cases", tomllib.loads).get("case", [])
         label = path.relative_to(root).as_posix()
         for case in cases:
             if isinstance(case, dict) and "clause" in case:
@@ -282,15 +230,12 @@ def citations(tests: Path) -> list[Citation]:
     return found
 
 
-def coverage(
-    tests: Path, ruleset: Ruleset | None = None, rulebook: Rulebook = RULEBOOK
-) -> dict[str, ClauseCoverage]:
-    """Each clause of the registry, in text order, with the tests citing it and the code
-    the rulebook holds under it."""
-    rs = ruleset if ruleset is not None else load_ruleset()
-    code = rulebook.registered()
+def coverage(tests: Path) -> dict[str, ClauseCoverage]:
+    """Each clause of the registry, in text order, with what cites and carries it."""
+    rs = load_ruleset()
+    code = RULEBOOK.registered()
     marks = clause_code()
-    asked = branches(rulebook)
+    asked = branches()
     results = _results(tests)
     cited: dict[str, set[str]] = {}
     for citation in citations(tests):
@@ -303,7 +248,7 @@ def coverage(
         result = results.get(cid)
         run, proven = "not run", ()
         if result is not None:
-            if result.get("digest") != clause_digest(cid, rs, rulebook, marks):
+            if result.get("digest") != clause_digest(cid, rs, marks):
                 run = "stale"
             else:
                 proven = tuple(sorted(result.get("failed", ())))
@@ -323,9 +268,7 @@ def coverage(
 
 
 def problems(report: Mapping[str, ClauseCoverage]) -> list[str]:
-    """What `--check` fails on, for each rule or procedure of rule 82 and A25: no test cites
-    it; no code or data carries it; the disabled-clause run has not run it, or its code
-    or rows changed since (stale), or no test failed with it switched off (missed)."""
+    """What `--check` fails on, for each rule or procedure of rule 82 and A25."""
     found = []
     for c in report.values():
         if c.kind not in CHECKED:
@@ -368,7 +311,7 @@ def to_json(report: Mapping[str, ClauseCoverage]) -> dict[str, dict[str, Any]]:
 
 
 def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
-    """The report as lines: each clause, its kind and title, then its tests and code."""
+    """The report as lines of text."""
     for c in report.values():
         yield f"{c.clause} [{c.kind.value}] {c.title}"
         yield f"    tests: {', '.join(c.tests) if c.tests else '-'}"
@@ -379,8 +322,7 @@ def to_text(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
 
 
 def _proves(test: str, citation: str) -> bool:
-    """Whether `test` (a pytest node id) is the test of `citation` (a test, a situation's
-    file, the A25 cases' file)."""
+    """Whether `test` (a pytest node id) is the test of `citation` (a test or data file)."""
     if citation.startswith("tests/data/scenarios/"):
         stem = citation.rsplit("/", 1)[-1].removesuffix(".json")
         return test == f"{SITUATION_TEST}[{stem}]"
@@ -422,11 +364,7 @@ def to_markdown(report: Mapping[str, ClauseCoverage]) -> Iterable[str]:
         f"{caught} of {len(checked)} rules and procedures of rule 82 and A25 are caught: some "
         "test fails with the clause switched off."
     )
-    yield (
-        f"Rules and procedures with no test ({len(missing)}): "
-        + (", ".join(missing) if missing else "none")
-        + "."
-    )
+    yield f"Rules and procedures with no test ({len(missing)}): {', '.join(missing) or 'none'}."
     yield ""
     yield "| clause | kind | title | fail when it is off | cite it, do not fail | code | data |"
     yield "|---|---|---|---|---|---|---|"

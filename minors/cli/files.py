@@ -21,18 +21,10 @@ def _same(a: str, b: str) -> bool:
 
 
 def check_outputs(
-    outputs: Iterable[tuple[str, str | None]],
-    reads: Iterable[str | None],
-    *,
-    force: bool = False,
+    outputs: Iterable[tuple[str, str | None]], reads: Iterable[str | None], *, force: bool = False
 ) -> None:
-    """Refuse, before anything is written, the outputs (option, path) that would destroy a
-    file: one the command reads (even with `force`), one another output writes, or one that
-    exists and is not empty (without `force`). An empty existing file may be written.
-
-    Raises:
-        OverwriteError: naming the option, the file and why.
-    """
+    """Refuse (OverwriteError) outputs that would destroy a file: one the command reads, one
+    another output writes, or one that is not empty (unless `force`)."""
     inputs = [str(r) for r in reads if r]
     seen: list[tuple[str, str]] = []
     for option, path in outputs:

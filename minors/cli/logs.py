@@ -1,5 +1,4 @@
-"""The commands of audit logs (docs/audit-log.md): `minors log verify|show|head|keygen|seal|
-repair`, `minors replay` and `minors continue`."""
+"""The commands of audit logs (docs/audit-log.md): `minors log ...`, `replay`, `continue`."""
 
 from __future__ import annotations
 
@@ -10,9 +9,9 @@ from typing import Any
 import click
 
 from ..errors import LogUnavailable, MinorsError
-from .common import exit_2, force_option, load_rulebook, rulebook_option
+from .common import errors_exit_2, force_option, load_rulebook, print_game, rulebook_option
 from .files import check_outputs
-from .output import echo_json, show
+from .output import echo_json, exit_2, fail, show
 
 __all__ = ["continue_command", "log", "replay"]
 
@@ -72,7 +71,7 @@ def log_verify(
             verdict = verify(
                 file, extends=old, rulebook=book, progress=advance, head=head, public_key=key
             )
-    except (LogUnavailable, MinorsError) as exc:
+    except MinorsError as exc:
         exit_2(exc, as_json, "cannot verify")
     if as_json:
         echo_json(verdict.to_json())
@@ -88,6 +87,7 @@ def log_verify(
 @click.option("--minor", "minor", metavar="NAME", help="Only what concerns this minor.")
 @click.option("--since", "since", type=int, metavar="SEQ", help="Only entries after SEQ.")
 @click.option("--json", "as_json", is_flag=True, help="Print the entries and effects as JSON.")
+@errors_exit_2
 def log_show(
     file: str, turn: str | None, minor: str | None, since: int | None, as_json: bool
 ) -> None:
@@ -96,42 +96,35 @@ def log_show(
     aliases), and a name, turn or entry the log does not hold exits 2."""
     from ..audit.report import select, show_log
 
-    try:
-        if as_json:
-            echo_json(select(file, turn=turn, minor=minor, since=since).to_json())
-        else:
-            show(show_log(file, turn=turn, minor=minor, since=since))
-    except MinorsError as exc:
-        exit_2(exc, as_json)
+    if as_json:
+        echo_json(select(file, turn=turn, minor=minor, since=since).to_json())
+    else:
+        show(show_log(file, turn=turn, minor=minor, since=since))
 
 
 @log.command("head")
 @click.argument("file", type=click.Path(dir_okay=False))
+@errors_exit_2
 def log_head(file: str) -> None:
     """Print the log's head: the hash of its closing line, which names the whole log (its
     chain is checked, its rules are not replayed). Publish it; `log verify --head` checks a
     log against it."""
     from ..audit.log import head
 
-    try:
-        click.echo(head(file))
-    except MinorsError as exc:
-        exit_2(exc)
+    click.echo(head(file))
 
 
 @log.command("keygen")
 @click.argument("key", type=click.Path(dir_okay=False))
 @force_option
+@errors_exit_2
 def log_keygen(key: str, force: bool) -> None:
     """Write a new Ed25519 key pair: the private key to KEY (readable by you only), the
     public key to KEY.pub (give it to the players)."""
     from ..audit.signing import keygen
 
-    try:
-        check_outputs([("KEY", key), ("KEY.pub", f"{key}.pub")], [], force=force)
-        private, public = keygen(key)
-    except MinorsError as exc:
-        exit_2(exc)
+    check_outputs([("KEY", key), ("KEY.pub", f"{key}.pub")], [], force=force)
+    private, public = keygen(key)
     click.echo(f"wrote {private} (private: keep it) and {public} (public: give it out)")
 
 
@@ -145,20 +138,19 @@ def log_keygen(key: str, force: bool) -> None:
     type=click.Path(dir_okay=False),
     help="The private key (from `minors log keygen`).",
 )
+@errors_exit_2
 def log_seal(file: str, key: str) -> None:
     """Seal a closed log: append a line that signs its head with KEY, so that players can
     verify who sealed it (`log verify --public-key KEY.pub`)."""
     from ..audit.log import head, seal_log
 
-    try:
-        public = seal_log(file, key)
-        click.echo(f"sealed {file}: head {head(file)}, key {public}")
-    except MinorsError as exc:
-        exit_2(exc)
+    public = seal_log(file, key)
+    click.echo(f"sealed {file}: head {head(file)}, key {public}")
 
 
 @log.command("repair")
 @click.argument("file", type=click.Path(dir_okay=False))
+@errors_exit_2
 def log_repair(file: str) -> None:
     """Trim a torn last line (a crash or a full disk cut it short) off a log, saying what
     was dropped; a log whose damage is elsewhere is left alone (exit 1)."""
@@ -167,22 +159,8 @@ def log_repair(file: str) -> None:
     try:
         done = repair(file)
     except LogUnavailable as exc:
-        click.echo(f"minors: cannot repair: {exc}", err=True)
-        sys.exit(1 if "is damaged" in str(exc) else 2)
-    except MinorsError as exc:
-        exit_2(exc)
+        fail(f"cannot repair: {exc}", 1 if "is damaged" in str(exc) else 2)
     click.echo(done.describe(file))
-
-
-def _report(game: Any, as_json: bool, error: dict[str, Any] | None = None) -> None:
-    from ..audit.report import report
-
-    if as_json:
-        document = game.to_json()
-        document["error"] = error
-        echo_json(document)
-    else:
-        show(report(game))
 
 
 @click.command()
@@ -220,7 +198,7 @@ def replay(
     sink = game.attach(None)
     if isinstance(sink, FileSink):
         sink.close(game)
-    _report(game, as_json)
+    print_game(game, as_json)
 
 
 @click.command("continue")
@@ -243,6 +221,7 @@ def replay(
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON state.")
 @force_option
 @rulebook_option
+@errors_exit_2
 def continue_command(
     file: str,
     orders: str,
@@ -268,9 +247,7 @@ def continue_command(
         game = continue_log(file, orders, new_log, until, rulebook=book)
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
-    except MinorsError as exc:
-        exit_2(exc, as_json)
-    _report(game, as_json, error)
+    print_game(game, as_json, error)
     if error is not None:
         click.echo(
             f"minors: command {error['command']} broke rule {error['rule']}: {error['message']}",

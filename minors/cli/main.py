@@ -9,24 +9,21 @@ from typing import Any
 
 import click
 
-from ..errors import MinorsError
 from ..ruleset import render
 from ..ruleset.tables import load_ruleset
 from .common import (
     errors_exit_2,
-    exit_2,
     force_option,
     load_rulebook,
     overlays_option,
+    print_game,
     rulebook_option,
 )
 from .files import check_outputs
 from .logs import continue_command, log, replay
-from .output import echo_json, one_line, show
+from .output import echo_json, fail, one_line, show
 from .pictures import report as picture_report
-from .scale import explore as explore_command
-from .scale import simulate as simulate_command
-from .scale import verify_many as verify_many_command
+from .scale import explore, simulate, verify_many
 
 __all__ = ["main"]
 
@@ -74,10 +71,8 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
         else:
             data = render.sections_json(rs, render.table_sections(rs, n))
             click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-    show(
-        f"tables digest {rs.digest}"
-        + (f" (overlays: {', '.join(rs.sources)})" if rs.sources else "")
-    )
+    sources = f" (overlays: {', '.join(rs.sources)})" if rs.sources else ""
+    show(f"tables digest {rs.digest}{sources}")
 
 
 @main.command()
@@ -113,6 +108,7 @@ def tables(name: str | None, entry: str | None, as_json: bool, overlays: tuple[s
     help="Also write the picture of the run: one HTML page (see `minors report`).",
 )
 @force_option
+@errors_exit_2
 def run(
     file: str | None,
     until: str | None,
@@ -128,61 +124,33 @@ def run(
     Exit 0 when the run completes, 3 when a command breaks a rule (the state before it is
     printed, with the error), 2 when the file or its values are malformed.
     """
-    from ..audit.report import report
-    from ..scenario import BUILT_IN, ScenarioRuleViolation, run_scenario
+    from ..scenario import BUILT_IN, ScenarioRuleViolation, load_scenario, run_scenario
 
     book = load_rulebook(rulebook_spec)
     error: dict[str, Any] | None = None
     try:
-        _check_run_outputs(file, overlays, book, log_path, html_path, force)
-        game = run_scenario(
-            BUILT_IN if file is None else file,
-            until,
-            ruleset=list(overlays) if overlays else None,
-            log=log_path,
-            rulebook=book,
-        )
+        reads: list[str] = []  # never written over: the scenario and the overlays it reads
+        if file is not None and (log_path or html_path):
+            scenario = load_scenario(file, book.kinds if book is not None else None)
+            reads = [file, *scenario.ruleset, *overlays]
+        check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
+        source, ruleset = BUILT_IN if file is None else file, list(overlays) or None
+        game = run_scenario(source, until, ruleset=ruleset, log=log_path, rulebook=book)
         code = 0
     except ScenarioRuleViolation as exc:
         game, error, code = exc.game, exc.error_object(), 3
-    except MinorsError as exc:
-        exit_2(exc, as_json)
     if html_path is not None:
         from .pictures import write_run_page
 
         write_run_page(game, file, error, html_path)
-    if as_json:
-        document = game.to_json()
-        document["error"] = error
-        echo_json(document)
-    else:
-        show(report(game))
-        if error is not None:  # the state stops before the command; why goes to stderr
-            click.echo(
-                f"minors: command {error['command']} broke rule {error['rule']}: "
-                f"{one_line(error['message'])}",
-                err=True,
-            )
+    print_game(game, as_json, error)
+    if error is not None and not as_json:  # the state stops before the command; why: stderr
+        click.echo(
+            f"minors: command {error['command']} broke rule {error['rule']}: "
+            f"{one_line(error['message'])}",
+            err=True,
+        )
     sys.exit(code)
-
-
-def _check_run_outputs(
-    file: str | None,
-    overlays: tuple[str, ...],
-    book: Any,
-    log_path: str | None,
-    html_path: str | None,
-    force: bool,
-) -> None:
-    """Refuse outputs of `minors run` that would destroy a file: the scenario, an overlay
-    it reads, or a non-empty file without --force."""
-    from ..scenario import load_scenario
-
-    reads: list[str] = []
-    if file is not None and (log_path or html_path):
-        scenario = load_scenario(file, book.kinds if book is not None else None)
-        reads = [file, *scenario.ruleset, *overlays]
-    check_outputs([("--log", log_path), ("--html", html_path)], reads, force=force)
 
 
 @main.group()
@@ -207,29 +175,21 @@ def rules_diagram(fmt: str) -> None:
 
     from ..rules82.machine import dot, mermaid
 
-    if fmt == "mermaid":
-        click.echo(mermaid(), nl=False)
-        return
-    if fmt == "dot":
-        click.echo(dot(), nl=False)
+    if fmt != "svg":
+        click.echo(mermaid() if fmt == "mermaid" else dot(), nl=False)
         return
     program = shutil.which("dot")
     if program is None:
-        click.echo(
-            "minors: error: --format svg needs Graphviz's dot program "
-            "(Debian: apt-get install graphviz); --format dot prints its input",
-            err=True,
+        fail(
+            "error: --format svg needs Graphviz's dot program (Debian: apt-get install "
+            "graphviz); --format dot prints its input"
         )
-        sys.exit(2)
     drawn = subprocess.run(
         [program, "-Tsvg"], input=dot().encode(), capture_output=True, check=False
     )
     if drawn.returncode != 0:
         problem = drawn.stderr.decode(errors="replace").strip().splitlines()
-        click.echo(
-            f"minors: error: dot failed: {problem[0] if problem else drawn.returncode}", err=True
-        )
-        sys.exit(2)
+        fail(f"error: dot failed: {problem[0] if problem else drawn.returncode}")
     click.echo(drawn.stdout.decode(), nl=False)
 
 
@@ -239,11 +199,9 @@ def rules_diagram(fmt: str) -> None:
 @click.option(
     "--check",
     is_flag=True,
-    help=(
-        "Exit 1 listing each rule or procedure of rule 82 and A25 that no test cites, no code "
-        "or data carries, or no test notices switched off (the disabled-clause run's results, "
-        "stale when its code or rows changed)."
-    ),
+    help="Exit 1 listing each rule or procedure of rule 82 and A25 that no test cites, no code "
+    "or data carries, or no test notices switched off (the disabled-clause run's results, "
+    "stale when its code or rows changed).",
 )
 @click.option(
     "--tests",
@@ -257,24 +215,15 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
     under it. Reads the tests of a checkout: exit 2 when there is none."""
     from pathlib import Path
 
-    from .coverage import (
-        CoverageError,
-        checkout_tests,
-        coverage,
-        problems,
-        to_json,
-        to_markdown,
-        to_text,
-    )
+    from . import coverage as cov
 
     try:
-        tests = Path(tests_dir) if tests_dir else checkout_tests()
-        report = coverage(tests)
-    except CoverageError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        tests = Path(tests_dir) if tests_dir else cov.checkout_tests()
+        report = cov.coverage(tests)
+    except cov.CoverageError as exc:
+        fail(f"error: {exc}")
     if check:
-        found = problems(report)
+        found = cov.problems(report)
         for line in found:
             click.echo(line)
         checked = {p.split(" ")[0] for p in found}
@@ -285,18 +234,14 @@ def rules_coverage(as_json: bool, markdown: bool, check: bool, tests_dir: str | 
         )
         sys.exit(1 if found else 0)
     if as_json:
-        echo_json(to_json(report))
+        echo_json(cov.to_json(report))
     else:
-        for line in to_markdown(report) if markdown else to_text(report):
+        for line in cov.to_markdown(report) if markdown else cov.to_text(report):
             click.echo(line)
 
 
-# ---- minors nationality (ASL A25) -------------------------------------------------------
-
-
 def _nationality_table(found: Any) -> Any:
-    """A profile as rich renderables: the context, the traits and their clauses, and the
-    projections."""
+    """A profile as rich tables: its traits with their clauses, and its projections."""
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table
@@ -349,10 +294,8 @@ def _nationality_table(found: Any) -> Any:
     "--class",
     "unit_class",
     metavar="CLASS",
-    help=(
-        "elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
-        " British Conscripts only with --scenario-kind hypothetical (A25.41)."
-    ),
+    help="elite, first_line, second_line, green, conscript (or inexperienced, non_elite);"
+    " British Conscripts only with --scenario-kind hypothetical (A25.41).",
 )
 @click.option(
     "--unit", metavar="TYPE", help="squad, half_squad, crew, leader, commissar, or a rating."
@@ -360,11 +303,9 @@ def _nationality_table(found: Any) -> Any:
 @click.option(
     "--vs",
     metavar="NAME",
-    help=(
-        "The opposing nationality or country (the whole opposing OB). Only opponent-bound"
-        " traits read it; a country A25 does not describe (Japan) is an opponent no row"
-        " names. With --scenario: the one opponent, instead of one profile per enemy."
-    ),
+    help="The opposing nationality or country (the whole opposing OB). Only opponent-bound"
+    " traits read it; a country A25 does not describe (Japan) is an opponent no row"
+    " names. With --scenario: the one opponent, instead of one profile per enemy.",
 )
 @click.option("--home", is_flag=True, help="They fight within their own borders.")
 @click.option(
@@ -420,34 +361,19 @@ def nationality(
     impossible date."""
     from ..asl.nationality import profile
 
+    context: dict[str, Any] = {  # what profile and the bridge both take
+        "unit_class": unit_class,
+        "unit": unit,
+        "vs": vs,
+        "ssr": [s.strip() for item in ssrs for s in item.split(",") if s.strip()],
+        "scenario_kind": scenario_kind,
+    }
     if scenario is not None:
-        _bridge(
-            name,
-            scenario,
-            at,
-            in_country,
-            vs,
-            unit_class,
-            unit,
-            ssrs,
-            scenario_kind,
-            as_json,
-            overlays,
-        )
+        _bridge(name, scenario, at, in_country, as_json, overlays, context)
         return
     if when is None:
         raise click.UsageError("give the scenario's month: --date YYYY-MM (or --scenario)")
-    found = profile(
-        name,
-        when,
-        unit_class=unit_class,
-        unit=unit,
-        vs=vs,
-        home=home,
-        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
-        scenario_kind=scenario_kind,
-        ruleset=load_ruleset(overlays),
-    )
+    found = profile(name, when, home=home, ruleset=load_ruleset(overlays), **context)
     if as_json:
         echo_json(found.to_json())
     else:
@@ -459,13 +385,9 @@ def _bridge(
     scenario: str,
     at: str | None,
     in_country: str | None,
-    vs: str | None,
-    unit_class: str | None,
-    unit: str | None,
-    ssrs: tuple[str, ...],
-    scenario_kind: str,
     as_json: bool,
     overlays: tuple[str, ...],
+    context: dict[str, Any],
 ) -> None:
     """`minors nationality NAME --scenario FILE --at MOMENT`: the bridge (minors.bridge)."""
     from ..asl.bridge import troops
@@ -477,16 +399,7 @@ def _bridge(
         game = run_scenario(scenario, at, ruleset=list(overlays) if overlays else None)
     except ScenarioRuleViolation as exc:
         game = exc.game  # the state before the command that broke a rule
-    found = troops(
-        game,
-        name,
-        in_country=in_country,
-        vs=vs,
-        unit_class=unit_class,
-        unit=unit,
-        ssr=[s.strip() for item in ssrs for s in item.split(",") if s.strip()],
-        scenario_kind=scenario_kind,
-    )
+    found = troops(game, name, in_country=in_country, **context)
     if as_json:
         document = {
             "country": found[0].country,
@@ -511,8 +424,7 @@ def _bridge(
     if first.nationality is None:
         show(f"{first.country}: {first.reason}")
         return
-    head = f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}"
-    show(head)
+    show(f"{first.country} at {game.clock}: {first.nationality} ({first.clause}), {first.month}")
     for t in found:
         if t.profile is not None:
             line = f"against {t.vs or 'any opponent'}" + (" at home" if t.home else "")
@@ -520,9 +432,6 @@ def _bridge(
                 line += f"; the answer changes inside the season in {', '.join(t.changes)}"
             show(line)
             show(_nationality_table(t.profile))
-
-
-# ---- minors schema (JSON Schemas, docs/schemas/) -------------------------------------------
 
 
 @main.command("schema")
@@ -551,15 +460,11 @@ def schema(name: str | None, folder: str | None) -> None:
         click.echo(schemas.text(name), nl=False)
         return
     for key in schemas.names():
-        body = schemas.get(key)
         alias = f" (= {schemas.ALIASES[key]})" if key in schemas.ALIASES else ""
-        click.echo(f"{key}{alias}: {body['title']}")
+        click.echo(f"{key}{alias}: {schemas.get(key)['title']}")
     for command, key in schemas.OUTPUTS.items():
         click.echo(f"minors {command} --json: {key}")
     click.echo("any --json command that exits 2: error")
-
-
-# ---- minors init (a starter folder) ---------------------------------------------------------
 
 
 @main.command("init")
@@ -576,11 +481,7 @@ def init(folder: str) -> None:
     click.echo(f"next: cd {folder} && minors run campaign.toml && pytest")
 
 
-main.add_command(picture_report)  # minors report LOG --html OUT (minors.cli.pictures)
-main.add_command(log)  # minors log verify|show|head|seal|keygen|repair (minors.cli.logs)
-main.add_command(replay)
-main.add_command(continue_command)
-# minors simulate, minors explore, minors log verify-many (minors.cli.scale, minors.scale)
-main.add_command(simulate_command)
-main.add_command(explore_command)
-log.add_command(verify_many_command)
+# the commands of the other modules of minors.cli
+for command in (picture_report, log, replay, continue_command, simulate, explore):
+    main.add_command(command)
+log.add_command(verify_many)

@@ -1,22 +1,14 @@
-"""How the command line writes, for every command: readable output through `show`, JSON
-through `echo_json`.
-
-- To a terminal, rich fits the output to the window, as a terminal reader expects.
-- To anything else (a pipe, a file, a test), every line is whole: nothing is wrapped at a
-  width, no table cell is cut short ("Stock…"), and there is no colour. A table is as wide
-  as its widest row; trailing blanks are stripped.
-- A stream that cannot encode a character (an ASCII or Latin-1 console meeting "—" or
-  "→") gets a plain fallback ("-", "->"; "?" for the rest) instead of a
-  `UnicodeEncodeError`; JSON is then written with `\\u` escapes, so that it still says the
-  same thing.
-"""
+"""How the command line writes: `show` fits rich output to a terminal, and writes whole
+lines to anything else (nothing wrapped, no table cell cut short, no colour); `echo_json`.
+A stream that cannot encode a character gets a plain fallback ("—" as "-") instead of a
+`UnicodeEncodeError`, and JSON `\\u` escapes."""
 
 from __future__ import annotations
 
 import codecs
 import json
 import sys
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console, RenderableType
@@ -30,12 +22,13 @@ __all__ = [
     "echo_json",
     "error_document",
     "exit_2",
+    "fail",
     "one_line",
     "setup",
     "show",
 ]
 
-FALLBACK = {
+FALLBACK = {  # what a character the stream cannot encode is written as (anything else: "?")
     "—": "-",
     "–": "-",
     "−": "-",
@@ -58,13 +51,9 @@ FALLBACK = {
     "─": "-",
     "━": "-",
 }
-"""What a character the stream cannot encode is written as (anything else: "?")."""
 
-ERRORS = "minors-fallback"
-"""The codec error handler that writes `FALLBACK` (registered on import)."""
-
-_UNBOUNDED = 1 << 20
-"""The width of a console that is not a terminal: lines are never wrapped at a width."""
+ERRORS = "minors-fallback"  # the codec error handler that writes `FALLBACK`
+_UNBOUNDED = 1 << 20  # the width of a console that is not a terminal: lines never wrap
 
 
 def _fallback(error: UnicodeError) -> tuple[str, int]:
@@ -78,60 +67,48 @@ codecs.register_error(ERRORS, _fallback)
 
 
 def setup() -> None:
-    """Make standard output and error fall back (`FALLBACK`) rather than raise on text
-    their encoding cannot hold; called once when the command line starts."""
+    """Make standard output and error fall back (`FALLBACK`) rather than raise."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors=ERRORS)
 
 
-def _stream(err: bool) -> TextIO:
-    return sys.stderr if err else sys.stdout
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):  # a closed or bare stream
-        return False
-
-
-def show(renderable: RenderableType, *, err: bool = False) -> None:
-    """Print `renderable` (text, a table, a group of them) on standard output (or error):
-    fitted to a terminal, or in whole lines to anything else."""
-    stream = _stream(err)
+def show(renderable: RenderableType) -> None:
+    """Print `renderable`: fitted to a terminal, in whole lines to anything else."""
+    stream = sys.stdout
     if isinstance(renderable, str):
         renderable = Text(renderable)  # plain text: brackets are not markup
-    if _is_terminal(stream):
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):  # a closed or bare stream
+        terminal = False
+    if terminal:
         Console(file=stream).print(renderable)
         return
     console = Console(file=stream, width=_UNBOUNDED, color_system=None, force_terminal=False)
     with console.capture() as captured:
         console.print(renderable, no_wrap=True, overflow="ignore", crop=False)
     lines = [line.rstrip() for line in captured.get().splitlines()]
-    click.echo("\n".join(lines), err=err)
+    click.echo("\n".join(lines))
 
 
-def echo_json(document: Any, *, err: bool = False) -> None:
-    """Print `document` as indented JSON: UTF-8 text where the stream can hold it, `\\u`
-    escapes where it cannot (the same JSON either way)."""
+def echo_json(document: Any) -> None:
+    """Print `document` as indented JSON (`\\u` escapes where the stream cannot hold it)."""
     text = json.dumps(document, indent=2, ensure_ascii=False)
-    encoding = getattr(_stream(err), "encoding", None) or "utf-8"
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         text = json.dumps(document, indent=2)
-    click.echo(text, err=err)
+    click.echo(text)
 
 
-MESSAGE_LIMIT = 2000
-"""The longest error line printed: a message quoting a huge input is cut, not echoed."""
+MESSAGE_LIMIT = 2000  # the longest error line printed: a huge input quoted is cut
 
 
 def one_line(exc: BaseException | str) -> str:
-    """An error's message as one line: the lines of a many-problem message joined with
-    "; ", the whole cut at `MESSAGE_LIMIT` characters."""
+    """An error's message as one line (its lines joined with "; "), cut if it is long."""
     lines = [line.strip(" -") for line in str(exc).splitlines() if line.strip(" -")]
     text = " ".join([*lines[:1], "; ".join(lines[1:])] if len(lines) > 1 else lines)
     if len(text) > MESSAGE_LIMIT:
@@ -140,8 +117,7 @@ def one_line(exc: BaseException | str) -> str:
 
 
 def error_document(exc: MinorsError) -> dict[str, Any]:
-    """What `--json` prints on standard output when the input is malformed (exit 2): not a
-    state (it has no `clock`), only `error` (docs/scenario-format.md, the `error` schema)."""
+    """What `--json` prints when the input is malformed (exit 2): the `error` schema."""
     file, command = getattr(exc, "file", None), getattr(exc, "command", None)
     return {
         "error": {
@@ -155,9 +131,13 @@ def error_document(exc: MinorsError) -> dict[str, Any]:
 
 
 def exit_2(exc: MinorsError, as_json: bool = False, prefix: str = "error") -> NoReturn:
-    """Exit 2 for bad input: one line on standard error, and with `--json` the error
-    document on standard output."""
+    """Exit 2 for bad input: one line on stderr (and with `--json` the error document)."""
     if as_json:
         echo_json(error_document(exc))
-    click.echo(f"minors: {prefix}: {one_line(exc)}", err=True)
-    sys.exit(2)
+    fail(f"{prefix}: {one_line(exc)}")
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Exit `code` after the line `minors: {message}` on standard error."""
+    click.echo(f"minors: {message}", err=True)
+    sys.exit(code)

@@ -3,12 +3,12 @@ of a game (`minors.audit.page`)."""
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import MinorsError
+from .output import fail
 
 if TYPE_CHECKING:
     from ..audit.story import Story
@@ -18,15 +18,13 @@ __all__ = ["report", "write_page", "write_run_page"]
 
 
 def write_page(story: Story, path: str) -> None:
-    """Write the page of `story` to `path` and say so on stderr; exit 2 with one line if
-    the file cannot be written."""
+    """Write the page of `story` to `path` and say so on stderr (exit 2 if it cannot)."""
     from ..audit.page import write
 
     try:
         write(story, path)
     except OSError as exc:
-        click.echo(f"minors: error: cannot write {path}: {exc.strerror}", err=True)
-        sys.exit(2)
+        fail(f"error: cannot write {path}: {exc.strerror}")
     click.echo(
         f"minors: wrote {path}: {len(story.bands)} minors over {len(story.turns)} seasons, "
         f"{len(story.events)} events",
@@ -35,8 +33,7 @@ def write_page(story: Story, path: str) -> None:
 
 
 def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, path: str) -> None:
-    """`minors run --html OUT`: the page of the run, naming the rule a command broke if one
-    did (`error`, the error object of `minors run --json`)."""
+    """`minors run --html OUT`: the page of the run, with the rule a command broke."""
     from ..audit.story import story_of_game
 
     broke = None
@@ -45,8 +42,7 @@ def write_run_page(game: Game, file: str | None, error: dict[str, Any] | None, p
     try:
         story = story_of_game(game, title=f"minors run {file or 'sample campaign'}", error=broke)
     except MinorsError as exc:
-        click.echo(f"minors: error: {exc}", err=True)
-        sys.exit(2)
+        fail(f"error: {exc}")
     write_page(story, path)
 
 
@@ -80,7 +76,6 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool
     log fails verification (naming the first bad entry), 2 when it cannot be verified here
     or the page cannot be written.
     """
-    from ..audit.log import LogUnavailable
     from ..audit.story import story_of_log
     from ..errors import ReportError
     from ..rules82 import find_rulebook
@@ -91,9 +86,7 @@ def report(log_file: str, html_path: str, rulebook_spec: str | None, force: bool
         book = find_rulebook(rulebook_spec) if rulebook_spec else None
         story = story_of_log(log_file, rulebook=book)
     except ReportError as exc:
-        click.echo(f"minors: cannot draw: {exc}", err=True)
-        sys.exit(1)
-    except (LogUnavailable, MinorsError) as exc:
-        click.echo(f"minors: error: {exc}".replace("\n  - ", " "), err=True)
-        sys.exit(2)
+        fail(f"cannot draw: {exc}", 1)
+    except MinorsError as exc:
+        fail(f"error: {exc}".replace("\n  - ", " "))
     write_page(story, html_path)

@@ -1,6 +1,5 @@
-"""A progress bar for long work (`minors log verify`, the mutation runs): drawn by rich
-on a terminal, and nothing at all when the stream is a pipe or a file, so that what a
-program reads is only the output."""
+"""A progress bar for long work, drawn by rich on a terminal and not at all to a pipe or a
+file, so that a program reads only the output."""
 
 from __future__ import annotations
 
@@ -19,23 +18,15 @@ from rich.progress import (
 
 __all__ = ["progress"]
 
-Advance = Callable[[int, int], None]
-"""Called with (done, total) as the work goes on."""
-
-
-def _ignore(done: int, total: int) -> None:
-    """The progress of work nobody watches."""
+Advance = Callable[[int, int], None]  # called with (done, total) as the work goes on
 
 
 @contextmanager
 def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Advance]:
-    """A bar on stderr (or stdout) while the block runs, if that stream is an interactive
-    terminal; it is cleared when the block ends. Yields the function to report progress
-    with (`unit` names what is counted). While the bar is drawn on a stream, prints to that
-    stream appear above it."""
+    """A bar on stderr (or stdout), if a terminal, while the block runs; yields its update."""
     console = Console(stderr=stderr)
     if not console.is_interactive:
-        yield _ignore
+        yield lambda done, total: None  # nobody watches
         return
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -48,8 +39,4 @@ def progress(description: str, unit: str, *, stderr: bool = True) -> Iterator[Ad
     )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(description, total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield advance
+        yield lambda done, total: bar.update(task, completed=done, total=total)

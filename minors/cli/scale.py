@@ -1,7 +1,5 @@
 """`minors simulate`, `minors explore` and `minors log verify-many`: the command line of
-`minors.scale` (docs/scale.md). Thin: options in, a job of `minors.scale` run by a
-`Runner`, its report out (a table, `--json`, a page); a progress bar on a terminal's
-stderr only."""
+`minors.scale` (docs/scale.md), a job of which a `Runner` runs."""
 
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ import click
 
 from ..errors import ScaleInputError
 from .common import errors_exit_2
-from .output import echo_json, show
+from .output import echo_json, fail, show
 from .progress import progress
 
 __all__ = ["explore", "simulate", "verify_many"]
@@ -33,8 +31,7 @@ def _scale() -> Any:
     try:
         import minors.scale as scale
     except ModuleNotFoundError as exc:
-        click.echo(f"minors: error: this command {NEEDS} ({exc.name} is missing)", err=True)
-        sys.exit(2)
+        fail(f"error: this command {NEEDS} ({exc.name} is missing)")
     return scale
 
 
@@ -49,23 +46,18 @@ def _run_options(func: F) -> F:
         "--workers",
         type=int,
         metavar="N",
-        help=(
-            "Worker processes of a local Dask cluster; 1 runs in this process. Default: one "
-            "per core, or this process's threads for a small job."
-        ),
+        help="Worker processes of a local Dask cluster; 1 runs in this process. Default: one "
+        "per core, or this process's threads for a small job.",
     )(func)
 
 
 def _rulebook(spec: str | None) -> Any:
-    """The rulebook `--rulebook` names (by name or module:attribute), None without one."""
+    """The rulebook `--rulebook` names, None without one."""
     if spec is None:
         return None
     from ..rules82 import find_rulebook
 
     return find_rulebook(spec)
-
-
-# ---- minors simulate ------------------------------------------------------------------------
 
 
 @click.command("simulate")
@@ -170,21 +162,18 @@ def simulate(
         echo_json(document)
     else:
         show(_simulation_tables(document))
-    stopped = 0
-    for side in (document, document.get("versus")):
-        if side is None:
-            continue
+    played = [side for side in (document, document.get("versus")) if side is not None]
+    for side in played:
         # --replay plays the first side: the other's campaigns replay under its rules
         rules = "" if side is document else _as_first(side["rules"])
         for error in side["errors"]:  # a rulebook's (or a policy's) bug: each replays alone
-            stopped += 1
             click.echo(
                 f"minors: {'' if side is document else 'versus '}campaign {error['campaign']} "
                 f"(seed {error['seed']}) stopped: {error['error']}; replay it with "
                 f"--replay {error['campaign']}{rules}",
                 err=True,
             )
-    sys.exit(1 if stopped else 0)
+    sys.exit(1 if any(side["errors"] for side in played) else 0)
 
 
 def _as_first(rules: dict[str, Any]) -> str:
@@ -207,53 +196,38 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
         "95% intervals (Wilson for shares, t for means)"
     )
     parts: list[Any] = [head]
-    outcomes = Table(title="At the horizon, per minor", title_justify="left")
-    for column in ("Minor", "Statuses", "Majors", "Attacked", "Conquered", "Example"):
-        outcomes.add_column(column)
+    columns = ("Minor", "Statuses", "Majors", "Attacked", "Conquered", "Example")
+    outcomes = Table(*columns, title="At the horizon, per minor", title_justify="left")
     for name, m in document["minors"].items():
         statuses = ", ".join(f"{k} {shown(v, True)}" for k, v in m["at_horizon"]["status"].items())
         majors = ", ".join(f"{k} {v['value']:.0%}" for k, v in m["at_horizon"]["major"].items())
         examples = ", ".join(f"{k}: #{i}" for k, i in m["examples"].items())
-        outcomes.add_row(
-            name,
-            statuses,
-            majors,
-            shown(m["attacked"], True),
-            shown(m["conquered"], True),
-            examples,
-        )
+        dates = shown(m["attacked"], True), shown(m["conquered"], True)
+        outcomes.add_row(name, statuses, majors, *dates, examples)
     parts.append(outcomes)
-    brps = Table(title="BRP credits at the horizon (mean)", title_justify="left")
-    brps.add_column("Major")
-    brps.add_column("BRPs")
+    brps = Table("Major", "BRPs", title="BRP credits at the horizon (mean)", title_justify="left")
     for major, b in document["brps"].items():
         brps.add_row(major, shown(b["at_horizon"]))
     parts.append(brps)
-    clauses = Table(title="Clauses fired, per campaign", title_justify="left")
-    for column in ("Clause", "Mean", "Campaigns"):
-        clauses.add_column(column)
+    heads = ("Clause", "Mean", "Campaigns")
+    clauses = Table(*heads, title="Clauses fired, per campaign", title_justify="left")
     for rule, c in document["clauses"].items():
         clauses.add_row(rule, shown(c["per_campaign"]), shown(c["campaigns"], True))
     parts.append(clauses)
     versus = document.get("versus")
     if versus is not None:
         diff = Table(
+            *("Measure", "Base", "Versus", "Difference", "p (Holm)"),
             title="Versus - base, paired by seed (differences whose interval excludes 0)",
             title_justify="left",
         )
-        for column in ("Measure", "Base", "Versus", "Difference", "p (Holm)"):
-            diff.add_column(column)
         showing = [d for d in versus["differences"] if d["shows"]]
         for d in showing:
             percent = d["kind"] == "proportion"
             fmt = "{:.1%}" if percent else "{:.2f}"
-            diff.add_row(
-                d["what"],
-                fmt.format(d["base"]),
-                fmt.format(d["versus"]),
-                shown(d["difference"], percent),
-                "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
-            )
+            sides = fmt.format(d["base"]), fmt.format(d["versus"])
+            p = "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}"
+            diff.add_row(d["what"], *sides, shown(d["difference"], percent), p)
         parts.append(diff)
         held = sum(1 for d in showing if d["p_holm"] is not None and d["p_holm"] < 0.05)
         parts.append(
@@ -263,9 +237,6 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
         )
     parts.append("replay any campaign: minors simulate ... --replay I")
     return Group(*parts)
-
-
-# ---- minors explore --------------------------------------------------------------------------
 
 
 @click.command("explore")
@@ -342,7 +313,7 @@ def explore(
         lines = [
             f"{found.positions} positions, {found.states} states visited, to depth "
             f"{found.depth}; partial-order reduction: "
-            f"{'sleep sets' if found.reduction else 'none'}; ran on {where}",
+            f"{'sleep sets' if found.reduction else 'none'}; ran on {where}"
         ]
         if found.capped:
             lines.append(f"--max-states {found.max_states} reached: the search stopped there")
@@ -356,9 +327,6 @@ def explore(
             lines.append(v.scenario.rstrip("\n"))
         show("\n".join(lines))
     sys.exit(1 if found.violations else 0)
-
-
-# ---- minors log verify-many ------------------------------------------------------------------
 
 
 @click.command("verify-many")
