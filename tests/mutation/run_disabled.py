@@ -97,7 +97,8 @@ def run(
         args = [
             sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
             "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
-            "--deselect", DEPENDS, "--deselect", READS_RESULTS, *(str(ROOT / f) if f.startswith("tests/") else f for f in files),
+            "--deselect", DEPENDS, "--deselect", READS_RESULTS,
+            *(str(ROOT / f) if f.startswith("tests/") else f for f in files),
         ]  # fmt: skip
         done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
         outcomes: dict[str, str] = {}
