@@ -190,10 +190,6 @@ class _Setup:
     origin: str  # `start` (the start position) or `state` (a state the header records)
 
 
-def _rulebook(rulebook: Rulebook | None) -> Rulebook:
-    return rulebook if rulebook is not None else RULEBOOK
-
-
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
     """The game the header starts from, under the caller's rulebook (a log is untrusted)."""
     first = parse(lines[0], 1)
@@ -432,7 +428,7 @@ def verify(
     seals: list[str] = []
     progress = _onward(progress)
     try:
-        book = _rulebook(rulebook)
+        book = rulebook if rulebook is not None else RULEBOOK
         setup = _setup(path, lines, book, log=False)
         try:
             verdict = _verify_replayed(lines, setup, progress, seals)
@@ -802,7 +798,7 @@ def replay(
         except MomentError as exc:
             raise LogRangeError(f"--until: {exc}") from None
     try:
-        setup = _setup(path, lines, _rulebook(rulebook))
+        setup = _setup(path, lines, rulebook if rulebook is not None else RULEBOOK)
         game, fmt = setup.game, setup.format
         if log is not None and fmt != FORMAT:
             raise LogUnavailable(
