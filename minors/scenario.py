@@ -255,9 +255,7 @@ def run_scenario(
     _within_calendar(scenario, game, stop)
     from .audit.log import open_log
 
-    sink = None
-    if log is not None:
-        sink = open_log(game, log, durability)
+    sink = open_log(game, log, durability) if log is not None else None
     try:
         play(game, resolved, stop)
     finally:
