@@ -3,9 +3,7 @@
 --write docs/schemas`; a test checks they agree).
 
 `SCHEMAS` is the one source, each schema built mostly from the code it describes (command
-kinds, effects, records, enums) so that it cannot drift from it. The schemas are closed:
-they list every field this version writes; a reader should ignore fields it does not know,
-as later minor versions may add some.
+kinds, effects, records, enums) so that it cannot drift from it (docs/scenario-format.md).
 """
 
 from __future__ import annotations
