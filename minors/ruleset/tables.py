@@ -108,8 +108,6 @@ class Ruleset:
             value = self.cache[key] = compute(self, *args)
             return value
 
-    # ---- lookups -----------------------------------------------------------------
-
     def resolve(self, name: str) -> str:
         """The canonical name of a country or major power, matched case-insensitively."""
         if name in self.majors or name in self.minors:
