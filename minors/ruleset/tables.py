@@ -648,11 +648,7 @@ def _restore(overlays: tuple[tuple[str, bytes], ...], digest: str) -> Ruleset:
 
 
 def load_ruleset(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
-    """The rules in force with `overlays` merged in order; the built-in tables alone by default.
-
-    Raises:
-        TableError: a table or overlay is malformed, naming file, entry, field and fix.
-    """
+    """The rules in force with `overlays` merged in order (docs/api.md, "Tables")."""
     given = tuple(str(o) if isinstance(o, Path) else o for o in overlays)
     if not given:
         return _cached(())

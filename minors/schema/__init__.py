@@ -59,11 +59,7 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Shape:
-    """The schema called `name` (or an alias of one).
-
-    Raises:
-        UnknownNameError: no such schema (with the closest names).
-    """
+    """The schema called `name` (or an alias of one)."""
     from ..errors import UnknownNameError, close_matches
 
     key = ALIASES.get(name.lower(), name.lower())
