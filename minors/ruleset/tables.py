@@ -22,7 +22,7 @@ from ..domain import (
     Status,
 )
 from ..domain.a25 import TraitKind, name_key
-from ..domain.clock import Moment
+from ..domain.clock import START, Moment
 from ..errors import LONGEST_NAME, MinorsError, TableError, UnknownNameError, close_matches
 from . import a25, loader
 from . import records as r
@@ -167,11 +167,7 @@ class Ruleset:
 def _calendar_end(rs: Ruleset, start: str) -> Moment:
     spec = rs.starts.get(start)
     ends = [spec] if spec is not None else list(rs.starts.values())
-    return max((Moment.parse(s.last_moment) for s in ends), default=Moment.parse(_NO_START_END))
-
-
-_NO_START_END = "1939-fall/axis/diplomacy"
-"""The calendar of tables with no start at all (no game can be made from them)."""
+    return max((Moment.parse(s.last_moment) for s in ends), default=START)  # no start, no game
 
 
 # ---- building and validating ---------------------------------------------------------
