@@ -116,7 +116,7 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
+_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "entry": {
         "seq": (int, True),
         "at": (str, True),
@@ -160,10 +160,7 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
             continue
         value = record[name]
         if not isinstance(value, kind_of) or (kind_of is int and not _int(value)):
-            expected = getattr(kind_of, "__name__", "value")
-            raise LogFormatError(
-                f"line {number}: the {kind}'s {name!r} is not {_JSON.get(expected, expected)}"
-            )
+            raise LogFormatError(f"line {number}: the {kind}'s {name!r} is not {_JSON[kind_of]}")
     if "at" in fields:
         moment_of(record["at"], number, "at")
     if kind == "entry":
@@ -179,7 +176,7 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
 
 EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Event))
 
-_JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
+_JSON = {int: "an integer", str: "a string", dict: "an object", list: "an array"}
 
 
 @frozen
