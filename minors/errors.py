@@ -108,7 +108,17 @@ class TableError(MinorsError, ValueError):
         self.field = field
         self.fix = fix
         self.problems: list[TableError] = [self]
-        super().__init__(self._render())
+        where = ", ".join(
+            part
+            for part in (
+                file,
+                f"entry {shown(entry, 80)}" if entry else "",
+                f"field {shown(field)}" if field else "",
+            )
+            if part
+        )
+        text = f"{where}: {problem}" if where else problem
+        super().__init__(f"{text} (fix: {fix})" if fix else text)
 
     @classmethod
     def of(cls, problems: Sequence[TableError]) -> TableError:
@@ -123,19 +133,6 @@ class TableError(MinorsError, ValueError):
         lines = "\n".join(f"  - {p}" for p in problems)
         error.args = (f"{len(problems)} problems in the tables:\n{lines}",)
         return error
-
-    def _render(self) -> str:
-        where = ", ".join(
-            part
-            for part in (
-                self.file,
-                f"entry {shown(self.entry, 80)}" if self.entry else "",
-                f"field {shown(self.field)}" if self.field else "",
-            )
-            if part
-        )
-        text = f"{where}: {self.problem}" if where else self.problem
-        return f"{text} (fix: {self.fix})" if self.fix else text
 
 
 class FieldError(MinorsError, ValueError):

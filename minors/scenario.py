@@ -223,16 +223,11 @@ def run_scenario(
     durability: str = "entry",
     rulebook: Rulebook | None = None,
 ) -> Game:
-    """What `minors run` does: play the scenario and return the game.
+    """What `minors run` does: play the scenario and return the game (docs/api.md).
 
     `ruleset` (--ruleset) replaces the file's overlays; `disabled` switches off those
     clauses; `log` writes the audit log as it goes (closed where the run ends); `rulebook`
     plays it under a variant.
-
-    Raises:
-        ScenarioError: the file or a value is malformed (exit 2).
-        ScenarioRuleViolation: a command broke a rule; `.game` is the state before it
-            (exit 3).
     """
     scenario = load_scenario(path, rulebook.kinds if rulebook is not None else None)
     stop = _until(until)
@@ -255,9 +250,7 @@ def run_scenario(
     _within_calendar(scenario, game, stop)
     from .audit.log import open_log
 
-    sink = None
-    if log is not None:
-        sink = open_log(game, log, durability)
+    sink = open_log(game, log, durability) if log is not None else None
     try:
         play(game, resolved, stop)
     finally:

@@ -161,17 +161,12 @@ def entry_command(raw: bytes) -> dict[str, Any] | None:
 
 def _too_deep(value: Any) -> bool:
     """Whether `value` nests deeper than `MAX_DEPTH` (without recursion)."""
-    stack = [(value, 1)]
+    stack = [(value, 1)]  # only objects and arrays are pushed
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
         if depth > MAX_DEPTH:
             return True
+        children = item.values() if isinstance(item, dict) else item
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
 

@@ -116,7 +116,7 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_FIELDS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
+_FIELDS: dict[str, dict[str, tuple[type, bool]]] = {
     "entry": {
         "seq": (int, True),
         "at": (str, True),
@@ -160,10 +160,7 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
             continue
         value = record[name]
         if not isinstance(value, kind_of) or (kind_of is int and not _int(value)):
-            expected = getattr(kind_of, "__name__", "value")
-            raise LogFormatError(
-                f"line {number}: the {kind}'s {name!r} is not {_JSON.get(expected, expected)}"
-            )
+            raise LogFormatError(f"line {number}: the {kind}'s {name!r} is not {_JSON[kind_of]}")
     if "at" in fields:
         moment_of(record["at"], number, "at")
     if kind == "entry":
@@ -179,7 +176,7 @@ def _form(record: dict[str, Any], number: int, fmt: int) -> str:
 
 EFFECTS = frozenset(cls.__name__ for cls in typing.get_args(Event))
 
-_JSON = {"int": "an integer", "str": "a string", "dict": "an object", "list": "an array"}
+_JSON = {int: "an integer", str: "a string", dict: "an object", list: "an array"}
 
 
 @frozen
@@ -188,10 +185,6 @@ class _Setup:
     header: dict[str, Any]
     format: int
     origin: str  # `start` (the start position) or `state` (a state the header records)
-
-
-def _rulebook(rulebook: Rulebook | None) -> Rulebook:
-    return rulebook if rulebook is not None else RULEBOOK
 
 
 def _setup(path: str | Path, lines: list[bytes], rulebook: Rulebook, *, log: bool = True) -> _Setup:
@@ -432,7 +425,7 @@ def verify(
     seals: list[str] = []
     progress = _onward(progress)
     try:
-        book = _rulebook(rulebook)
+        book = rulebook if rulebook is not None else RULEBOOK
         setup = _setup(path, lines, book, log=False)
         try:
             verdict = _verify_replayed(lines, setup, progress, seals)
@@ -802,7 +795,7 @@ def replay(
         except MomentError as exc:
             raise LogRangeError(f"--until: {exc}") from None
     try:
-        setup = _setup(path, lines, _rulebook(rulebook))
+        setup = _setup(path, lines, rulebook if rulebook is not None else RULEBOOK)
         game, fmt = setup.game, setup.format
         if log is not None and fmt != FORMAT:
             raise LogUnavailable(

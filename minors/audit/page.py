@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from itertools import groupby
 from pathlib import Path
@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..domain import Faction, Status
-from .story import Line, Story, Turn
+from .story import Story, Turn
 
 __all__ = ["MAJOR_PALETTES", "STATUS_COLOURS", "major_colours", "render", "status_diagram", "write"]
 
@@ -245,17 +245,12 @@ def status_diagram() -> Markup:
     return Markup(svg.replace("<svg ", '<svg role="img" aria-label="status diagram" ', 1))
 
 
-def _seasons_of(events: Sequence[Line], turns: Sequence[Turn]) -> list[dict[str, Any]]:
-    """Each season for the filter, with how many events it has."""
-    counts = Counter(event.turn for event in events)
-    return [{"key": t.key, "label": t.label, "count": counts[t.key]} for t in turns]
-
-
 def render(story: Story) -> str:
     """The page of `story`: one HTML document that needs nothing else."""
     colours = major_colours(story.majors)
     grid = _grid(story)
     used = {c.status for b in story.bands for c in b.cells if c is not None}
+    counts = Counter(event.turn for event in story.events)  # for the filter of seasons
     return _ENVIRONMENT.get_template("report.html.j2").render(
         story=story,
         first=story.turns[0].label if story.turns else story.start,
@@ -264,7 +259,7 @@ def render(story: Story) -> str:
         chart=_chart(story, grid, colours),
         statuses=[{"name": s.value, "fill": STATUS_COLOURS[s], "used": s in used} for s in Status],
         majors=[{"name": name, "colour": colours[name]} for name, _ in story.majors],
-        seasons=_seasons_of(story.events, story.turns),
+        seasons=[{"key": t.key, "label": t.label, "count": counts[t.key]} for t in story.turns],
         minors=[b.minor for b in story.bands],
         diagram=status_diagram(),
     )

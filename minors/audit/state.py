@@ -49,11 +49,7 @@ def _part(value: Any) -> str:
 
 
 def tree_digest(data: Mapping[str, Any]) -> str:
-    """Format 2's `state_digest` of a state as JSON (`Game.state()`): the SHA-256 of the
-    canonical JSON of {part: its digest}, where an object's digest is that of {key: the
-    SHA-256 of its value's canonical JSON}, an array's is the hash chain h = SHA-256(h +
-    canonical item) from 64 zeros, and anything else's is the SHA-256 of its canonical
-    JSON."""
+    """Format 2's `state_digest` of a state as JSON (docs/audit-log.md, "The state digest")."""
     return _sha(canonical({name: _part(value) for name, value in data.items()}))
 
 
@@ -154,9 +150,7 @@ def _dict_changes(old: Mapping[str, Any], new: Mapping[str, Any], encode: Any) -
 
 
 def changes(old: GameState, new: GameState) -> dict[str, Any]:
-    """What a snapshot carries: the parts of `new` that differ from `old`, as JSON — an
-    object's as {"set": {key: value}, "drop": [keys]}, an array's as {"keep": n, "add":
-    [items]} (its first n items stay, the items follow), anything else whole."""
+    """The `changes` a snapshot carries from `old` to `new` (docs/audit-log.md)."""
     out: dict[str, Any] = {}
     for name in HINTS:
         before, after = getattr(old, name), getattr(new, name)

@@ -288,17 +288,6 @@ def _trait_value(value: Any, _: Any) -> TraitValue:
     raise FieldError("value", f"{value!r} is not a value", "write a boolean, number or text")
 
 
-def _renamed(converter: cattrs.Converter) -> None:
-    """Hooks for records with a field whose table key is a Python keyword (`from`)."""
-    for cls, names in a25.RENAMED.items():
-        renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
-        # forbidding extra keys and detailed validation come from the converter
-        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **renames))
-        converter.register_unstructure_hook(
-            cls, make_dict_unstructure_fn(cls, converter, **renames)
-        )
-
-
 def _converter() -> cattrs.Converter:
     """The domain converter, with the tables' own values (partisan cells, counts ...)."""
     converter = convert.converter()
@@ -311,7 +300,13 @@ def _converter() -> cattrs.Converter:
     converter.register_structure_hook(YearMonth, _year_month)
     converter.register_unstructure_hook(YearMonth, str)
     converter.register_structure_hook_func(lambda t: t == TraitValue, _trait_value)
-    _renamed(converter)
+    for cls, names in a25.RENAMED.items():  # a field whose table key is a keyword (`from`)
+        renames: dict[str, Any] = {field: override(rename=key) for field, key in names.items()}
+        # forbidding extra keys and detailed validation come from the converter
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **renames))
+        converter.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, converter, **renames)
+        )
     return converter
 
 

@@ -22,7 +22,7 @@ from ..domain import (
     Status,
 )
 from ..domain.a25 import TraitKind, name_key
-from ..domain.clock import Moment
+from ..domain.clock import START, Moment
 from ..errors import LONGEST_NAME, MinorsError, TableError, UnknownNameError, close_matches
 from . import a25, loader
 from . import records as r
@@ -108,8 +108,6 @@ class Ruleset:
             value = self.cache[key] = compute(self, *args)
             return value
 
-    # ---- lookups -----------------------------------------------------------------
-
     def resolve(self, name: str) -> str:
         """The canonical name of a country or major power, matched case-insensitively."""
         if name in self.majors or name in self.minors:
@@ -169,11 +167,7 @@ class Ruleset:
 def _calendar_end(rs: Ruleset, start: str) -> Moment:
     spec = rs.starts.get(start)
     ends = [spec] if spec is not None else list(rs.starts.values())
-    return max((Moment.parse(s.last_moment) for s in ends), default=Moment.parse(_NO_START_END))
-
-
-_NO_START_END = "1939-fall/axis/diplomacy"
-"""The calendar of tables with no start at all (no game can be made from them)."""
+    return max((Moment.parse(s.last_moment) for s in ends), default=START)  # no start, no game
 
 
 # ---- building and validating ---------------------------------------------------------
@@ -650,11 +644,7 @@ def _restore(overlays: tuple[tuple[str, bytes], ...], digest: str) -> Ruleset:
 
 
 def load_ruleset(overlays: Iterable[loader.Overlay] = ()) -> Ruleset:
-    """The rules in force with `overlays` merged in order; the built-in tables alone by default.
-
-    Raises:
-        TableError: a table or overlay is malformed, naming file, entry, field and fix.
-    """
+    """The rules in force with `overlays` merged in order (docs/api.md, "Tables")."""
     given = tuple(str(o) if isinstance(o, Path) else o for o in overlays)
     if not given:
         return _cached(())

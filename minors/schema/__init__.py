@@ -3,9 +3,7 @@
 --write docs/schemas`; a test checks they agree).
 
 `SCHEMAS` is the one source, each schema built mostly from the code it describes (command
-kinds, effects, records, enums) so that it cannot drift from it. The schemas are closed:
-they list every field this version writes; a reader should ignore fields it does not know,
-as later minor versions may add some.
+kinds, effects, records, enums) so that it cannot drift from it (docs/scenario-format.md).
 """
 
 from __future__ import annotations
@@ -61,11 +59,7 @@ def names() -> list[str]:
 
 
 def get(name: str) -> Shape:
-    """The schema called `name` (or an alias of one).
-
-    Raises:
-        UnknownNameError: no such schema (with the closest names).
-    """
+    """The schema called `name` (or an alias of one)."""
     from ..errors import UnknownNameError, close_matches
 
     key = ALIASES.get(name.lower(), name.lower())

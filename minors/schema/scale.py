@@ -58,9 +58,6 @@ def _p(description: str) -> Shape:
     return {"type": ["number", "null"], "minimum": 0, "maximum": 1, "description": description}
 
 
-# ---- minors simulate -------------------------------------------------------------------------
-
-
 def _minor() -> Shape:
     statuses = {"enum": [*(s.value for s in Status), NOT_IN_PLAY]}
     when = {"anyOf": [{"pattern": SEASON}, {"const": "never"}]}
@@ -205,9 +202,6 @@ def simulation() -> Shape:
     )
 
 
-# ---- minors explore --------------------------------------------------------------------------
-
-
 def exploration() -> Shape:
     """What `minors explore --json` prints."""
     violation = closed(
@@ -248,9 +242,6 @@ def exploration() -> Shape:
             }
         ),
     )
-
-
-# ---- minors log verify-many --------------------------------------------------------------------
 
 
 def verdicts() -> Shape:
