@@ -17,7 +17,6 @@ across minors should run with `reduction=False` (`--no-reduction`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
@@ -323,7 +322,6 @@ def _violation(
     invariant: str,
     clause: str,
     problems: tuple[str, ...],
-    overlays: Sequence[str],
 ) -> Violation:
     """The violation found at the end of `path`, with its reproducing scenario."""
     game = search.root.clone()
@@ -334,7 +332,6 @@ def _violation(
         except Exception:
             failed = step  # the listed step that failed: the scenario stops there
             break
-    rulebook = search.root.rulebook.name
     # `minors run` stops right after the last command, or with --until at a later moment
     # (it applies the commands stamped before that moment only); a pass that failed is
     # replayed by running until the moment after it
@@ -343,19 +340,15 @@ def _violation(
     until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
     if failed == PASS:
         until = str(game.clock.next())
-    comments = [
-        f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
-        "replay: minors run THIS.toml"
-        + (f" --until {until}" if until else "")
-        + (f" --rulebook {rulebook}" if rulebook != "rule82" else ""),
-    ]
     refused = path[-1] if invariant == LISTED_APPLY.name and path else None
     text = scenario_text(
         game,
         name=f"explore: {invariant} broken",
         description="; ".join(problems)[:500],
-        overlays=overlays,
-        comments=comments,
+        comments=[
+            f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps"
+        ],
+        until=until,
         then=refused if isinstance(refused, Command) else None,
     )
     return Violation(
@@ -435,7 +428,6 @@ def explore(
     frontier = [Node(root.key(), (), ())]
     states, level, capped = 1, 0, False
     found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
-    names = [str(Path(source).resolve()) for source in root.ruleset.sources]
     checked_depth = -1
     branching = 1.0
     while frontier:
@@ -486,7 +478,7 @@ def explore(
         if progress is not None:
             progress(len(visited), max_states)
     violations = tuple(
-        _violation(search, path, name, clause, problems, names)
+        _violation(search, path, name, clause, problems)
         for name, (_, path, clause, problems) in sorted(
             found.items(), key=lambda i: (len(i[1][1]), i[1][0])
         )

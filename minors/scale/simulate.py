@@ -341,23 +341,15 @@ def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, 
     scenario file that `minors run` replays it from (overlays by absolute path; a campaign
     that stopped on a command ends with it)."""
     result, game = play_campaign(spec, index)
-    overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(
         game,
         name=f"campaign {index} (seed {result.seed})",
         description=f"minors simulate, campaign {index}, to {spec.horizon}",
-        overlays=overlays,
-        then=result.stopped_on,
         comments=[
             f"campaign {index} of minors simulate --seed {spec.seed}, policy {spec.policy}",
             *([f"stopped: {result.error}"] if result.error else []),
-            "replay: minors run THIS.toml"
-            + ("" if result.error else f" --until {spec.horizon}")
-            + (
-                f" --rulebook {spec.root.rulebook.name}"
-                if spec.root.rulebook.name != "rule82"
-                else ""
-            ),
         ],
+        until=None if result.error else spec.horizon,
+        then=result.stopped_on,
     )
     return result, game, text
