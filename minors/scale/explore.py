@@ -1,17 +1,9 @@
-"""`minors explore`: a bounded exhaustive search from a position (docs/scale.md).
-
-Breadth first, level by level, positions deduplicated by `Game.key()`, every invariant of
-`minors.testing` checked once per position. A sequence's *rank* is the indexes of its steps
-in the order each position offers them (`legal_actions`, then `pass`); of the shortest
-sequences that break an invariant the least by rank is reported, so the answer is the same
-on any number of workers. Each level's frontier is partitioned by key over the workers,
-which replay their positions from the root (`push` and `pop`) and list the successors; the
-client merges them, keeping for each new key its least rank.
-
-Partial-order reduction by sleep sets (Godefroid, 1996), sound under rule 82 for the
-diplomatic kinds of `COMMUTING` that name or change disjoint minors and units and begin or
-end no war between majors: docs/scale.md gives the argument. A rulebook whose rules read
-across minors should run with `reduction=False` (`--no-reduction`).
+"""`minors explore`: a bounded exhaustive search from a position, breadth first, positions
+deduplicated by `Game.key()`, every invariant of `minors.testing` checked once per position.
+Of the shortest sequences that break an invariant the least by rank is reported, the same on
+any number of workers; commands that commute are pruned by sleep sets, sound under rule 82
+(docs/scale.md gives the argument): a rulebook whose rules read across minors should run
+with `reduction=False` (`--no-reduction`).
 """
 
 from __future__ import annotations
@@ -42,7 +34,7 @@ K = CommandKind
 COMMUTING = frozenset(
     {K.DIPLOMATIC_RESULT, K.SUBVERT, K.DECLARE_WAR, K.BORDER_WAR, K.REFUSE_ASSOCIATION}
 )
-"""The kinds whose commands may commute (see the module's docstring)."""
+"""The kinds whose commands may commute (docs/scale.md)."""
 
 DEFAULT_MAX_STATES = 100_000
 
@@ -75,8 +67,7 @@ class Search:
         until: str | Moment | None = None,
         reduction: bool = True,
     ) -> Search:
-        """The search, its bounds and kinds checked here before anything is sent
-        (`ScaleInputError`)."""
+        """The search, its bounds and kinds checked before anything is sent (`ScaleInputError`)."""
         if depth is None and until is None:
             raise ScaleInputError("give the bounds of the search: --depth D or --until MOMENT")
         if depth is not None and depth < 0:
@@ -106,8 +97,7 @@ class Node:
 
 @frozen
 class Child:
-    """A successor of a node: its key, the step to it and that step's index, the commands
-    asleep there."""
+    """A successor of a node: its key, the step to it and its index, the commands asleep."""
 
     key: int
     step: Step
@@ -203,10 +193,10 @@ def _step(game: Game, step: Step) -> Sequence[Event]:
     return game.apply(step)
 
 
-def _footprint(game: Game, cmd: Command, effects: Sequence[Event]) -> Footprint:
-    """The minors and units `cmd` names or changed (see the module's docstring); None when
-    it is of a kind that never commutes or began or ended a war between majors."""
-    if cmd.name not in COMMUTING:
+def _footprint(game: Game, cmd: Step, effects: Sequence[Event]) -> Footprint:
+    """The minors and units `cmd` names or changed (docs/scale.md); None when
+    it is a pass, of a kind that never commutes, or began or ended a war between majors."""
+    if isinstance(cmd, str) or cmd.name not in COMMUTING:
         return None
     rs = game.ruleset
     names: set[str] = set()
@@ -244,30 +234,21 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
     children: list[Child] = []
     refused: list[Any] = []
     for index, action in enumerate(actions):
-        if isinstance(action, str):
-            try:
-                game.advance_to(game.clock.next())
-            except Exception as exc:  # a phase's rules failed: the game is as it was
-                refused.append((action, f"{type(exc).__name__}: {exc}"))
-                continue
-            children.append(Child(game.key(), action, index, ()))
-            game.pop()
-            continue
         if search.reduction and action in asleep:
             continue
         try:
-            effects = game.apply(action)
-        except RuleViolation as exc:
-            refused.append((action, f"refused: {exc}"))
-            continue
-        except Exception as exc:  # a rule failed on a listed command: the game is as it was
-            refused.append((action, f"{type(exc).__name__}: {exc}"))
+            effects = _step(game, action)
+        except Exception as exc:  # a rule failed or refused a listed step: the game is as it was
+            refusal = isinstance(exc, RuleViolation) and isinstance(action, Command)
+            refused.append(
+                (action, f"refused: {exc}" if refusal else f"{type(exc).__name__}: {exc}")
+            )
             continue
         key = game.key()
         mark = _footprint(game, action, effects) if search.reduction else None
         game.pop()
         sleep: Sleeping = ()
-        if mark is not None:
+        if mark is not None and isinstance(action, Command):
             sleep = tuple(
                 (other, theirs)
                 for other, theirs in (*asleep.items(), *done)
