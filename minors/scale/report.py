@@ -21,6 +21,7 @@ __all__ = ["Side", "differences", "shown", "simulate", "summary"]
 
 NEVER = "never"
 NONE = "none"
+OUT = "not in play"
 
 
 @frozen
@@ -59,13 +60,13 @@ def _when(index: int | None) -> str:
     return NEVER if index is None else season_label(Moment(index))
 
 
-def _outcome_status(r: CampaignResult, i: int) -> str:
-    code = r.seasons[-1][i][0]
-    return "not in play" if code == INACTIVE else STATUSES[code].value
+def _outcome_status(r: CampaignResult, i: int, season: int = -1) -> str:
+    code = r.seasons[season][i][0]
+    return OUT if code == INACTIVE else STATUSES[code].value
 
 
-def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str]) -> str:
-    code = r.seasons[-1][i][1]
+def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str], season: int = -1) -> str:
+    code = r.seasons[season][i][1]
     return NONE if code < 0 else majors[code]
 
 
@@ -88,14 +89,9 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
             examples.setdefault(_outcome_status(r, i), r.index)
         per_season: dict[str, Any] = {}
         for s, label in enumerate(labels):
-            statuses = Counter(
-                STATUSES[r.seasons[s][i][0]].value if r.seasons[s][i][0] != INACTIVE else "-"
-                for r in results
-            )
-            tied = Counter(
-                majors[r.seasons[s][i][1]] if r.seasons[s][i][1] >= 0 else NONE for r in results
-            )
-            statuses.pop("-", None)
+            statuses = Counter(_outcome_status(r, i, s) for r in results)
+            tied = Counter(_outcome_major(r, i, majors, s) for r in results)
+            statuses.pop(OUT, None)
             per_season[label] = {"status": dict(sorted(statuses.items())), "major": dict(tied)}
         attacked = sum(1 for r in results if r.first_attack[i] is not None)
         conquered = sum(1 for r in results if r.conquest[i] is not None)
