@@ -25,14 +25,10 @@ _ENVIRONMENT = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+CSS = resources.files("minors.audit").joinpath("templates", "report.css")
 LEFT = 150.0
 COLUMN = 44.0
 PITCH = 20
-
-
-def _css() -> Markup:
-    path = resources.files("minors.audit").joinpath("templates", "report.css")
-    return Markup(path.read_text("utf-8"))
 
 
 def _short(label: str) -> str:
@@ -165,7 +161,7 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
     return _ENVIRONMENT.get_template("simulation.html.j2").render(
         title=f"minors simulate: {document['campaigns']} campaigns to {document['horizon']}",
         doc=document,
-        css=_css(),
+        css=Markup(CSS.read_text("utf-8")),
         sides=sides,
         versus=versus is not None,
         differences=differences,

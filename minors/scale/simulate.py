@@ -1,11 +1,7 @@
-"""`minors simulate`: many campaigns from one position to a horizon, each with its own seed,
-under a policy, under one set of rules or two (docs/scale.md).
-
-A campaign is a pure function of its spec and its index (its seed is drawn from the
-simulation's seed and the index by SHA-256), so any outcome is replayed by running it again
-(`replay_campaign`) and the report is the same on any number of workers. With `--versus-*`
-the second set of rules plays the same seeds (common random numbers), so the difference
-between the sides is the rule's.
+"""`minors simulate`: many campaigns from one position to a horizon, under a policy, under
+one set of rules or two. A campaign is a pure function of its spec and its index (its own
+seed), so any outcome replays (`replay_campaign`) and the report is the same on any number
+of workers; the sides play the same seeds (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -208,17 +204,15 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     sink_path = Path(spec.logs) / f"campaign-{index:05d}.jsonl" if spec.logs else None
     game = _logged_copy(spec, sink_path) if sink_path else root.clone()
     rs = game.ruleset
-    minors = list(rs.minors)
-    majors = list(rs.majors)
+    minors, majors = list(rs.minors), list(rs.majors)
     major_code = {name: i for i, name in enumerate(majors)}
     status_code = {status: i for i, status in enumerate(STATUSES)}
     position = {name: i for i, name in enumerate(minors)}
     # a minor's first attack is the moment the rules recorded (attacked_at), before the
     # start position or in play, whether or not it is still at war
-    first_attack: list[int | None] = []
-    for name in minors:
-        when = game.minor(name).attacked_at
-        first_attack.append(when.index if when is not None else None)
+    first_attack: list[int | None] = [
+        None if (when := game.minor(name).attacked_at) is None else when.index for name in minors
+    ]
     conquest: list[int | None] = [None] * len(minors)
 
     def date_conquests(effects: Sequence[Any], moment: int) -> None:
@@ -281,8 +275,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                 try:
                     note(game.apply(cmd))
                 except RuleViolation as exc:
-                    error = f"at {game.clock} the rules refuse {cmd!r}: {exc}"
-                    stopped_on = cmd
+                    error, stopped_on = f"at {game.clock} the rules refuse {cmd!r}: {exc}", cmd
                     break
                 except Exception as exc:  # a rule failed on the command: a rulebook's bug
                     error = f"at {game.clock} {cmd!r} raised {type(exc).__name__}: {exc}"
@@ -306,7 +299,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
             sink = game.attach(None)
             if sink is not None:
                 sink.close(game)  # type: ignore[attr-defined]
-    result = CampaignResult(
+    return CampaignResult(
         index=index,
         seed=seed,
         seasons=tuple(seasons),
@@ -318,8 +311,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         final=digest(game.state()),
         stopped_on=stopped_on,
         error=error,
-    )
-    return result, game
+    ), game
 
 
 def _play_batch(spec: Campaigns, indices: tuple[int, ...]) -> list[CampaignResult]:
