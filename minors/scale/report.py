@@ -209,11 +209,8 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
     """Each measure on both sides and the mean of its paired differences (versus - base)
     with its t interval, the paired t test's p and `p_holm`, adjusted by Holm's method over
     all the measures (among many, some show by chance at 95 % each). Measures equal in
-    every campaign are left out, and so are campaigns that stopped on either side.
-
-    Raises:
-        ScaleInputError: the sides did not play the same seeds.
-    """
+    every campaign are left out, and so are campaigns that stopped on either side
+    (`ScaleInputError` if the sides did not play the same seeds)."""
     if [r.seed for r in base.results] != [r.seed for r in versus.results]:
         raise ScaleInputError("the two sides did not play the same seeds: they cannot be paired")
     pairs = [
@@ -265,12 +262,8 @@ def shown(interval: dict[str, Any], percent: bool = False) -> str:
 def simulate(
     base: Campaigns, count: int, runner: Runner, versus: Campaigns | None = None
 ) -> dict[str, Any]:
-    """`count` campaigns of `base` (and of `versus`, with the same seeds) as `minors simulate
-    --json` prints them.
-
-    Raises:
-        ScaleInputError: the two sides are seeded differently (they would not be paired).
-    """
+    """`count` campaigns of `base` (and of `versus`, with the same seeds: `ScaleInputError`
+    if seeded differently, unpaired) as `minors simulate --json` prints them."""
     if versus is not None and versus.seed != base.seed:
         raise ScaleInputError(
             f"both sides play the same seeds: --seed {base.seed} against {versus.seed}"
