@@ -419,6 +419,7 @@ def explore(
         if not chunked:
             answers = _run(runner, payload, frontier, leaves)
             expanded = 0 if leaves else len(frontier)
+            states += _merge(answers, frontier, visited, best)  # leaves have no successors
         else:
             # the cap will cut this level: expand in rank order, a growing slice at a
             # time, until the new positions fill the room; the rest is only checked. The
@@ -444,8 +445,6 @@ def explore(
         checked_depth = level
         if leaves:
             break
-        if not chunked:
-            states += _merge(answers, frontier, visited, best)
         generated = sum(len(a.children) for a in answers)
         branching = max(1.0, generated / max(1, expanded))
         ordered = sorted(best.items(), key=lambda item: item[1][0])

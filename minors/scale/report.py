@@ -56,10 +56,6 @@ def _active(side: Side, results: Sequence[CampaignResult]) -> list[int]:
     ]
 
 
-def _when(index: int | None) -> str:
-    return NEVER if index is None else season_label(Moment(index))
-
-
 def _outcome_status(r: CampaignResult, i: int, season: int = -1) -> str:
     code = r.seasons[season][i][0]
     return OUT if code == INACTIVE else STATUSES[code].value
@@ -152,7 +148,7 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
 
 def _dates(values: Any) -> dict[str, int]:
     """How many campaigns have each date (a season, in calendar order), then `never`."""
-    counted = Counter(_when(v) for v in values)
+    counted = Counter(NEVER if v is None else season_label(Moment(v)) for v in values)
     order = sorted(
         (k for k in counted if k != NEVER), key=lambda k: Moment.parse(f"{k}/axis/diplomacy")
     )

@@ -75,11 +75,8 @@ _KEEP = 4
 
 
 def unpack(blob: bytes, digest: str) -> Any:
-    """The shared object of a payload, unpickled once per worker process and digest.
-
-    Raises:
-        ScaleError: the bytes do not digest as the client said.
-    """
+    """The shared object of a payload, unpickled once per worker process and digest
+    (`ScaleError` if the bytes do not digest as the client said)."""
     with _LOCK:
         if digest in _UNPACKED:
             return _UNPACKED[digest]

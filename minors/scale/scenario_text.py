@@ -24,8 +24,7 @@ def _key(name: str) -> str:
 
 
 def toml_value(value: Any) -> str:
-    """A value of a command's fields as TOML (strings, integers, booleans, lists, inline
-    tables)."""
+    """A value of a command's fields as TOML (strings, integers, booleans, lists, tables)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):

@@ -115,11 +115,8 @@ class Campaigns:
         policy: str = DEFAULT_POLICY,
         logs: str | Path | None = None,
     ) -> Campaigns:
-        """The spec of campaigns from `root` to `horizon`, checked here before any is sent.
-
-        Raises:
-            ScaleInputError: a horizon before the root's clock; a policy that cannot load.
-        """
+        """The spec of campaigns from `root` to `horizon`, checked before any is sent
+        (`ScaleInputError`: a horizon before the root's clock, a policy that cannot load)."""
         end = horizon if isinstance(horizon, Moment) else Moment.parse(horizon)
         if end < root.clock:
             raise ScaleInputError(f"--until {end} is before the start position, {root.clock}")
@@ -192,11 +189,8 @@ def _logged_copy(spec: Campaigns, path: Path) -> Game:
 
 def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     """Play campaign `index` of `spec` to the horizon: its result and its final game. A
-    command refused or a rule that fails stops it there (`error` says why).
-
-    Raises:
-        ScaleError: the worker's tables or rulebook differ from the client's.
-    """
+    command refused or a rule that fails stops it there (`error` says why); `ScaleError` if
+    the worker's tables or rulebook differ from the client's."""
     _check(spec)
     seed = campaign_seed(spec.seed, index)
     policy = load_policy(spec.policy)
