@@ -176,16 +176,6 @@ class Exploration:
 # ---- on a worker ------------------------------------------------------------------------
 
 
-def _check(search: Search) -> None:
-    """A worker explores only the tables and rulebook the client sent (by digest)."""
-    root = search.root
-    if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
-        raise ScaleError(
-            "this worker's tables or rulebook digest differently from the client's: install "
-            "the same minors, overlays and rulebook on every worker"
-        )
-
-
 def _step(game: Game, step: Step) -> Sequence[Event]:
     """Take one step: apply a command, or move the clock on one phase (`pass`)."""
     if isinstance(step, str):
@@ -261,10 +251,16 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
 
 def _expand(search: Search, item: tuple[bool, tuple[Node, ...]]) -> list[Expanded]:
     """A task: check the nodes of one partition and, unless they are leaves, list their
-    successors. Nodes are replayed from the root in rank order, sharing prefixes."""
-    _check(search)
+    successors. Nodes are replayed from the root in rank order, sharing prefixes. A worker
+    explores only the tables and rulebook the client sent (by digest)."""
+    root = search.root
+    if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
+        raise ScaleError(
+            "this worker's tables or rulebook digest differently from the client's: install "
+            "the same minors, overlays and rulebook on every worker"
+        )
     leaves, nodes = item
-    game = search.root.clone()
+    game = root.clone()
     stack: list[Step] = []
     out: list[Expanded] = []
     for node in sorted(nodes, key=lambda n: n.rank):

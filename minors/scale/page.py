@@ -143,13 +143,12 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
         sides.append({"heading": "Versus", "grid": _grid(versus), "chart": _chart(versus, colours)})
         for d in versus["differences"]:
             percent = d["kind"] == "proportion"
-            base = f"{d['base']:.1%}" if percent else f"{d['base']:.2f}"
-            other = f"{d['versus']:.1%}" if percent else f"{d['versus']:.2f}"
+            fmt = ".1%" if percent else ".2f"
             differences.append(
                 {
                     **d,
-                    "base_text": base,
-                    "versus_text": other,
+                    "base_text": f"{d['base']:{fmt}}",
+                    "versus_text": f"{d['versus']:{fmt}}",
                     "text": shown(d["difference"], percent),
                     "p_text": "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
                 }

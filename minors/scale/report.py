@@ -80,9 +80,7 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
     for i in _active(side, results):
         status_end = Counter(_outcome_status(r, i) for r in results)
         major_end = Counter(_outcome_major(r, i, majors) for r in results)
-        examples: dict[str, int] = {}
-        for r in results:
-            examples.setdefault(_outcome_status(r, i), r.index)
+        examples = {_outcome_status(r, i): r.index for r in reversed(results)}  # the first
         per_season: dict[str, Any] = {}
         for s, label in enumerate(labels):
             statuses = Counter(_outcome_status(r, i, s) for r in results)
