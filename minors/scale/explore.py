@@ -184,8 +184,8 @@ def _step(game: Game, step: Step) -> Sequence[Event]:
 
 
 def _footprint(game: Game, cmd: Step, effects: Sequence[Event]) -> Footprint:
-    """The minors and units `cmd` names or changed (docs/scale.md); None when
-    it is a pass, of a kind that never commutes, or began or ended a war between majors."""
+    """The minors and units `cmd` names or changed (docs/scale.md); None for a pass, a kind
+    that never commutes, or a command that began or ended a war between majors."""
     if isinstance(cmd, str) or cmd.name not in COMMUTING:
         return None
     rs = game.ruleset

@@ -111,13 +111,9 @@ def _rs(ruleset: Ruleset | None) -> Ruleset:
     return ruleset if ruleset is not None else load_ruleset()
 
 
-def _moment(value: Moment | str) -> Moment:
-    return value if isinstance(value, Moment) else Moment.parse(value)
-
-
 def moments(start: Moment | str = FIRST, end: Moment | str = LAST) -> st.SearchStrategy[Moment]:
     """Moments of play from `start` to `end` inclusive (the clock of scenario-format.md)."""
-    low, high = _moment(start), _moment(end)
+    low, high = (m if isinstance(m, Moment) else Moment.parse(m) for m in (start, end))
     return st.integers(low.index, high.index).map(Moment)
 
 
