@@ -153,8 +153,6 @@ class Runner:
         else:
             self.setup = Setup("local", workers or local_workers())
 
-    # ---- life ------------------------------------------------------------------------
-
     def __enter__(self) -> Runner:
         self.start()
         return self
@@ -203,8 +201,6 @@ class Runner:
     def partitions(self) -> int:
         """Into how many parts a job splits its work: the number of workers (at least 1)."""
         return max(1, self.setup.workers)
-
-    # ---- work ------------------------------------------------------------------------
 
     def map(self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]) -> list[R]:
         """`[fn(shared object, item) for item in items]`, run where this runner runs work;
