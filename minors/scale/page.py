@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..audit.page import STATUS_COLOURS, major_colours
 from ..domain import Status
 from ..ruleset.tables import Ruleset
-from .report import shown
+from .report import difference_cells, shown
 
 __all__ = ["render", "write"]
 
@@ -142,16 +142,9 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
         sides[0]["heading"] = "Base rules"
         sides.append({"heading": "Versus", "grid": _grid(versus), "chart": _chart(versus, colours)})
         for d in versus["differences"]:
-            percent = d["kind"] == "proportion"
-            fmt = ".1%" if percent else ".2f"
+            base, other, text, p = difference_cells(d)
             differences.append(
-                {
-                    **d,
-                    "base_text": f"{d['base']:{fmt}}",
-                    "versus_text": f"{d['versus']:{fmt}}",
-                    "text": shown(d["difference"], percent),
-                    "p_text": "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
-                }
+                {**d, "base_text": base, "versus_text": other, "text": text, "p_text": p}
             )
     clauses = [
         {"rule": rule, "mean": shown(c["per_campaign"]), "share": shown(c["campaigns"], True)}

@@ -17,7 +17,7 @@ from .runner import Runner
 from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, run_campaigns, season_label
 from .stats import CONFIDENCE, holm, mean_interval, paired_p, wilson
 
-__all__ = ["Side", "differences", "shown", "simulate", "summary"]
+__all__ = ["Side", "difference_cells", "differences", "shown", "simulate", "summary"]
 
 NEVER = "never"
 NONE = "none"
@@ -251,6 +251,14 @@ def shown(interval: dict[str, Any], percent: bool = False) -> str:
     if percent:
         return f"{interval['value']:.1%} [{interval['low']:.1%}–{interval['high']:.1%}]"
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"
+
+
+def difference_cells(d: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A difference's base, versus, difference and `p_holm` as the text of a table's cells."""
+    percent = d["kind"] == "proportion"
+    fmt = ".1%" if percent else ".2f"
+    p = "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}"
+    return f"{d['base']:{fmt}}", f"{d['versus']:{fmt}}", shown(d["difference"], percent), p
 
 
 def simulate(
