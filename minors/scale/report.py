@@ -39,8 +39,7 @@ class Side:
 
 
 def _seasons(side: Side) -> list[str]:
-    """The labels of the seasons recorded: each season ended before the horizon, then the
-    horizon's own."""
+    """The labels of the seasons recorded: each ended before the horizon, then the horizon's."""
     root, horizon = side.spec.root.clock, side.spec.horizon
     labels = [season_label(Moment.turn_start(t)) for t in range(root.turn, horizon.turn)]
     return [*labels, f"{season_label(horizon)} (horizon)"]

@@ -324,8 +324,7 @@ def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignR
 
 def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, str]:
     """Campaign `index` played again in this process: its result, its final game, and the
-    scenario file that `minors run` replays it from (overlays by absolute path; a campaign
-    that stopped on a command ends with it)."""
+    scenario file that `minors run` replays it from (ending with the command it stopped on)."""
     result, game = play_campaign(spec, index)
     text = scenario_text(
         game,
