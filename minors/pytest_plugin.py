@@ -1,10 +1,6 @@
-"""The `minors` pytest plugin: `pytest --minors-ruleset FILE` tests a house rule
-(docs/testing.md).
-
-Loaded wherever `minors` is installed (the `pytest11` entry point; `-p no:minors` turns it
-off). Without `--minors-ruleset` it does nothing and imports neither Hypothesis nor the
-tables; with it, it adds one item that runs `minors.testing.MinorsStateMachine` under the
-overlays, merged in order.
+"""The `minors` pytest plugin: `pytest --minors-ruleset FILE` adds one item that runs
+`minors.testing.MinorsStateMachine` under the overlays; without it, it does nothing and
+imports neither Hypothesis nor the tables (docs/testing.md).
 """
 
 from __future__ import annotations

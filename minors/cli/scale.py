@@ -187,7 +187,7 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
     from rich.console import Group
     from rich.table import Table
 
-    from ..scale.report import shown
+    from ..scale.report import difference_cells, shown
 
     head = (
         f"{document['campaigns']} campaigns ({document['completed']} to the horizon), "
@@ -223,11 +223,7 @@ def _simulation_tables(document: dict[str, Any]) -> Any:
         )
         showing = [d for d in versus["differences"] if d["shows"]]
         for d in showing:
-            percent = d["kind"] == "proportion"
-            fmt = "{:.1%}" if percent else "{:.2f}"
-            sides = fmt.format(d["base"]), fmt.format(d["versus"])
-            p = "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}"
-            diff.add_row(d["what"], *sides, shown(d["difference"], percent), p)
+            diff.add_row(d["what"], *difference_cells(d))
         parts.append(diff)
         held = sum(1 for d in showing if d["p_holm"] is not None and d["p_holm"] < 0.05)
         parts.append(

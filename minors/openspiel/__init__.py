@@ -1,6 +1,5 @@
 """Rule 82 as an OpenSpiel game (docs/embedding.md, "OpenSpiel"): `import minors.openspiel`
-registers `python_minors_awaw` for `pyspiel.load_game`. Needs OpenSpiel (`pip install
-'minors[openspiel]'`).
+registers `python_minors_awaw` for `pyspiel.load_game`. Needs `pip install 'minors[openspiel]'`.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
-"""A fixed integer encoding of a rulebook's commands, for OpenSpiel's actions
-(docs/embedding.md, "OpenSpiel").
-
-Action 0 is the pass. Every other action is in one command kind's block: a mixed-radix
-number whose digits are the positions of the kind's named fields in domains the tables fix,
-so an action means the same command in every position. A diplomatic result's `result` is a
-chance outcome and a deployment's `placements` the default set-up due now; kinds with any
-other field that is neither a name nor a unit are left out (`Encoding.left_out`).
-"""
+"""A fixed integer encoding of a rulebook's commands, for OpenSpiel's actions: action 0 is
+the pass, every other a command kind's block of mixed-radix numbers, each the same command
+in every position (docs/embedding.md, "OpenSpiel")."""
 
 from __future__ import annotations
 

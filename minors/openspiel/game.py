@@ -330,8 +330,7 @@ class MinorsGame(pyspiel.Game):  # type: ignore[misc]
             values["die_weights"] = " ".join(str(float(w)) for w in die_weights)
         position = start.clone() if start is not None else Game.new()
         settings = Settings.of(position, values)
-        values["max_actions_per_phase"] = settings.cap
-        values["brp_scale"] = settings.brp_scale
+        values.update(max_actions_per_phase=settings.cap, brp_scale=settings.brp_scale)
         phases = max(0, settings.horizon.index - position.clock.index)
         info = pyspiel.GameInfo(
             num_distinct_actions=settings.encoding.size,

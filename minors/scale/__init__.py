@@ -1,7 +1,5 @@
 """Work at scale on Dask (docs/scale.md): `minors simulate`, `minors explore` and `minors
-log verify-many`, each run by a `Runner`. Needs the `scale` extra (`pip install
-'minors[scale]'`).
-"""
+log verify-many`, each run by a `Runner`. Needs `pip install 'minors[scale]'`."""
 
 from __future__ import annotations
 

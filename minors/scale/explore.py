@@ -1,23 +1,14 @@
-"""`minors explore`: a bounded exhaustive search from a position (docs/scale.md).
-
-Breadth first, level by level, positions deduplicated by `Game.key()`, every invariant of
-`minors.testing` checked once per position. A sequence's *rank* is the indexes of its steps
-in the order each position offers them (`legal_actions`, then `pass`); of the shortest
-sequences that break an invariant the least by rank is reported, so the answer is the same
-on any number of workers. Each level's frontier is partitioned by key over the workers,
-which replay their positions from the root (`push` and `pop`) and list the successors; the
-client merges them, keeping for each new key its least rank.
-
-Partial-order reduction by sleep sets (Godefroid, 1996), sound under rule 82 for the
-diplomatic kinds of `COMMUTING` that name or change disjoint minors and units and begin or
-end no war between majors: docs/scale.md gives the argument. A rulebook whose rules read
-across minors should run with `reduction=False` (`--no-reduction`).
+"""`minors explore`: a bounded exhaustive search from a position, breadth first, positions
+deduplicated by `Game.key()`, every invariant of `minors.testing` checked once per position.
+Of the shortest sequences that break an invariant the least by rank is reported, the same on
+any number of workers; commands that commute are pruned by sleep sets, sound under rule 82
+(docs/scale.md gives the argument): a rulebook whose rules read across minors should run
+with `reduction=False` (`--no-reduction`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
@@ -43,7 +34,7 @@ K = CommandKind
 COMMUTING = frozenset(
     {K.DIPLOMATIC_RESULT, K.SUBVERT, K.DECLARE_WAR, K.BORDER_WAR, K.REFUSE_ASSOCIATION}
 )
-"""The kinds whose commands may commute (see the module's docstring)."""
+"""The kinds whose commands may commute (docs/scale.md)."""
 
 DEFAULT_MAX_STATES = 100_000
 
@@ -76,8 +67,7 @@ class Search:
         until: str | Moment | None = None,
         reduction: bool = True,
     ) -> Search:
-        """The search, its bounds and kinds checked here before anything is sent
-        (`ScaleInputError`)."""
+        """The search, its bounds and kinds checked before anything is sent (`ScaleInputError`)."""
         if depth is None and until is None:
             raise ScaleInputError("give the bounds of the search: --depth D or --until MOMENT")
         if depth is not None and depth < 0:
@@ -107,8 +97,7 @@ class Node:
 
 @frozen
 class Child:
-    """A successor of a node: its key, the step to it and that step's index, the commands
-    asleep there."""
+    """A successor of a node: its key, the step to it and its index, the commands asleep."""
 
     key: int
     step: Step
@@ -187,16 +176,6 @@ class Exploration:
 # ---- on a worker ------------------------------------------------------------------------
 
 
-def _check(search: Search) -> None:
-    """A worker explores only the tables and rulebook the client sent (by digest)."""
-    root = search.root
-    if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
-        raise ScaleError(
-            "this worker's tables or rulebook digest differently from the client's: install "
-            "the same minors, overlays and rulebook on every worker"
-        )
-
-
 def _step(game: Game, step: Step) -> Sequence[Event]:
     """Take one step: apply a command, or move the clock on one phase (`pass`)."""
     if isinstance(step, str):
@@ -204,10 +183,10 @@ def _step(game: Game, step: Step) -> Sequence[Event]:
     return game.apply(step)
 
 
-def _footprint(game: Game, cmd: Command, effects: Sequence[Event]) -> Footprint:
-    """The minors and units `cmd` names or changed (see the module's docstring); None when
-    it is of a kind that never commutes or began or ended a war between majors."""
-    if cmd.name not in COMMUTING:
+def _footprint(game: Game, cmd: Step, effects: Sequence[Event]) -> Footprint:
+    """The minors and units `cmd` names or changed (docs/scale.md); None for a pass, a kind
+    that never commutes, or a command that began or ended a war between majors."""
+    if isinstance(cmd, str) or cmd.name not in COMMUTING:
         return None
     rs = game.ruleset
     names: set[str] = set()
@@ -245,30 +224,21 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
     children: list[Child] = []
     refused: list[Any] = []
     for index, action in enumerate(actions):
-        if isinstance(action, str):
-            try:
-                game.advance_to(game.clock.next())
-            except Exception as exc:  # a phase's rules failed: the game is as it was
-                refused.append((action, f"{type(exc).__name__}: {exc}"))
-                continue
-            children.append(Child(game.key(), action, index, ()))
-            game.pop()
-            continue
         if search.reduction and action in asleep:
             continue
         try:
-            effects = game.apply(action)
-        except RuleViolation as exc:
-            refused.append((action, f"refused: {exc}"))
-            continue
-        except Exception as exc:  # a rule failed on a listed command: the game is as it was
-            refused.append((action, f"{type(exc).__name__}: {exc}"))
+            effects = _step(game, action)
+        except Exception as exc:  # a rule failed or refused a listed step: the game is as it was
+            refusal = isinstance(exc, RuleViolation) and isinstance(action, Command)
+            refused.append(
+                (action, f"refused: {exc}" if refusal else f"{type(exc).__name__}: {exc}")
+            )
             continue
         key = game.key()
         mark = _footprint(game, action, effects) if search.reduction else None
         game.pop()
         sleep: Sleeping = ()
-        if mark is not None:
+        if mark is not None and isinstance(action, Command):
             sleep = tuple(
                 (other, theirs)
                 for other, theirs in (*asleep.items(), *done)
@@ -281,10 +251,16 @@ def _children(search: Search, game: Game, node: Node) -> tuple[list[Child], list
 
 def _expand(search: Search, item: tuple[bool, tuple[Node, ...]]) -> list[Expanded]:
     """A task: check the nodes of one partition and, unless they are leaves, list their
-    successors. Nodes are replayed from the root in rank order, sharing prefixes."""
-    _check(search)
+    successors. Nodes are replayed from the root in rank order, sharing prefixes. A worker
+    explores only the tables and rulebook the client sent (by digest)."""
+    root = search.root
+    if root.ruleset.digest != search.tables or root.rulebook.digest != search.rulebook:
+        raise ScaleError(
+            "this worker's tables or rulebook digest differently from the client's: install "
+            "the same minors, overlays and rulebook on every worker"
+        )
     leaves, nodes = item
-    game = search.root.clone()
+    game = root.clone()
     stack: list[Step] = []
     out: list[Expanded] = []
     for node in sorted(nodes, key=lambda n: n.rank):
@@ -323,7 +299,6 @@ def _violation(
     invariant: str,
     clause: str,
     problems: tuple[str, ...],
-    overlays: Sequence[str],
 ) -> Violation:
     """The violation found at the end of `path`, with its reproducing scenario."""
     game = search.root.clone()
@@ -334,7 +309,6 @@ def _violation(
         except Exception:
             failed = step  # the listed step that failed: the scenario stops there
             break
-    rulebook = search.root.rulebook.name
     # `minors run` stops right after the last command, or with --until at a later moment
     # (it applies the commands stamped before that moment only); a pass that failed is
     # replayed by running until the moment after it
@@ -343,19 +317,15 @@ def _violation(
     until = str(game.clock) if (path[-1] if path else last) in (PASS, "advance") else None
     if failed == PASS:
         until = str(game.clock.next())
-    comments = [
-        f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps",
-        "replay: minors run THIS.toml"
-        + (f" --until {until}" if until else "")
-        + (f" --rulebook {rulebook}" if rulebook != "rule82" else ""),
-    ]
     refused = path[-1] if invariant == LISTED_APPLY.name and path else None
     text = scenario_text(
         game,
         name=f"explore: {invariant} broken",
         description="; ".join(problems)[:500],
-        overlays=overlays,
-        comments=comments,
+        comments=[
+            f"minors explore: {invariant} ({clause or 'the API'}) broken after {len(path)} steps"
+        ],
+        until=until,
         then=refused if isinstance(refused, Command) else None,
     )
     return Violation(
@@ -435,7 +405,6 @@ def explore(
     frontier = [Node(root.key(), (), ())]
     states, level, capped = 1, 0, False
     found: dict[str, tuple[tuple[int, ...], tuple[Step, ...], str, tuple[str, ...]]] = {}
-    names = [str(Path(source).resolve()) for source in root.ruleset.sources]
     checked_depth = -1
     branching = 1.0
     while frontier:
@@ -446,6 +415,7 @@ def explore(
         if not chunked:
             answers = _run(runner, payload, frontier, leaves)
             expanded = 0 if leaves else len(frontier)
+            states += _merge(answers, frontier, visited, best)  # leaves have no successors
         else:
             # the cap will cut this level: expand in rank order, a growing slice at a
             # time, until the new positions fill the room; the rest is only checked. The
@@ -471,8 +441,6 @@ def explore(
         checked_depth = level
         if leaves:
             break
-        if not chunked:
-            states += _merge(answers, frontier, visited, best)
         generated = sum(len(a.children) for a in answers)
         branching = max(1.0, generated / max(1, expanded))
         ordered = sorted(best.items(), key=lambda item: item[1][0])
@@ -486,7 +454,7 @@ def explore(
         if progress is not None:
             progress(len(visited), max_states)
     violations = tuple(
-        _violation(search, path, name, clause, problems, names)
+        _violation(search, path, name, clause, problems)
         for name, (_, path, clause, problems) in sorted(
             found.items(), key=lambda i: (len(i[1][1]), i[1][0])
         )

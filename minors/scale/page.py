@@ -14,7 +14,7 @@ from markupsafe import Markup
 from ..audit.page import STATUS_COLOURS, major_colours
 from ..domain import Status
 from ..ruleset.tables import Ruleset
-from .report import shown
+from .report import difference_cells, shown
 
 __all__ = ["render", "write"]
 
@@ -25,14 +25,10 @@ _ENVIRONMENT = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+CSS = resources.files("minors.audit").joinpath("templates", "report.css")
 LEFT = 150.0
 COLUMN = 44.0
 PITCH = 20
-
-
-def _css() -> Markup:
-    path = resources.files("minors.audit").joinpath("templates", "report.css")
-    return Markup(path.read_text("utf-8"))
 
 
 def _short(label: str) -> str:
@@ -146,17 +142,9 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
         sides[0]["heading"] = "Base rules"
         sides.append({"heading": "Versus", "grid": _grid(versus), "chart": _chart(versus, colours)})
         for d in versus["differences"]:
-            percent = d["kind"] == "proportion"
-            base = f"{d['base']:.1%}" if percent else f"{d['base']:.2f}"
-            other = f"{d['versus']:.1%}" if percent else f"{d['versus']:.2f}"
+            base, other, text, p = difference_cells(d)
             differences.append(
-                {
-                    **d,
-                    "base_text": base,
-                    "versus_text": other,
-                    "text": shown(d["difference"], percent),
-                    "p_text": "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}",
-                }
+                {**d, "base_text": base, "versus_text": other, "text": text, "p_text": p}
             )
     clauses = [
         {"rule": rule, "mean": shown(c["per_campaign"]), "share": shown(c["campaigns"], True)}
@@ -165,7 +153,7 @@ def render(document: dict[str, Any], rs: Ruleset) -> str:
     return _ENVIRONMENT.get_template("simulation.html.j2").render(
         title=f"minors simulate: {document['campaigns']} campaigns to {document['horizon']}",
         doc=document,
-        css=_css(),
+        css=Markup(CSS.read_text("utf-8")),
         sides=sides,
         versus=versus is not None,
         differences=differences,

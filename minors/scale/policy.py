@@ -68,11 +68,8 @@ DEFAULT_POLICY = "minors.scale.policy:random_policy"
 
 
 def load_policy(spec: str) -> Policy:
-    """The policy `module:function` names (imported here, and again on each worker).
-
-    Raises:
-        ScaleInputError: naming what is wrong with `spec`.
-    """
+    """The policy `module:function` names, imported here and again on each worker
+    (`ScaleInputError` naming what is wrong with `spec`)."""
     module_name, colon, attribute = spec.partition(":")
     where = f"--policy {spec!r}"
     if not colon or not module_name or not attribute:

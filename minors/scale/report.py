@@ -17,10 +17,11 @@ from .runner import Runner
 from .simulate import INACTIVE, STATUSES, CampaignResult, Campaigns, run_campaigns, season_label
 from .stats import CONFIDENCE, holm, mean_interval, paired_p, wilson
 
-__all__ = ["Side", "differences", "shown", "simulate", "summary"]
+__all__ = ["Side", "difference_cells", "differences", "shown", "simulate", "summary"]
 
 NEVER = "never"
 NONE = "none"
+OUT = "not in play"
 
 
 @frozen
@@ -38,8 +39,7 @@ class Side:
 
 
 def _seasons(side: Side) -> list[str]:
-    """The labels of the seasons recorded: each season ended before the horizon, then the
-    horizon's own."""
+    """The labels of the seasons recorded: each ended before the horizon, then the horizon's."""
     root, horizon = side.spec.root.clock, side.spec.horizon
     labels = [season_label(Moment.turn_start(t)) for t in range(root.turn, horizon.turn)]
     return [*labels, f"{season_label(horizon)} (horizon)"]
@@ -55,17 +55,13 @@ def _active(side: Side, results: Sequence[CampaignResult]) -> list[int]:
     ]
 
 
-def _when(index: int | None) -> str:
-    return NEVER if index is None else season_label(Moment(index))
+def _outcome_status(r: CampaignResult, i: int, season: int = -1) -> str:
+    code = r.seasons[season][i][0]
+    return OUT if code == INACTIVE else STATUSES[code].value
 
 
-def _outcome_status(r: CampaignResult, i: int) -> str:
-    code = r.seasons[-1][i][0]
-    return "not in play" if code == INACTIVE else STATUSES[code].value
-
-
-def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str]) -> str:
-    code = r.seasons[-1][i][1]
+def _outcome_major(r: CampaignResult, i: int, majors: Sequence[str], season: int = -1) -> str:
+    code = r.seasons[season][i][1]
     return NONE if code < 0 else majors[code]
 
 
@@ -83,19 +79,12 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
     for i in _active(side, results):
         status_end = Counter(_outcome_status(r, i) for r in results)
         major_end = Counter(_outcome_major(r, i, majors) for r in results)
-        examples: dict[str, int] = {}
-        for r in results:
-            examples.setdefault(_outcome_status(r, i), r.index)
+        examples = {_outcome_status(r, i): r.index for r in reversed(results)}  # the first
         per_season: dict[str, Any] = {}
         for s, label in enumerate(labels):
-            statuses = Counter(
-                STATUSES[r.seasons[s][i][0]].value if r.seasons[s][i][0] != INACTIVE else "-"
-                for r in results
-            )
-            tied = Counter(
-                majors[r.seasons[s][i][1]] if r.seasons[s][i][1] >= 0 else NONE for r in results
-            )
-            statuses.pop("-", None)
+            statuses = Counter(_outcome_status(r, i, s) for r in results)
+            tied = Counter(_outcome_major(r, i, majors, s) for r in results)
+            statuses.pop(OUT, None)
             per_season[label] = {"status": dict(sorted(statuses.items())), "major": dict(tied)}
         attacked = sum(1 for r in results if r.first_attack[i] is not None)
         conquered = sum(1 for r in results if r.conquest[i] is not None)
@@ -156,7 +145,7 @@ def summary(side: Side, leave_out: frozenset[int] = frozenset()) -> dict[str, An
 
 def _dates(values: Any) -> dict[str, int]:
     """How many campaigns have each date (a season, in calendar order), then `never`."""
-    counted = Counter(_when(v) for v in values)
+    counted = Counter(NEVER if v is None else season_label(Moment(v)) for v in values)
     order = sorted(
         (k for k in counted if k != NEVER), key=lambda k: Moment.parse(f"{k}/axis/diplomacy")
     )
@@ -213,11 +202,8 @@ def differences(base: Side, versus: Side) -> list[dict[str, Any]]:
     """Each measure on both sides and the mean of its paired differences (versus - base)
     with its t interval, the paired t test's p and `p_holm`, adjusted by Holm's method over
     all the measures (among many, some show by chance at 95 % each). Measures equal in
-    every campaign are left out, and so are campaigns that stopped on either side.
-
-    Raises:
-        ScaleInputError: the sides did not play the same seeds.
-    """
+    every campaign are left out, and so are campaigns that stopped on either side
+    (`ScaleInputError` if the sides did not play the same seeds)."""
     if [r.seed for r in base.results] != [r.seed for r in versus.results]:
         raise ScaleInputError("the two sides did not play the same seeds: they cannot be paired")
     pairs = [
@@ -266,15 +252,19 @@ def shown(interval: dict[str, Any], percent: bool = False) -> str:
     return f"{interval['value']:.2f} [{interval['low']:.2f}–{interval['high']:.2f}]"
 
 
+def difference_cells(d: dict[str, Any]) -> tuple[str, str, str, str]:
+    """A difference's base, versus, difference and `p_holm` as the text of a table's cells."""
+    percent = d["kind"] == "proportion"
+    fmt = ".1%" if percent else ".2f"
+    p = "-" if d["p_holm"] is None else f"{d['p_holm']:.3g}"
+    return f"{d['base']:{fmt}}", f"{d['versus']:{fmt}}", shown(d["difference"], percent), p
+
+
 def simulate(
     base: Campaigns, count: int, runner: Runner, versus: Campaigns | None = None
 ) -> dict[str, Any]:
-    """`count` campaigns of `base` (and of `versus`, with the same seeds) as `minors simulate
-    --json` prints them.
-
-    Raises:
-        ScaleInputError: the two sides are seeded differently (they would not be paired).
-    """
+    """`count` campaigns of `base` (and of `versus`, with the same seeds: `ScaleInputError`
+    if seeded differently, unpaired) as `minors simulate --json` prints them."""
     if versus is not None and versus.seed != base.seed:
         raise ScaleInputError(
             f"both sides play the same seeds: --seed {base.seed} against {versus.seed}"

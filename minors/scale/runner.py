@@ -1,11 +1,6 @@
-"""Where the work of `simulate`, `explore` and `verify-many` runs (docs/scale.md): in this
-process, on a `distributed.LocalCluster`, or on a Dask cluster by its scheduler's address.
-
-A job's *shared* object (root game, rulebook, spec) is pickled once, sent once to each
-worker with its SHA-256 digest, and unpickled there once per digest. Each task is a
-module-level function of the shared object and one item, so results depend on the item
-alone and `map` returns them in the order of the items, whatever the number of workers.
-"""
+"""Where the work of `simulate`, `explore` and `verify-many` runs: in this process, on a
+`distributed.LocalCluster`, or on a Dask cluster by its scheduler's address. A job's shared
+object is sent once to each worker, checked by digest (docs/scale.md)."""
 
 from __future__ import annotations
 
@@ -80,11 +75,8 @@ _KEEP = 4
 
 
 def unpack(blob: bytes, digest: str) -> Any:
-    """The shared object of a payload, unpickled once per worker process and digest.
-
-    Raises:
-        ScaleError: the bytes do not digest as the client said.
-    """
+    """The shared object of a payload, unpickled once per worker process and digest
+    (`ScaleError` if the bytes do not digest as the client said)."""
     with _LOCK:
         if digest in _UNPACKED:
             return _UNPACKED[digest]
@@ -149,9 +141,7 @@ class Runner:
                 "--workers and --scheduler: a cluster has its own workers; give one of them"
             )
         self.progress = progress
-        self._sent: dict[str, Any] = {}
-        """The payloads already on every worker (their futures), by digest: a search sends
-        its spec once, not once a level."""
+        self._sent: dict[str, Any] = {}  # by digest: a search sends its spec once, not a level
         self._client: Any = None
         self._cluster: Any = None
         if scheduler is not None:
@@ -162,8 +152,6 @@ class Runner:
             self.setup = Setup("threads", local_workers())
         else:
             self.setup = Setup("local", workers or local_workers())
-
-    # ---- life ------------------------------------------------------------------------
 
     def __enter__(self) -> Runner:
         self.start()
@@ -213,8 +201,6 @@ class Runner:
     def partitions(self) -> int:
         """Into how many parts a job splits its work: the number of workers (at least 1)."""
         return max(1, self.setup.workers)
-
-    # ---- work ------------------------------------------------------------------------
 
     def map(self, fn: Callable[[Any, T], R], shared: Payload, items: Sequence[T]) -> list[R]:
         """`[fn(shared object, item) for item in items]`, run where this runner runs work;

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from .._kernel.convert import fields_of
@@ -23,8 +24,7 @@ def _key(name: str) -> str:
 
 
 def toml_value(value: Any) -> str:
-    """A value of a command's fields as TOML (strings, integers, booleans, lists, inline
-    tables)."""
+    """A value of a command's fields as TOML (strings, integers, booleans, lists, tables)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -43,20 +43,24 @@ def scenario_text(
     game: Game,
     *,
     name: str,
-    description: str = "",
-    overlays: Sequence[str] = (),
-    comments: Iterable[str] = (),
+    description: str,
+    comments: Iterable[str],
+    until: Moment | str | None,
     then: Command | None = None,
 ) -> str:
-    """The scenario whose run gives `game`'s commands again, each at the moment it was
-    applied (`at` moves the clock); `comments` head the file; `then` is one more command at
-    the game's clock (one the rules refuse there, so that `minors run` stops on it)."""
+    """The scenario whose run (`minors run [--until UNTIL]`) gives `game`'s commands again,
+    each at its moment, its overlays by absolute path, `comments` at its head; `then` is one
+    more command at the clock (one the rules refuse there, so that the run stops on it)."""
+    book = game.rulebook.name
+    replay = "replay: minors run THIS.toml" + (f" --until {until}" if until is not None else "")
     lines = [f"# {line}" for line in comments]
+    lines.append(f"# {replay}" + (f" --rulebook {book}" if book != "rule82" else ""))
     lines += ["[scenario]", f"name = {toml_value(name)}", f"start = {toml_value(game.start)}"]
     if description:
         lines.append(f"description = {toml_value(description)}")
+    overlays = [str(Path(source).resolve()) for source in game.ruleset.sources]
     if overlays:
-        lines.append(f"ruleset = {toml_value(list(overlays))}")
+        lines.append(f"ruleset = {toml_value(overlays)}")
     for entry in game.log:
         fields = dict(entry.command)
         kind = fields.pop("command")

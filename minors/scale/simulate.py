@@ -1,11 +1,7 @@
-"""`minors simulate`: many campaigns from one position to a horizon, each with its own seed,
-under a policy, under one set of rules or two (docs/scale.md).
-
-A campaign is a pure function of its spec and its index (its seed is drawn from the
-simulation's seed and the index by SHA-256), so any outcome is replayed by running it again
-(`replay_campaign`) and the report is the same on any number of workers. With `--versus-*`
-the second set of rules plays the same seeds (common random numbers), so the difference
-between the sides is the rule's.
+"""`minors simulate`: many campaigns from one position to a horizon, under a policy, under
+one set of rules or two. A campaign is a pure function of its spec and its index (its own
+seed), so any outcome replays (`replay_campaign`) and the report is the same on any number
+of workers; the sides play the same seeds (docs/scale.md).
 """
 
 from __future__ import annotations
@@ -119,11 +115,8 @@ class Campaigns:
         policy: str = DEFAULT_POLICY,
         logs: str | Path | None = None,
     ) -> Campaigns:
-        """The spec of campaigns from `root` to `horizon`, checked here before any is sent.
-
-        Raises:
-            ScaleInputError: a horizon before the root's clock; a policy that cannot load.
-        """
+        """The spec of campaigns from `root` to `horizon`, checked before any is sent
+        (`ScaleInputError`: a horizon before the root's clock, a policy that cannot load)."""
         end = horizon if isinstance(horizon, Moment) else Moment.parse(horizon)
         if end < root.clock:
             raise ScaleInputError(f"--until {end} is before the start position, {root.clock}")
@@ -196,11 +189,8 @@ def _logged_copy(spec: Campaigns, path: Path) -> Game:
 
 def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     """Play campaign `index` of `spec` to the horizon: its result and its final game. A
-    command refused or a rule that fails stops it there (`error` says why).
-
-    Raises:
-        ScaleError: the worker's tables or rulebook differ from the client's.
-    """
+    command refused or a rule that fails stops it there (`error` says why); `ScaleError` if
+    the worker's tables or rulebook differ from the client's."""
     _check(spec)
     seed = campaign_seed(spec.seed, index)
     policy = load_policy(spec.policy)
@@ -208,17 +198,15 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
     sink_path = Path(spec.logs) / f"campaign-{index:05d}.jsonl" if spec.logs else None
     game = _logged_copy(spec, sink_path) if sink_path else root.clone()
     rs = game.ruleset
-    minors = list(rs.minors)
-    majors = list(rs.majors)
+    minors, majors = list(rs.minors), list(rs.majors)
     major_code = {name: i for i, name in enumerate(majors)}
     status_code = {status: i for i, status in enumerate(STATUSES)}
     position = {name: i for i, name in enumerate(minors)}
     # a minor's first attack is the moment the rules recorded (attacked_at), before the
     # start position or in play, whether or not it is still at war
-    first_attack: list[int | None] = []
-    for name in minors:
-        when = game.minor(name).attacked_at
-        first_attack.append(when.index if when is not None else None)
+    first_attack: list[int | None] = [
+        None if (when := game.minor(name).attacked_at) is None else when.index for name in minors
+    ]
     conquest: list[int | None] = [None] * len(minors)
 
     def date_conquests(effects: Sequence[Any], moment: int) -> None:
@@ -281,8 +269,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
                 try:
                     note(game.apply(cmd))
                 except RuleViolation as exc:
-                    error = f"at {game.clock} the rules refuse {cmd!r}: {exc}"
-                    stopped_on = cmd
+                    error, stopped_on = f"at {game.clock} the rules refuse {cmd!r}: {exc}", cmd
                     break
                 except Exception as exc:  # a rule failed on the command: a rulebook's bug
                     error = f"at {game.clock} {cmd!r} raised {type(exc).__name__}: {exc}"
@@ -306,7 +293,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
             sink = game.attach(None)
             if sink is not None:
                 sink.close(game)  # type: ignore[attr-defined]
-    result = CampaignResult(
+    return CampaignResult(
         index=index,
         seed=seed,
         seasons=tuple(seasons),
@@ -318,8 +305,7 @@ def play_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game]:
         final=digest(game.state()),
         stopped_on=stopped_on,
         error=error,
-    )
-    return result, game
+    ), game
 
 
 def _play_batch(spec: Campaigns, indices: tuple[int, ...]) -> list[CampaignResult]:
@@ -338,26 +324,17 @@ def run_campaigns(spec: Campaigns, count: int, runner: Runner) -> list[CampaignR
 
 def replay_campaign(spec: Campaigns, index: int) -> tuple[CampaignResult, Game, str]:
     """Campaign `index` played again in this process: its result, its final game, and the
-    scenario file that `minors run` replays it from (overlays by absolute path; a campaign
-    that stopped on a command ends with it)."""
+    scenario file that `minors run` replays it from (ending with the command it stopped on)."""
     result, game = play_campaign(spec, index)
-    overlays = [str(Path(source).resolve()) for source in spec.root.ruleset.sources]
     text = scenario_text(
         game,
         name=f"campaign {index} (seed {result.seed})",
         description=f"minors simulate, campaign {index}, to {spec.horizon}",
-        overlays=overlays,
-        then=result.stopped_on,
         comments=[
             f"campaign {index} of minors simulate --seed {spec.seed}, policy {spec.policy}",
             *([f"stopped: {result.error}"] if result.error else []),
-            "replay: minors run THIS.toml"
-            + ("" if result.error else f" --until {spec.horizon}")
-            + (
-                f" --rulebook {spec.root.rulebook.name}"
-                if spec.root.rulebook.name != "rule82"
-                else ""
-            ),
         ],
+        until=None if result.error else spec.horizon,
+        then=result.stopped_on,
     )
     return result, game, text

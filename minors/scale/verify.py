@@ -58,8 +58,7 @@ def logs_in(paths: Iterable[str | Path]) -> list[str]:
 
 
 def _verify(rulebook: Rulebook | None, item: tuple[str, str]) -> Checked:
-    """A task: the verdict of one log (`item`: its path as given, and absolute) through
-    `minors.auditlog.verify`."""
+    """A task: the verdict of one log (`item`: its path as given, and absolute)."""
     path, absolute = item
     try:
         verdict = auditlog.verify(absolute, rulebook=rulebook)

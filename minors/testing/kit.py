@@ -111,13 +111,9 @@ def _rs(ruleset: Ruleset | None) -> Ruleset:
     return ruleset if ruleset is not None else load_ruleset()
 
 
-def _moment(value: Moment | str) -> Moment:
-    return value if isinstance(value, Moment) else Moment.parse(value)
-
-
 def moments(start: Moment | str = FIRST, end: Moment | str = LAST) -> st.SearchStrategy[Moment]:
     """Moments of play from `start` to `end` inclusive (the clock of scenario-format.md)."""
-    low, high = _moment(start), _moment(end)
+    low, high = (m if isinstance(m, Moment) else Moment.parse(m) for m in (start, end))
     return st.integers(low.index, high.index).map(Moment)
 
 
@@ -182,16 +178,13 @@ _BY_NAME = {
 not say it (`minors.kind.MinorName` and the like do)."""
 
 
-def _naming(rs: Ruleset, what: Names | None) -> st.SearchStrategy[str] | None:
-    if what is Names.MINOR:
-        return minors(rs)
-    if what is Names.MAJOR:
-        return majors(rs)
-    if what is Names.COUNTRY:
-        return _countries(rs)
-    if what is Names.HEX:
-        return _hexes(rs)
-    return None
+_NAMING: dict[Names | None, Callable[[Ruleset], st.SearchStrategy[str]]] = {
+    Names.MINOR: minors,
+    Names.MAJOR: majors,
+    Names.COUNTRY: _countries,
+    Names.HEX: _hexes,
+}
+"""The names a field of each kind of name is drawn from."""
 
 
 def _field(
@@ -201,11 +194,11 @@ def _field(
     name) and its type; None when unknown."""
     name = attribute.name
     what = field_names(owner).get(name) or _BY_NAME.get(name)
+    naming = _NAMING[what](rs) if what in _NAMING else None
     if hint is str:
-        return _naming(rs, what)
+        return naming
     if hint == (str | None):
-        found = _naming(rs, what)
-        return None if found is None else st.none() | found
+        return None if naming is None else st.none() | naming
     if hint is int and name == "result":
         return st.integers(-5, 12)
     if hint == (int | None) and name == "roll":
