@@ -310,11 +310,6 @@ def _unknown(p: Play, ids: tuple[str, ...]) -> list[Refusal]:
     return [refuse(f"no unit {u!r} is on the map", unit=u) for u in ids if u not in units]
 
 
-def _on_the_map(p: Play, cmd: Move) -> list[Unit]:
-    units = p.board.units
-    return [units[u] for u in cmd.units if u in units]
-
-
 def _moved_by(p: Play, cmd: Move) -> tuple[str, ...]:
     """The owners of the units a move names, sorted."""
     units = p.board.units
@@ -334,10 +329,14 @@ def _move_ids(p: Play, cmd: Move) -> list[Refusal]:
 def _move_in_phase(p: Play, cmd: Move) -> list[Refusal]:
     """K1: a unit moves only in its side's movement, combat or redeployment phase."""
     clock = p.board.clock
+    side, moving = clock.side, clock.phase in MOVING
+    units = p.board.units
     found = []
-    for unit in _on_the_map(p, cmd):
+    for unit in map(units.get, cmd.units):
+        if unit is None:
+            continue
         major = _major_of(p, unit.owner)
-        if major is not None and (clock.side is not side_of(p, major) or clock.phase not in MOVING):
+        if major is not None and (not moving or side_of(p, major) is not side):
             message = (
                 f"{unit.id} moves in its side's movement, combat or redeployment phase, not {clock}"
             )
@@ -350,13 +349,17 @@ def _independent_phases(p: Play, cmd: Move) -> list[Refusal]:
     """82.83A: an independent minor moves only in the movement and combat phases of its
     potential ally's player turn (Vichy France may also redeploy)."""
     phase = p.board.clock.phase
+    if phase in INDEPENDENT_PHASES:
+        return []
+    units = p.board.units
     found = []
-    for unit in _on_the_map(p, cmd):
+    for unit in map(units.get, cmd.units):
+        if unit is None:
+            continue
         state = p.board.minors.get(unit.owner)
         if (
             state is not None
             and state.status is Status.INDEPENDENT
-            and phase not in INDEPENDENT_PHASES
             and not (phase is Phase.REDEPLOYMENT and p.rs.minors[unit.owner].redeploys)
         ):
             message = (
@@ -370,9 +373,12 @@ def _independent_phases(p: Play, cmd: Move) -> list[Refusal]:
 @check(Move, "82.13A", batched=True)
 def _commonwealth_zones(p: Play, cmd: Move) -> list[Refusal]:
     """82.13A: South African, Australian and Indian units keep to their zones (a table)."""
+    units, zones = p.board.units, p.rs.commonwealth_zones
     found = []
-    for unit in _on_the_map(p, cmd):
-        zone = p.rs.commonwealth_zones.get(unit.owner)
+    for unit in map(units.get, cmd.units):
+        if unit is None:
+            continue
+        zone = zones.get(unit.owner)
         if zone is None or cmd.to in zone.countries or cmd.to == unit.owner:
             continue
         record = p.rs.minors.get(cmd.to)
