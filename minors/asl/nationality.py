@@ -54,9 +54,6 @@ __all__ = [
 ]
 
 
-# ---- names and countries -----------------------------------------------------------------
-
-
 @frozen
 class CountryMapping:
     """The A25 nationality of a country's troops, or None with the reason."""
@@ -146,9 +143,6 @@ def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, .
     """The nationality and its parents, nearest first (`SS`, `German`)."""
     rs = ruleset or load_ruleset()
     return index_of(rs).lineage[_resolve(nationality, rs)[0]]
-
-
-# ---- the query ---------------------------------------------------------------------------
 
 
 def _date(
@@ -304,16 +298,9 @@ def profile(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> Profile:
-    """The A25 traits of `nationality`'s troops in the month `date`, asked as
+    """The A25 traits of `nationality`'s troops in the month `date`, asked (and refused) as
     docs/nationality.md ("The query") describes; `window=False` accepts a date outside the
-    years A25 gives the nationality (the bridge: France falls when it falls in the game).
-
-    Raises:
-        UnknownNameError: an unknown nationality, country, unit, class or special rule.
-        NoNationalityError: a country whose troops A25 does not describe.
-        ProfileError: an impossible date, or a class, unit or opponent the nationality
-            cannot have.
-    """
+    years A25 gives the nationality (the bridge: France falls when it falls in the game)."""
     rs = ruleset or load_ruleset()
     index = index_of(rs)
     name, country = _resolve(nationality, rs)
@@ -353,6 +340,7 @@ def profile(
     ranked.sort(key=lambda p: (text_order.get(p[0].clause, len(text_order)), p[0].clause, p[1]))
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
+    rules = sorted({t.clause for t in traits if t.clause in text_order}, key=text_order.__getitem__)
 
     closed_ctx = attrs.evolve(ctx, unit=the_unit or QueryUnit(UnitType.SQUAD))
     per_class = {cls: project(resolve_rows(index, name, closed_ctx, cls, True)) for cls in passes}
@@ -365,11 +353,7 @@ def profile(
         traits=traits,
         **attrs.asdict(merged, recurse=False),
         by_class=MappingProxyType(by_class),
-        rules=tuple(
-            sorted(
-                {t.clause for t in traits if t.clause in text_order}, key=lambda c: text_order[c]
-            )
-        ),
+        rules=tuple(rules),
         country=country,
     )
 
@@ -431,13 +415,8 @@ def thresholds(
     window: bool = True,
 ) -> tuple[YearMonth, ...]:
     """The months in which the profile asked with these arguments (those of `profile` but
-    the date) differs from the month before's. A month in which a row starts or stops
-    holding while a nearer row replaces it (Partisan ordnance stays red when A25.32 turns
-    other `(a)` pieces black) is not one.
-
-    Raises:
-        UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
-    """
+    the date) differs from the month before's (docs/nationality.md: a row a nearer one
+    replaces, as A25.242's Partisan ordnance does A25.32's, makes none)."""
     rs = ruleset or load_ruleset()
     query = {
         "unit_class": str(unit_class) if unit_class is not None else None,
