@@ -55,20 +55,6 @@ class Troops:
     profile: Profile | None
 
 
-def _side(game: BaseGame, name: str) -> Side | None:
-    rs = game.ruleset
-    if name in rs.majors:
-        return rs.side_of[name]
-    state = game.raw_state.minors[name]
-    return rs.side_of[state.major] if state.major is not None else None
-
-
-def _conquered(game: BaseGame, name: str) -> bool:
-    if name in game.ruleset.majors:
-        return name in game.raw_state.surrendered  # France's fall in this game
-    return game.raw_state.minors[name].status is Status.CONQUERED
-
-
 def _enemies(game: BaseGame, name: str) -> list[str]:
     if name in game.ruleset.majors:
         return sorted({b if a == name else a for a, b in game.raw_state.wars if name in (a, b)})
@@ -85,8 +71,15 @@ def _named(game: BaseGame, name: str) -> str:
 
 def _mapping(game: BaseGame, name: str) -> CountryMapping:
     """The nationality of a country's troops in this game: its side, its fate."""
-    side, conquered = _side(game, name), _conquered(game, name)
-    return country_nationality(name, side=side, conquered=conquered, ruleset=game.ruleset)
+    rs, state = game.ruleset, game.raw_state
+    side: Side | None
+    if name in rs.majors:
+        side, conquered = rs.side_of[name], name in state.surrendered  # France's fall in this game
+    else:
+        minor = state.minors[name]
+        side = rs.side_of[minor.major] if minor.major is not None else None
+        conquered = minor.status is Status.CONQUERED
+    return country_nationality(name, side=side, conquered=conquered, ruleset=rs)
 
 
 def _against(game: BaseGame, name: str) -> str:

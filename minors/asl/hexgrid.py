@@ -70,11 +70,6 @@ _REACH = 2 * (MAX_ROW + 1) + 2 * MAX_COLUMN
 """No hex of a grain farther than this many steps from its target is on the board."""
 
 
-def _column_letters(column: int) -> str:
-    letter = chr(ord("A") + (column - 1) % 26)
-    return letter * (1 + (column - 1) // 26)
-
-
 @frozen(order=True, field_transformer=typed(HexError))
 class Hex:
     """A hex of the board: `column` 1 (`A`) ... 52 (`ZZ`), `row` 0 upward from the top."""
@@ -137,7 +132,8 @@ class Hex:
         return next((side for side in Hexside if self.neighbour(side) == other), None)
 
     def __str__(self) -> str:
-        return f"{_column_letters(self.column)}{self.row}"
+        letter = chr(ord("A") + (self.column - 1) % 26)
+        return f"{letter * (1 + (self.column - 1) // 26)}{self.row}"
 
     def __repr__(self) -> str:
         return f"Hex({str(self)!r})"

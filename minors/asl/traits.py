@@ -329,11 +329,5 @@ class Profile(Projection):
         }
 
 
-_PF_KINDS = (
-    TraitKind.PF_RULES,
-    TraitKind.PF,
-    TraitKind.PF_RANGE,
-    TraitKind.PF_CHECK_DR,
-    TraitKind.PF_CHECK_DRM,
-    TraitKind.PF_SHOT_CAP,
-)
+_PF_KINDS = tuple(k for k in TraitKind if k.value.split("_")[0] == "pf")
+"""The Panzerfaust kinds: `pf` and the `pf_*` ones."""
