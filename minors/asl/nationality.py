@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date as Date
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from attrs import frozen
@@ -168,6 +169,19 @@ def _date(
     return month
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+def _member(kind: type[E], text: str, what: str, near: str | None) -> E:
+    """`text` as a member of `kind` (case, spaces and hyphens do not matter), or an
+    UnknownNameError suggesting the members close to `near` (none if it is None)."""
+    try:
+        return kind(name_key(text).replace(" ", "_"))
+    except ValueError:
+        close = [] if near is None else close_matches(near, [m.value for m in kind], 2, 0.6)
+        raise UnknownNameError(what, text, tuple(close)) from None
+
+
 def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryUnit | None:
     if text is None:
         return None
@@ -180,12 +194,7 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryU
                 f"counter of {nationality} troops (A25 names {known}; or give a unit type)", raw
             )
         return QueryUnit(found.type, found.rating, found.unit_class, found.clause)
-    key = name_key(raw).replace(" ", "_")
-    try:
-        kind = UnitType(key)
-    except ValueError:
-        close = close_matches(key, [t.value for t in UnitType], n=2, cutoff=0.6)
-        raise UnknownNameError("unit type", raw, tuple(close)) from None
+    kind = _member(UnitType, raw, "unit type", name_key(raw).replace(" ", "_"))
     if kind is UnitType.COMMISSAR and nationality not in index.commissars:
         raise ProfileError(f"{nationality} troops have no Commissars (A25.22, A25.24)")
     return QueryUnit(kind)
@@ -208,12 +217,7 @@ def _classes(
         return (None,)
     wanted: frozenset[UnitClass] | None = None
     if selector is not None:
-        try:
-            wanted = expand_classes((ClassSelector(name_key(selector).replace(" ", "_")),))
-        except ValueError:
-            names = tuple(c.value for c in ClassSelector)
-            close = close_matches(selector, names, n=2, cutoff=0.6)
-            raise UnknownNameError("unit class", selector, tuple(close)) from None
+        wanted = expand_classes((_member(ClassSelector, selector, "unit class", selector),))
     if unit is not None and unit.unit_class is not None:
         if wanted is not None and unit.unit_class not in wanted:
             raise ProfileError(
@@ -266,22 +270,8 @@ def _vs(
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
-    out = set()
-    for value in (values,) if isinstance(values, str) else values:
-        try:
-            out.add(Ssr(name_key(str(value)).replace(" ", "_")))
-        except ValueError:
-            names = [s.value for s in Ssr]
-            close = close_matches(str(value), names, n=2, cutoff=0.6)
-            raise UnknownNameError("special rule", str(value), tuple(close)) from None
-    return frozenset(out)
-
-
-def _scenario_kind(value: ScenarioKind | str) -> ScenarioKind:
-    try:
-        return ScenarioKind(name_key(str(value)).replace(" ", "_"))
-    except ValueError:
-        raise UnknownNameError("scenario kind", str(value), ()) from None
+    given = (values,) if isinstance(values, str) else values
+    return frozenset(_member(Ssr, str(v), "special rule", str(v)) for v in given)
 
 
 @checked(ProfileError)
@@ -307,7 +297,7 @@ def profile(
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
-    kind = _scenario_kind(scenario_kind)
+    kind = _member(ScenarioKind, str(scenario_kind), "scenario kind", None)
     passes = _classes(selector, the_unit, name, index, kind)
     vs_name, vs_lineage, vs_outside = _vs(vs, name, index, rs)
     ctx = QueryContext(
