@@ -28,8 +28,7 @@ class Chain(Generic[T]):
         length = 0
         for item in items:
             head, length = (item, head), length + 1
-        self._head = head
-        self._length = length
+        self._head, self._length = head, length
         self._cache: tuple[T, ...] | None = None
 
     @classmethod

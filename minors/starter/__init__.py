@@ -46,9 +46,6 @@ def write(folder: str | Path) -> list[Path]:
             "(choose another folder, or move them away)"
         )
     target.mkdir(parents=True, exist_ok=True)
-    written = []
     for name, source in sources.items():
-        path = target / name
-        path.write_bytes(source.read_bytes())
-        written.append(path)
-    return written
+        (target / name).write_bytes(source.read_bytes())
+    return [target / name for name in sources]
