@@ -426,14 +426,9 @@ def _thresholds(
     asked = dict(query)
     index = index_of(rs)
     start, end = index.window[name]
-    months: set[YearMonth] = set()
-    for node in (*index.lineage[name], EVERY):
-        for group in index.rows.get(node, {}).values():
-            for r in group:
-                if r.row.from_:
-                    months.add(r.row.from_)
-                if r.row.until:
-                    months.add(r.row.until.next())
+    groups = [g for n in (*index.lineage[name], EVERY) for g in index.rows.get(n, {}).values()]
+    rows = [r.row for group in groups for r in group]
+    months = {r.from_ for r in rows if r.from_} | {r.until.next() for r in rows if r.until}
     if asked["window"]:
         months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
 

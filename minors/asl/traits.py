@@ -282,11 +282,7 @@ class Profile(Projection):
             return None
         able = [t for t in pf if t.value is True]
         available = True if able else (False if pf else None)
-        clauses = list(
-            dict.fromkeys(
-                t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
-            )
-        )
+        clauses = [t.clause for t in self.traits if t.kind in _PF_KINDS]
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
@@ -306,7 +302,7 @@ class Profile(Projection):
             "classes": classes or None,
             "units": sorted({u for t in able for u in t.condition.units}) or None,
             "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
-            "clauses": clauses,
+            "clauses": list(dict.fromkeys(c for c in clauses if c.startswith("A25"))),
         }
         if available is False:  # the figures describe the use of a PF the unit has
             out.update({k: None for k in out if k not in ("available", "reference", "clauses")})
