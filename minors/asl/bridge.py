@@ -61,14 +61,6 @@ def _enemies(game: BaseGame, name: str) -> list[str]:
     return list(game.raw_state.minors[name].at_war_with)
 
 
-def _named(game: BaseGame, name: str) -> str:
-    """A country's canonical name, or a name that is no country (a nationality) as given."""
-    try:
-        return game.ruleset.resolve(name)
-    except UnknownNameError:
-        return name
-
-
 def _mapping(game: BaseGame, name: str) -> CountryMapping:
     """The nationality of a country's troops in this game: its side, its fate."""
     rs, state = game.ruleset, game.raw_state
@@ -82,12 +74,15 @@ def _mapping(game: BaseGame, name: str) -> CountryMapping:
     return country_nationality(name, side=side, conquered=conquered, ruleset=rs)
 
 
-def _against(game: BaseGame, name: str) -> str:
-    """What a profile opposes: a country's troops as the nationality they are in this game
-    (else the country, which no opponent-bound row names), a nationality as named."""
-    if name not in game.ruleset.minors and name not in game.ruleset.majors:
-        return name
-    return _mapping(game, name).nationality or name
+def _opponent(game: BaseGame, name: str) -> tuple[str, str]:
+    """A country's canonical name and what a profile opposes: its troops as the nationality
+    they are in this game (else the country, which no opponent-bound row names); a name
+    that is no country (a nationality), as given, twice."""
+    try:
+        country = game.ruleset.resolve(name)
+    except UnknownNameError:
+        return name, name
+    return country, _mapping(game, country).nationality or country
 
 
 @checked(ProfileError)
@@ -116,13 +111,11 @@ def troops(
     alone = Troops(name, nation, reason, clause, month, vs, home, (), None)
     if nation is None:
         return [alone]
-    _, *rest = SEASON_MONTHS[game.clock.season]
-    inside = {_month(game.clock.year, m) for m in rest}
+    inside = {_month(game.clock.year, m) for m in SEASON_MONTHS[game.clock.season][1:]}
     opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
     out = []
     for opponent in opponents or [None]:
-        named = _named(game, opponent) if opponent is not None else None
-        against = _against(game, named) if named is not None else None
+        named, against = _opponent(game, opponent) if opponent is not None else (None, None)
         query: dict[str, Any] = {
             "unit_class": unit_class,
             "unit": unit,
