@@ -39,9 +39,7 @@ class Chain(Generic[T]):
 
     def append(self, item: T) -> Self:
         """A chain of these items and `item` after them."""
-        chain = object.__new__(type(self))
-        chain._head, chain._length, chain._cache = (item, self._head), self._length + 1, None
-        return chain
+        return self._of((item, self._head), self._length + 1)
 
     def extend(self, items: Iterable[T]) -> Self:
         """A chain of these items and `items` after them (this one when `items` is empty)."""
