@@ -1,8 +1,5 @@
 """The hex geometry of the Human Wave checks: ASL board coordinates (`O3`, `GG10`),
-hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry").
-A hex is held in "doubled" coordinates, in which the six neighbours are fixed offsets and
-distance is a formula.
-"""
+hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry")."""
 
 from __future__ import annotations
 
@@ -20,20 +17,15 @@ __all__ = ["Hex", "HexError", "HexGrain", "Hexside", "distance", "grains_through
 
 
 class Hexside(IntEnum):
-    """A hexside of a hex, numbered as on the Sniper counter (A25.231's example)."""
+    """A hexside of a hex, numbered as on the Sniper counter (A25.231's example): 1 faces the
+    top of the board, and the numbers run clockwise (docs/humanwave.md, "The geometry")."""
 
     N = 1
-    """Toward the top of the board: the next lower row of the same column."""
     NE = 2
-    """Up and to the right: the next column, half a hex higher."""
     SE = 3
-    """Down and to the right: the next column, half a hex lower."""
     S = 4
-    """Toward the bottom of the board: the next higher row of the same column."""
     SW = 5
-    """Down and to the left: the previous column, half a hex lower."""
     NW = 6
-    """Up and to the left: the previous column, half a hex higher."""
 
     @checked(HexError)
     def turned(self, steps: int) -> Hexside:

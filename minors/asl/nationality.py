@@ -76,10 +76,8 @@ def country_nationality(
     conquered: bool = False,
     ruleset: Ruleset | None = None,
 ) -> CountryMapping:
-    """The A25 nationality of a minor country's or major power's troops: as Germany's ally
-    (`side="axis"`) a minor may take another; after its conquest, its forces fight on as
-    its `organized_by` nationality (A25.92). A country without troops A25 describes maps to
-    None with the reason."""
+    """The A25 nationality of a minor country's or major power's troops, or None with the
+    reason, as Germany's ally and after its conquest (A25.92; docs/nationality.md)."""
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
     try:
@@ -254,10 +252,8 @@ def _classes(
 def _vs(
     name: str | None, nationality: str, index: Index, rs: Ruleset
 ) -> tuple[str | None, frozenset[str], str]:
-    """The opponent, its line of the tree, and why A25 does not describe it. A country whose
-    troops A25 does not describe (Japan, Thailand) is an opponent all the same: it is none
-    of the nationalities a row names, so a `vs` row does not hold against it and a `not_vs`
-    row does."""
+    """The opponent, its line of the tree, and why A25 does not describe it (a country
+    A25 does not describe is an opponent all the same: docs/nationality.md)."""
     if name is None:
         return None, frozenset(), ""
     opponent, country, reason = _lookup(name, rs)

@@ -200,7 +200,6 @@ class Projection:
     "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
-    """The To Hit colour of each kind of weapon."""
     paatc: Paatc | None
     """The PAATC taken (A25.65, A25.81, A25.91)."""
     broken_morale_delta: int | None
@@ -274,8 +273,7 @@ class Profile(Projection):
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
         """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
-        troops; a unit no `pf` row gives PF to has `available` false and no figures
-        (docs/nationality.md, "Projections and the JSON")."""
+        troops (docs/nationality.md, "Projections and the JSON")."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
         if not pf and not rules:

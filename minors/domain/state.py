@@ -1,9 +1,5 @@
-"""A game's state as frozen data (`GameState`), and states and events to plain data and back.
-
-The converter is the domain's (strict scalars, enums, moments, levels) with the state's
-ledger and wars, and the events as a tagged union keyed by `effect` (the record's class
-name, as logs and the JSON of a run write them).
-"""
+"""A game's state as frozen data (`GameState`), and states and events to plain data and back
+(the domain's converter, with the ledger, the wars and the events keyed by `effect`)."""
 
 from __future__ import annotations
 
