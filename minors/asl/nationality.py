@@ -151,10 +151,8 @@ def _date(
         month = YearMonth.of(value)
     except (YearMonthError, TypeError) as exc:
         raise ProfileError(f"impossible date: {exc}") from None
-    if not window:
-        return month
     start, end = index.window[nationality]
-    if (start and month < start) or (end and month > end):
+    if window and ((start and month < start) or (end and month > end)):
         record = rs.nationalities[nationality]
         span = f"from {start or 'the start'} to {end or 'the end'}"
         after = ""

@@ -18,8 +18,7 @@ _Link = tuple[Any, "_Link | None"]
 
 
 class Chain(Generic[T]):
-    """An immutable sequence of `T` whose `append` and `extend` return a new chain sharing
-    this one."""
+    """An immutable sequence of `T` whose `append` and `extend` return a new one sharing it."""
 
     __slots__ = ("_cache", "_head", "_length")
 
