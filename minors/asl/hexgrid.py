@@ -273,13 +273,11 @@ class HexGrain:
                 f"{[s.value for s in steps]}, neither one repeated nor two that meet alternated"
             )
         # The step out of the target is steps[at]; past the last hex, the pattern goes on.
-        out, other = (pair[at % 2], pair[(at + 1) % 2])
-        return cls(goal, out, other)
+        return cls(goal, pair[at % 2], pair[(at + 1) % 2])
 
     def __str__(self) -> str:
-        hexes = self.hexes(-3, 2)
         kind = "alternate hex grain" if self.is_alternate else "hex grain"
-        return f"{kind} {'-'.join(map(str, hexes))}..."
+        return f"{kind} {_joined(self.hexes(-3, 2))}..."
 
 
 def _joined(cells: Sequence[Hex]) -> str:
