@@ -55,46 +55,34 @@ class Troops:
     profile: Profile | None
 
 
-def _side(game: BaseGame, name: str) -> Side | None:
-    rs = game.ruleset
-    if name in rs.majors:
-        return rs.side_of[name]
-    state = game.raw_state.minors[name]
-    return rs.side_of[state.major] if state.major is not None else None
-
-
-def _conquered(game: BaseGame, name: str) -> bool:
-    if name in game.ruleset.majors:
-        return name in game.raw_state.surrendered  # France's fall in this game
-    return game.raw_state.minors[name].status is Status.CONQUERED
-
-
 def _enemies(game: BaseGame, name: str) -> list[str]:
     if name in game.ruleset.majors:
         return sorted({b if a == name else a for a, b in game.raw_state.wars if name in (a, b)})
     return list(game.raw_state.minors[name].at_war_with)
 
 
-def _named(game: BaseGame, name: str) -> str:
-    """A country's canonical name, or a name that is no country (a nationality) as given."""
-    try:
-        return game.ruleset.resolve(name)
-    except UnknownNameError:
-        return name
-
-
 def _mapping(game: BaseGame, name: str) -> CountryMapping:
     """The nationality of a country's troops in this game: its side, its fate."""
-    side, conquered = _side(game, name), _conquered(game, name)
-    return country_nationality(name, side=side, conquered=conquered, ruleset=game.ruleset)
+    rs, state = game.ruleset, game.raw_state
+    side: Side | None
+    if name in rs.majors:
+        side, conquered = rs.side_of[name], name in state.surrendered  # France's fall in this game
+    else:
+        minor = state.minors[name]
+        side = rs.side_of[minor.major] if minor.major is not None else None
+        conquered = minor.status is Status.CONQUERED
+    return country_nationality(name, side=side, conquered=conquered, ruleset=rs)
 
 
-def _against(game: BaseGame, name: str) -> str:
-    """What a profile opposes: a country's troops as the nationality they are in this game
-    (else the country, which no opponent-bound row names), a nationality as named."""
-    if name not in game.ruleset.minors and name not in game.ruleset.majors:
-        return name
-    return _mapping(game, name).nationality or name
+def _opponent(game: BaseGame, name: str) -> tuple[str, str]:
+    """A country's canonical name and what a profile opposes: its troops as the nationality
+    they are in this game (else the country, which no opponent-bound row names); a name
+    that is no country (a nationality), as given, twice."""
+    try:
+        country = game.ruleset.resolve(name)
+    except UnknownNameError:
+        return name, name
+    return country, _mapping(game, country).nationality or country
 
 
 @checked(ProfileError)
@@ -123,13 +111,11 @@ def troops(
     alone = Troops(name, nation, reason, clause, month, vs, home, (), None)
     if nation is None:
         return [alone]
-    _, *rest = SEASON_MONTHS[game.clock.season]
-    inside = {_month(game.clock.year, m) for m in rest}
+    inside = {_month(game.clock.year, m) for m in SEASON_MONTHS[game.clock.season][1:]}
     opponents: list[str | None] = [vs] if vs is not None else [*_enemies(game, name)]
     out = []
     for opponent in opponents or [None]:
-        named = _named(game, opponent) if opponent is not None else None
-        against = _against(game, named) if named is not None else None
+        named, against = _opponent(game, opponent) if opponent is not None else (None, None)
         query: dict[str, Any] = {
             "unit_class": unit_class,
             "unit": unit,

@@ -116,12 +116,7 @@ def _build(rs: Ruleset) -> Index:
             next((nations[n].from_ for n in chain if nations[n].from_), None),
             next((nations[n].until for n in chain if nations[n].until), None),
         )
-        if any(
-            "commissar" in r.units
-            for n in nodes
-            for group in rows.get(n, {}).values()
-            for r in group
-        ):
+        if any("commissar" in r.units for n in nodes for g in rows.get(n, {}).values() for r in g):
             commissars.add(name)
     names = {name_key(n): n for n in nations}
     names.update({name_key(a): n for n, record in nations.items() for a in record.aliases})
@@ -163,13 +158,9 @@ def _status(r: Row, ctx: QueryContext, cls: UnitClass | None, closed: bool) -> i
         return _NO
     if r.classes is not None and (cls is None or cls not in r.classes):
         return _NO
-    status = _YES
-    if r.units:
-        if ctx.unit is not None:
-            if not ctx.unit.matches(r.units):
-                return _NO
-        else:
-            status = _OPEN
+    if r.units and ctx.unit is not None and not ctx.unit.matches(r.units):
+        return _NO
+    status = _OPEN if r.units and ctx.unit is None else _YES
     left_out = _left_out(r, ctx, cls)
     if left_out == _YES:
         return _NO

@@ -1,8 +1,5 @@
 """The hex geometry of the Human Wave checks: ASL board coordinates (`O3`, `GG10`),
-hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry").
-A hex is held in "doubled" coordinates, in which the six neighbours are fixed offsets and
-distance is a formula.
-"""
+hexsides numbered as on the Sniper counter, hex grains (docs/humanwave.md, "The geometry")."""
 
 from __future__ import annotations
 
@@ -20,20 +17,15 @@ __all__ = ["Hex", "HexError", "HexGrain", "Hexside", "distance", "grains_through
 
 
 class Hexside(IntEnum):
-    """A hexside of a hex, numbered as on the Sniper counter (A25.231's example)."""
+    """A hexside of a hex, numbered as on the Sniper counter (A25.231's example): 1 faces the
+    top of the board, and the numbers run clockwise (docs/humanwave.md, "The geometry")."""
 
     N = 1
-    """Toward the top of the board: the next lower row of the same column."""
     NE = 2
-    """Up and to the right: the next column, half a hex higher."""
     SE = 3
-    """Down and to the right: the next column, half a hex lower."""
     S = 4
-    """Toward the bottom of the board: the next higher row of the same column."""
     SW = 5
-    """Down and to the left: the previous column, half a hex lower."""
     NW = 6
-    """Up and to the left: the previous column, half a hex higher."""
 
     @checked(HexError)
     def turned(self, steps: int) -> Hexside:
@@ -68,11 +60,6 @@ MAX_ROW = 999
 """A hex is named with at most three digits of row (`A999`)."""
 _REACH = 2 * (MAX_ROW + 1) + 2 * MAX_COLUMN
 """No hex of a grain farther than this many steps from its target is on the board."""
-
-
-def _column_letters(column: int) -> str:
-    letter = chr(ord("A") + (column - 1) % 26)
-    return letter * (1 + (column - 1) // 26)
 
 
 @frozen(order=True, field_transformer=typed(HexError))
@@ -137,7 +124,8 @@ class Hex:
         return next((side for side in Hexside if self.neighbour(side) == other), None)
 
     def __str__(self) -> str:
-        return f"{_column_letters(self.column)}{self.row}"
+        letter = chr(ord("A") + (self.column - 1) % 26)
+        return f"{letter * (1 + (self.column - 1) // 26)}{self.row}"
 
     def __repr__(self) -> str:
         return f"Hex({str(self)!r})"
@@ -285,13 +273,11 @@ class HexGrain:
                 f"{[s.value for s in steps]}, neither one repeated nor two that meet alternated"
             )
         # The step out of the target is steps[at]; past the last hex, the pattern goes on.
-        out, other = (pair[at % 2], pair[(at + 1) % 2])
-        return cls(goal, out, other)
+        return cls(goal, pair[at % 2], pair[(at + 1) % 2])
 
     def __str__(self) -> str:
-        hexes = self.hexes(-3, 2)
         kind = "alternate hex grain" if self.is_alternate else "hex grain"
-        return f"{kind} {'-'.join(map(str, hexes))}..."
+        return f"{kind} {_joined(self.hexes(-3, 2))}..."
 
 
 def _joined(cells: Sequence[Hex]) -> str:

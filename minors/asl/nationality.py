@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date as Date
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 from attrs import frozen
@@ -54,9 +55,6 @@ __all__ = [
 ]
 
 
-# ---- names and countries -----------------------------------------------------------------
-
-
 @frozen
 class CountryMapping:
     """The A25 nationality of a country's troops, or None with the reason."""
@@ -78,10 +76,8 @@ def country_nationality(
     conquered: bool = False,
     ruleset: Ruleset | None = None,
 ) -> CountryMapping:
-    """The A25 nationality of a minor country's or major power's troops: as Germany's ally
-    (`side="axis"`) a minor may take another; after its conquest, its forces fight on as
-    its `organized_by` nationality (A25.92). A country without troops A25 describes maps to
-    None with the reason."""
+    """The A25 nationality of a minor country's or major power's troops, or None with the
+    reason, as Germany's ally and after its conquest (A25.92; docs/nationality.md)."""
     rs = ruleset or load_ruleset()
     name = rs.resolve(country)
     try:
@@ -148,9 +144,6 @@ def lineage(nationality: str, *, ruleset: Ruleset | None = None) -> tuple[str, .
     return index_of(rs).lineage[_resolve(nationality, rs)[0]]
 
 
-# ---- the query ---------------------------------------------------------------------------
-
-
 def _date(
     value: YearMonth | str | Date, nationality: str, index: Index, rs: Ruleset, *, window: bool
 ) -> YearMonth:
@@ -158,10 +151,8 @@ def _date(
         month = YearMonth.of(value)
     except (YearMonthError, TypeError) as exc:
         raise ProfileError(f"impossible date: {exc}") from None
-    if not window:
-        return month
     start, end = index.window[nationality]
-    if (start and month < start) or (end and month > end):
+    if window and ((start and month < start) or (end and month > end)):
         record = rs.nationalities[nationality]
         span = f"from {start or 'the start'} to {end or 'the end'}"
         after = ""
@@ -172,6 +163,19 @@ def _date(
             f" ({record.clause}){after}"
         )
     return month
+
+
+E = TypeVar("E", bound=StrEnum)
+
+
+def _member(kind: type[E], text: str, what: str, near: str | None) -> E:
+    """`text` as a member of `kind` (case, spaces and hyphens do not matter), or an
+    UnknownNameError suggesting the members close to `near` (none if it is None)."""
+    try:
+        return kind(name_key(text).replace(" ", "_"))
+    except ValueError:
+        close = [] if near is None else close_matches(near, [m.value for m in kind], 2, 0.6)
+        raise UnknownNameError(what, text, tuple(close)) from None
 
 
 def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryUnit | None:
@@ -186,12 +190,7 @@ def _unit(text: str | UnitType | None, nationality: str, index: Index) -> QueryU
                 f"counter of {nationality} troops (A25 names {known}; or give a unit type)", raw
             )
         return QueryUnit(found.type, found.rating, found.unit_class, found.clause)
-    key = name_key(raw).replace(" ", "_")
-    try:
-        kind = UnitType(key)
-    except ValueError:
-        close = close_matches(key, [t.value for t in UnitType], n=2, cutoff=0.6)
-        raise UnknownNameError("unit type", raw, tuple(close)) from None
+    kind = _member(UnitType, raw, "unit type", name_key(raw).replace(" ", "_"))
     if kind is UnitType.COMMISSAR and nationality not in index.commissars:
         raise ProfileError(f"{nationality} troops have no Commissars (A25.22, A25.24)")
     return QueryUnit(kind)
@@ -214,12 +213,7 @@ def _classes(
         return (None,)
     wanted: frozenset[UnitClass] | None = None
     if selector is not None:
-        try:
-            wanted = expand_classes((ClassSelector(name_key(selector).replace(" ", "_")),))
-        except ValueError:
-            names = tuple(c.value for c in ClassSelector)
-            close = close_matches(selector, names, n=2, cutoff=0.6)
-            raise UnknownNameError("unit class", selector, tuple(close)) from None
+        wanted = expand_classes((_member(ClassSelector, selector, "unit class", selector),))
     if unit is not None and unit.unit_class is not None:
         if wanted is not None and unit.unit_class not in wanted:
             raise ProfileError(
@@ -256,10 +250,8 @@ def _classes(
 def _vs(
     name: str | None, nationality: str, index: Index, rs: Ruleset
 ) -> tuple[str | None, frozenset[str], str]:
-    """The opponent, its line of the tree, and why A25 does not describe it. A country whose
-    troops A25 does not describe (Japan, Thailand) is an opponent all the same: it is none
-    of the nationalities a row names, so a `vs` row does not hold against it and a `not_vs`
-    row does."""
+    """The opponent, its line of the tree, and why A25 does not describe it (a country
+    A25 does not describe is an opponent all the same: docs/nationality.md)."""
     if name is None:
         return None, frozenset(), ""
     opponent, country, reason = _lookup(name, rs)
@@ -272,22 +264,8 @@ def _vs(
 
 
 def _enum_set(values: Iterable[Ssr | str] | str) -> frozenset[Ssr]:
-    out = set()
-    for value in (values,) if isinstance(values, str) else values:
-        try:
-            out.add(Ssr(name_key(str(value)).replace(" ", "_")))
-        except ValueError:
-            names = [s.value for s in Ssr]
-            close = close_matches(str(value), names, n=2, cutoff=0.6)
-            raise UnknownNameError("special rule", str(value), tuple(close)) from None
-    return frozenset(out)
-
-
-def _scenario_kind(value: ScenarioKind | str) -> ScenarioKind:
-    try:
-        return ScenarioKind(name_key(str(value)).replace(" ", "_"))
-    except ValueError:
-        raise UnknownNameError("scenario kind", str(value), ()) from None
+    given = (values,) if isinstance(values, str) else values
+    return frozenset(_member(Ssr, str(v), "special rule", str(v)) for v in given)
 
 
 @checked(ProfileError)
@@ -304,23 +282,16 @@ def profile(
     ruleset: Ruleset | None = None,
     window: bool = True,
 ) -> Profile:
-    """The A25 traits of `nationality`'s troops in the month `date`, asked as
+    """The A25 traits of `nationality`'s troops in the month `date`, asked (and refused) as
     docs/nationality.md ("The query") describes; `window=False` accepts a date outside the
-    years A25 gives the nationality (the bridge: France falls when it falls in the game).
-
-    Raises:
-        UnknownNameError: an unknown nationality, country, unit, class or special rule.
-        NoNationalityError: a country whose troops A25 does not describe.
-        ProfileError: an impossible date, or a class, unit or opponent the nationality
-            cannot have.
-    """
+    years A25 gives the nationality (the bridge: France falls when it falls in the game)."""
     rs = ruleset or load_ruleset()
     index = index_of(rs)
     name, country = _resolve(nationality, rs)
     month = _date(date, name, index, rs, window=window)
     the_unit = _unit(unit, name, index)
     selector = str(unit_class) if unit_class is not None else None
-    kind = _scenario_kind(scenario_kind)
+    kind = _member(ScenarioKind, str(scenario_kind), "scenario kind", None)
     passes = _classes(selector, the_unit, name, index, kind)
     vs_name, vs_lineage, vs_outside = _vs(vs, name, index, rs)
     ctx = QueryContext(
@@ -353,6 +324,7 @@ def profile(
     ranked.sort(key=lambda p: (text_order.get(p[0].clause, len(text_order)), p[0].clause, p[1]))
     own = [_tree_trait(rs, n, index if n == name else None) for n in index.lineage[name]]
     traits = (*own, *(t for t, _ in ranked))
+    rules = sorted({t.clause for t in traits if t.clause in text_order}, key=text_order.__getitem__)
 
     closed_ctx = attrs.evolve(ctx, unit=the_unit or QueryUnit(UnitType.SQUAD))
     per_class = {cls: project(resolve_rows(index, name, closed_ctx, cls, True)) for cls in passes}
@@ -365,11 +337,7 @@ def profile(
         traits=traits,
         **attrs.asdict(merged, recurse=False),
         by_class=MappingProxyType(by_class),
-        rules=tuple(
-            sorted(
-                {t.clause for t in traits if t.clause in text_order}, key=lambda c: text_order[c]
-            )
-        ),
+        rules=tuple(rules),
         country=country,
     )
 
@@ -431,13 +399,8 @@ def thresholds(
     window: bool = True,
 ) -> tuple[YearMonth, ...]:
     """The months in which the profile asked with these arguments (those of `profile` but
-    the date) differs from the month before's. A month in which a row starts or stops
-    holding while a nearer row replaces it (Partisan ordnance stays red when A25.32 turns
-    other `(a)` pieces black) is not one.
-
-    Raises:
-        UnknownNameError, NoNationalityError, ProfileError: as `profile` does.
-    """
+    the date) differs from the month before's (docs/nationality.md: a row a nearer one
+    replaces, as A25.242's Partisan ordnance does A25.32's, makes none)."""
     rs = ruleset or load_ruleset()
     query = {
         "unit_class": str(unit_class) if unit_class is not None else None,
@@ -457,14 +420,9 @@ def _thresholds(
     asked = dict(query)
     index = index_of(rs)
     start, end = index.window[name]
-    months: set[YearMonth] = set()
-    for node in (*index.lineage[name], EVERY):
-        for group in index.rows.get(node, {}).values():
-            for r in group:
-                if r.row.from_:
-                    months.add(r.row.from_)
-                if r.row.until:
-                    months.add(r.row.until.next())
+    groups = [g for n in (*index.lineage[name], EVERY) for g in index.rows.get(n, {}).values()]
+    rows = [r.row for group in groups for r in group]
+    months = {r.from_ for r in rows if r.from_} | {r.until.next() for r in rows if r.until}
     if asked["window"]:
         months = {m for m in months if (start is None or m > start) and (end is None or m <= end)}
 

@@ -1,6 +1,4 @@
-"""docs/nationality.md's tables, generated from the A25 tables: the module run as a script
-prints them; with `--write FILE` it replaces the part of FILE between the markers.
-"""
+"""docs/nationality.md's tables, generated from the A25 tables (run it as a script: `main`)."""
 
 from __future__ import annotations
 

@@ -41,9 +41,7 @@ class PersonnelKind(StrEnum):
 _MMC = frozenset({PersonnelKind.SQUAD, PersonnelKind.HALF_SQUAD, PersonnelKind.CREW})
 
 _THREE_PART = re.compile(r"^(\d{1,2})-(\d{1,2})-(\d{1,2})$")
-"""`FP-range-morale`, as on squads, half-squads, crews and heroes."""
 _LEADER = re.compile(r"^(\d{1,2})([+-])(\d)$")
-"""`morale-modifier` or `morale+modifier`, as on leaders (`8-1`, `10-0`, `6+1`)."""
 
 
 @checked(PersonnelError)

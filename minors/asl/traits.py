@@ -200,7 +200,6 @@ class Projection:
     "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
-    """The To Hit colour of each kind of weapon."""
     paatc: Paatc | None
     """The PAATC taken (A25.65, A25.81, A25.91)."""
     broken_morale_delta: int | None
@@ -274,19 +273,14 @@ class Profile(Projection):
     @property
     def panzerfaust(self) -> dict[str, Any] | None:
         """Panzerfaust use (A25.76, A25.85, C13.3), or None when no PF rule concerns the
-        troops; a unit no `pf` row gives PF to has `available` false and no figures
-        (docs/nationality.md, "Projections and the JSON")."""
+        troops (docs/nationality.md, "Projections and the JSON")."""
         pf = self.of(TraitKind.PF)
         rules = self.of(TraitKind.PF_RULES)
         if not pf and not rules:
             return None
         able = [t for t in pf if t.value is True]
         available = True if able else (False if pf else None)
-        clauses = list(
-            dict.fromkeys(
-                t.clause for t in self.traits if t.kind in _PF_KINDS and t.clause.startswith("A25")
-            )
-        )
+        clauses = [t.clause for t in self.traits if t.kind in _PF_KINDS]
 
         def one(kind: TraitKind) -> Any:
             values = {_json_value(t.value) for t in self.of(kind)}
@@ -306,7 +300,7 @@ class Profile(Projection):
             "classes": classes or None,
             "units": sorted({u for t in able for u in t.condition.units}) or None,
             "except_units": sorted({u for t in able for u in t.condition.except_units}) or None,
-            "clauses": clauses,
+            "clauses": list(dict.fromkeys(c for c in clauses if c.startswith("A25"))),
         }
         if available is False:  # the figures describe the use of a PF the unit has
             out.update({k: None for k in out if k not in ("available", "reference", "clauses")})
@@ -329,11 +323,5 @@ class Profile(Projection):
         }
 
 
-_PF_KINDS = (
-    TraitKind.PF_RULES,
-    TraitKind.PF,
-    TraitKind.PF_RANGE,
-    TraitKind.PF_CHECK_DR,
-    TraitKind.PF_CHECK_DRM,
-    TraitKind.PF_SHOT_CAP,
-)
+_PF_KINDS = tuple(k for k in TraitKind if k.value.split("_")[0] == "pf")
+"""The Panzerfaust kinds: `pf` and the `pf_*` ones."""

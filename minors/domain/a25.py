@@ -1,7 +1,5 @@
 """The vocabulary of ASL A25 nationality distinctions, which the A25 tables and the queries
-of `minors.nationality` speak: classes, unit types, trait kinds, special rules, scenario
-kinds, the values traits take, and the year-month of a scenario.
-"""
+of `minors.nationality` speak."""
 
 from __future__ import annotations
 
@@ -95,8 +93,7 @@ class YearMonth:
 
 
 class UnitClass(StrEnum):
-    """The quality class of a Multi-Man Counter. Green and Conscript units are
-    Inexperienced; Partisans have no class at all (A25.24)."""
+    """The quality class of a Multi-Man Counter; Partisans have no class at all (A25.24)."""
 
     ELITE = "elite"
     FIRST_LINE = "first_line"

@@ -1,11 +1,8 @@
 """A public function's arguments, and a public record's fields, checked against their
 annotations: a value of the wrong type is the module's own malformed-input error, raised
-where it enters, never an `AttributeError` or `TypeError` from deep inside.
-
+where it enters, never an `AttributeError` or `TypeError` from deep inside:
 `checked(ProfileError)` marks a function, `typed(HumanWaveError)` is a record's attrs
-`field_transformer`. They read classes, `None`, unions, `Any`, `list`, `frozenset`,
-`Iterable` (an iterator is read once, into a tuple), `Sequence` and `Mapping`; `int` and
-`float` take no `True` or `False`.
+`field_transformer`.
 """
 
 from __future__ import annotations
@@ -53,7 +50,6 @@ def _anything(value: Any, path: str) -> Any:
     return value
 
 
-_ANYTHING: Fit = _anything
 _ITERABLES = {Iterable, Sequence, list, frozenset}
 
 
@@ -85,7 +81,7 @@ def _compile(hint: Any) -> Fit:
         raise _Mismatch(path, expected, value)
 
     if hint is Any:
-        return _ANYTHING
+        return _anything
     if hint is None or hint is type(None):
         return lambda value, path: value if value is None else mismatch(value, path)
     if origin in (Union, types.UnionType):
@@ -130,7 +126,7 @@ def _compile(hint: Any) -> Fit:
 
         return items
     if not isinstance(hint, type):
-        return _ANYTHING  # a kind of annotation the checker does not read
+        return _anything  # a kind of annotation the checker does not read
     numbers = (int, float) if hint is float else (hint,)
     no_bool = hint in (int, float)
 
@@ -191,7 +187,7 @@ def typed(error: Error) -> Callable[[type, list[attrs.Attribute[Any]]], list[att
         def validator_of(where: str) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
             def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
                 try:
-                    fits().get(attribute.name, _ANYTHING)(value, "")
+                    fits().get(attribute.name, _anything)(value, "")
                 except _Mismatch as miss:
                     raise error(miss.message(where)) from None
 

@@ -18,8 +18,7 @@ _Link = tuple[Any, "_Link | None"]
 
 
 class Chain(Generic[T]):
-    """An immutable sequence of `T` whose `append` and `extend` return a new chain sharing
-    this one."""
+    """An immutable sequence of `T` whose `append` and `extend` return a new one sharing it."""
 
     __slots__ = ("_cache", "_head", "_length")
 
@@ -28,8 +27,7 @@ class Chain(Generic[T]):
         length = 0
         for item in items:
             head, length = (item, head), length + 1
-        self._head = head
-        self._length = length
+        self._head, self._length = head, length
         self._cache: tuple[T, ...] | None = None
 
     @classmethod
@@ -40,9 +38,7 @@ class Chain(Generic[T]):
 
     def append(self, item: T) -> Self:
         """A chain of these items and `item` after them."""
-        chain = object.__new__(type(self))
-        chain._head, chain._length, chain._cache = (item, self._head), self._length + 1, None
-        return chain
+        return self._of((item, self._head), self._length + 1)
 
     def extend(self, items: Iterable[T]) -> Self:
         """A chain of these items and `items` after them (this one when `items` is empty)."""

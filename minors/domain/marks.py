@@ -1,8 +1,6 @@
 """Marks of the code that carries a clause where no rulebook collects it (the A25 checks
-and queries, rule 82's queries). A mark only records the clause and what the code gives
-while it is switched off; `marked(modules)` finds the marks as a rulebook finds its rules,
-for `minors rules coverage` and the disabled-clause run (tests/mutation/run_disabled.py).
-"""
+and queries, rule 82's queries), for `minors rules coverage` and the disabled-clause run
+(docs/testing.md)."""
 
 from __future__ import annotations
 

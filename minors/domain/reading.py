@@ -45,9 +45,8 @@ possessive and no two tries can scan the same string."""
 
 
 def read_file(path: str | os.PathLike[str], what: str = "the file") -> bytes:
-    """The bytes of the regular file `path`, at most `MAX_BYTES` of them; it is opened
-    without blocking, so a FIFO with no writer opens at once (and is refused). An
-    InputError says what is wrong, not naming the file."""
+    """The bytes of the regular file `path`, at most `MAX_BYTES` of them, opened without
+    blocking (a FIFO is refused at once); an InputError says what is wrong, not the file."""
     name = os.fspath(path)
     if not name:
         raise InputError(f"cannot read {what}: the path is empty")

@@ -1,9 +1,5 @@
-"""A game's state as frozen data (`GameState`), and states and events to plain data and back.
-
-The converter is the domain's (strict scalars, enums, moments, levels) with the state's
-ledger and wars, and the events as a tagged union keyed by `effect` (the record's class
-name, as logs and the JSON of a run write them).
-"""
+"""A game's state as frozen data (`GameState`), and states and events to plain data and back
+(the domain's converter, with the ledger, the wars and the events keyed by `effect`)."""
 
 from __future__ import annotations
 
@@ -93,14 +89,12 @@ CONVERTER = records_converter()
 
 def state_dict(state: GameState) -> dict[str, Any]:
     """The complete canonical state as plain data."""
-    data: dict[str, Any] = CONVERTER.unstructure(state)
-    return data
+    return typing.cast(dict[str, Any], CONVERTER.unstructure(state))
 
 
 def structure_state(data: Mapping[str, Any]) -> GameState:
     """The state `state_dict` wrote (cattrs errors propagate: the caller says where)."""
-    state: GameState = CONVERTER.structure(data, GameState)
-    return state
+    return CONVERTER.structure(data, GameState)
 
 
 _EVENT_DATA: Callable[[Event], dict[str, Any]] = CONVERTER.get_unstructure_hook(Event)
@@ -126,5 +120,4 @@ def event_data(event: Event) -> dict[str, Any]:
 
 def event_from_data(data: Mapping[str, Any]) -> Event:
     """The event `event_data` wrote (for reading a log file)."""
-    event: Event = CONVERTER.structure(data, typing.cast(Any, Event))
-    return event
+    return typing.cast(Event, CONVERTER.structure(data, typing.cast(Any, Event)))

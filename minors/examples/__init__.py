@@ -1,11 +1,5 @@
-"""The example house rule, as data and as code, used across the docs, tests and tools.
-
-- `limit_of_eight.toml`, an overlay (data): the 82.32 foreign-factor limit lowered from ten
-  factors to eight. Pass it as `--ruleset` or `Game.new(ruleset=[LIMIT_OF_EIGHT])`.
-- `winter_truce`, a rulebook (code): rule 82 plus H1, no declaration of war on a minor
-  country in a winter turn. Pass it as `--rulebook winter-truce` or
-  `Game.new(rulebook=winter_truce.RULEBOOK)`.
-"""
+"""The example house rule, as data (`limit_of_eight.toml`, an overlay: 82.32's limit of ten
+foreign factors lowered to eight) and as code (`winter_truce`, a rulebook: rule 82 plus H1)."""
 
 from __future__ import annotations
 

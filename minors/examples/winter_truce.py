@@ -1,10 +1,6 @@
-"""The winter truce, an example house rule as code: rule 82 plus H1.
-
-H1 forbids declarations of war on minor countries in winter turns (war on a major power and
-Russia's border wars, which are no declarations, are unchanged). The rulebook extends rule
-82's with this module's one marked check and its own clause table, `winter_truce.toml`;
-it plays beside rule 82 in one process, and its logs name it.
-"""
+"""The winter truce, an example house rule as code: rule 82's rulebook extended with H1's
+one check and clause table, `winter_truce.toml` (war on a major power and Russia's border
+wars, which are no declarations, are unchanged)."""
 
 from __future__ import annotations
 

@@ -30,11 +30,8 @@ FILES = tuple(_sources())
 
 
 def write(folder: str | Path) -> list[Path]:
-    """Write the starter files into `folder` (made if need be); the paths written.
-
-    Raises:
-        StarterError: `folder` is a file, or holds one of the files (nothing is written).
-    """
+    """Write the starter files into `folder` (made if need be); the paths written. A
+    StarterError if `folder` is a file or holds one of the files (nothing is written)."""
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise StarterError(f"{target}: not a folder")
@@ -46,9 +43,6 @@ def write(folder: str | Path) -> list[Path]:
             "(choose another folder, or move them away)"
         )
     target.mkdir(parents=True, exist_ok=True)
-    written = []
     for name, source in sources.items():
-        path = target / name
-        path.write_bytes(source.read_bytes())
-        written.append(path)
-    return written
+        (target / name).write_bytes(source.read_bytes())
+    return [target / name for name in sources]
