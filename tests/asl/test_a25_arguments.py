@@ -28,12 +28,12 @@ from minors.asl import (
     hexgrid,
     humanwave,
     nationality,
-    nationality_doc,
     personnel,
     traits,
 )
 from minors.domain import Side
 from minors.domain.a25 import TraitKind, UnitClass
+from tests.tools import nationality_doc
 
 RS = load_ruleset()
 GAME = minors.Game.new()

@@ -16,7 +16,6 @@ from click.testing import CliRunner
 
 import minors
 from minors import ClauseKind, TableError, UnknownNameError, load_ruleset
-from minors.asl.nationality_doc import generated_part, markdown
 from minors.cli import main
 from minors.domain.a25 import TraitKind, UnitClass, YearMonth
 from minors.errors import clause_key
@@ -30,6 +29,7 @@ from minors.nationality import (
     thresholds,
 )
 from tests.paths import ROOT
+from tests.tools.nationality_doc import generated_part, markdown
 
 CASES = tomllib.loads((ROOT / "tests/data/a25/cases.toml").read_text(encoding="utf-8"))["case"]
 RS = load_ruleset()
@@ -577,7 +577,7 @@ def test_cli_errors_exit_2_with_one_line(args: tuple[str, ...], message: str) ->
 
 
 def test_docs_tables_are_the_generated_ones() -> None:
-    """docs/nationality.md holds exactly what `python -m minors.asl.nationality_doc` writes."""
+    """docs/nationality.md holds exactly what `python -m tests.tools.nationality_doc` writes."""
     document = (ROOT / "docs/nationality.md").read_text(encoding="utf-8")
     assert generated_part(document) == markdown(RS).strip()
 

@@ -1,0 +1,1 @@
+"""Maintainers' tools run from a checkout (not shipped in the package)."""
