@@ -15,21 +15,8 @@ from rich.text import Text
 
 from .._kernel.log import LogEntry
 from ..domain import LedgerKind
+from ..domain import events as ev
 from ..domain.clock import Moment
-from ..domain.events import (
-    BrpChange,
-    DeadlineSet,
-    Event,
-    Note,
-    PhaseEnded,
-    StatusChanged,
-    UnitEliminated,
-    UnitMoved,
-    UnitPlaced,
-    UnitRemoved,
-    WarBegan,
-    WarEnded,
-)
 from ..domain.state import event_data
 from ..errors import LogRangeError
 from ..rules82 import Game
@@ -39,34 +26,34 @@ __all__ = ["Selection", "concerns", "describe", "placed", "report", "select", "s
 _VERBS = {LedgerKind.GRANT: "gains", LedgerKind.DEDUCTION: "loses", LedgerKind.COST: "pays"}
 
 
-def describe(effect: Event) -> str:
+def describe(effect: ev.Event) -> str:
     """One effect as a sentence, with its rule id (once: a cause ending with it loses it)."""
     match effect:
-        case StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
+        case ev.StatusChanged(minor=minor, old=old, new=new, major=major, cause=cause):
             tie = f" ({major})" if major else ""
             text = f"{minor}: {old.value} → {new.value}{tie} — {cause}"
-        case WarBegan(a=a, b=b, cause=cause):
+        case ev.WarBegan(a=a, b=b, cause=cause):
             text = f"{a} and {b} are at war" + (f" — {cause}" if cause else "")
-        case WarEnded(a=a, b=b, cause=cause):
+        case ev.WarEnded(a=a, b=b, cause=cause):
             text = f"{a} and {b} are no longer at war" + (f" — {cause}" if cause else "")
-        case BrpChange(entry=entry):
+        case ev.BrpChange(entry=entry):
             what = _VERBS[entry.kind]
             about = f" for {entry.minor}" if entry.minor else ""
             undo = f" (undoes #{entry.undoes})" if entry.undoes else ""
             text = f"{entry.major} {what} {abs(entry.amount)} BRPs{about}{undo}"
-        case UnitEliminated(unit=unit, cause=cause):
+        case ev.UnitEliminated(unit=unit, cause=cause):
             text = f"unit {unit} is eliminated — {cause}"
-        case UnitPlaced(unit=unit, country=country):
+        case ev.UnitPlaced(unit=unit, country=country):
             text = f"unit {unit} is placed in {country}"
-        case UnitMoved(unit=unit, country=country):
+        case ev.UnitMoved(unit=unit, country=country):
             text = f"unit {unit} moves to {country}"
-        case UnitRemoved(unit=unit):
+        case ev.UnitRemoved(unit=unit):
             text = f"unit {unit} is removed"
-        case DeadlineSet(minor=minor, side=side, at=at):
+        case ev.DeadlineSet(minor=minor, side=side, at=at):
             text = f"{side} units must leave {minor} by the end of {at}"
-        case Note(text=note):
+        case ev.Note(text=note):
             text = note
-        case PhaseEnded(ended=ended):
+        case ev.PhaseEnded(ended=ended):
             text = f"end of {ended}"
     return f"{text.removesuffix(f' ({effect.rule})')}  [{effect.rule}]"
 
@@ -93,13 +80,13 @@ def unit_list(ids: Iterable[str]) -> str:
     return ", ".join(parts)
 
 
-def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
+def _grouped(effects: list[ev.Event]) -> Iterator[ev.Event | list[ev.Event]]:
     """The effects, runs of placements in a country or eliminations for a cause in a list."""
 
-    def group(effect: Event) -> tuple[object, ...] | None:
-        if isinstance(effect, UnitPlaced):
+    def group(effect: ev.Event) -> tuple[object, ...] | None:
+        if isinstance(effect, ev.UnitPlaced):
             return ("placed", effect.rule, effect.country)
-        if isinstance(effect, UnitEliminated):
+        if isinstance(effect, ev.UnitEliminated):
             return ("eliminated", effect.rule, effect.cause)
         return None
 
@@ -111,14 +98,14 @@ def _grouped(effects: list[Event]) -> Iterator[Event | list[Event]]:
             yield items
 
 
-def _describe_units(effects: list[Event]) -> str:
+def _describe_units(effects: list[ev.Event]) -> str:
     """A run of placements or eliminations as one sentence."""
     first = effects[0]
     ids = unit_list(getattr(e, "unit", "") for e in effects)
-    if isinstance(first, UnitPlaced):
+    if isinstance(first, ev.UnitPlaced):
         text = f"{len(effects)} units are placed in {first.country}: {ids}"
     else:
-        assert isinstance(first, UnitEliminated)
+        assert isinstance(first, ev.UnitEliminated)
         text = f"{len(effects)} units are eliminated — {first.cause}: {ids}"
     return f"{text}  [{first.rule}]"
 
@@ -133,16 +120,16 @@ def _command(entry: LogEntry) -> str:
     return f"{kind} {shown}" + (f" units={','.join(units)}" if units else "")
 
 
-def _sentences(effects: list[Event]) -> Iterator[str]:
+def _sentences(effects: list[ev.Event]) -> Iterator[str]:
     """The effects of one moment as sentences (82.12's wars of a country's partners in one)."""
     shared: dict[str, list[str]] = {}
     for effect in effects:
-        if isinstance(effect, WarBegan) and effect.rule == "82.12":
+        if isinstance(effect, ev.WarBegan) and effect.rule == "82.12":
             shared.setdefault(effect.a, []).append(effect.b)
     for item in _grouped(effects):
         if isinstance(item, list):
             yield _describe_units(item)
-        elif isinstance(item, WarBegan) and item.rule == "82.12":
+        elif isinstance(item, ev.WarBegan) and item.rule == "82.12":
             if item.a in shared:
                 names = ", ".join(shared.pop(item.a))
                 yield f"{item.a} is also at war with their partners: {names}  [82.12]"
@@ -189,20 +176,20 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
-def concerns(effect: Event, minor: str) -> bool:
+def concerns(effect: ev.Event, minor: str) -> bool:
     """Whether an effect is about `minor` (its canonical name)."""
     match effect:
-        case StatusChanged() | DeadlineSet():
+        case ev.StatusChanged() | ev.DeadlineSet():
             return effect.minor == minor
-        case WarBegan() | WarEnded():
+        case ev.WarBegan() | ev.WarEnded():
             return minor in (effect.a, effect.b)
-        case BrpChange():
+        case ev.BrpChange():
             return effect.entry.minor == minor
-        case UnitPlaced() | UnitMoved():
+        case ev.UnitPlaced() | ev.UnitMoved():
             return effect.country == minor
-        case UnitEliminated():
+        case ev.UnitEliminated():
             return _mentions(effect.cause, minor)
-        case Note():
+        case ev.Note():
             return _mentions(effect.text, minor)
     return False
 
@@ -213,15 +200,15 @@ def _names(command: dict[str, Any], minor: str) -> bool:
     return any(value == minor or (isinstance(value, list) and minor in value) for value in fields)
 
 
-def placed(entry: LogEntry) -> list[tuple[str, Event]]:
+def placed(entry: LogEntry) -> list[tuple[str, ev.Event]]:
     """Each effect of an entry with the moment (for an advance, the phase) it happened at."""
     moment = str(entry.moment)
     if entry.command.get("command") == "advance":
-        moment = next((e.ended for e in entry.effects if isinstance(e, PhaseEnded)), moment)
-    out: list[tuple[str, Event]] = []
+        moment = next((e.ended for e in entry.effects if isinstance(e, ev.PhaseEnded)), moment)
+    out: list[tuple[str, ev.Event]] = []
     for effect in entry.effects:
         out.append((moment, effect))
-        if isinstance(effect, PhaseEnded):
+        if isinstance(effect, ev.PhaseEnded):
             moment = effect.started
     return out
 
@@ -234,7 +221,7 @@ class Selection:
     format: int
     head: str
     filters: dict[str, Any]
-    entries: tuple[tuple[LogEntry, bool, tuple[tuple[str, Event], ...]], ...]
+    entries: tuple[tuple[LogEntry, bool, tuple[tuple[str, ev.Event], ...]], ...]
 
     def to_json(self) -> dict[str, Any]:
         """What `minors log show --json` prints (the `log-show` schema)."""
@@ -306,14 +293,14 @@ def select(
 
 
 def _rows(
-    entries: Iterable[tuple[LogEntry, bool, Sequence[tuple[str, Event]]]],
+    entries: Iterable[tuple[LogEntry, bool, Sequence[tuple[str, ev.Event]]]],
 ) -> Iterator[tuple[str, str]]:
     """(moment, line) for each entry: its command if shown, then its effects kept."""
     for entry, shown, kept in entries:
         if shown:
             yield str(entry.moment), "» " + _command(entry)
         for moment, run in groupby(
-            (item for item in kept if not isinstance(item[1], PhaseEnded)), key=lambda i: i[0]
+            (item for item in kept if not isinstance(item[1], ev.PhaseEnded)), key=lambda i: i[0]
         ):
             for text in _sentences([effect for _, effect in run]):
                 yield moment, text

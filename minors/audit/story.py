@@ -19,21 +19,8 @@ from attrs import frozen
 from .._kernel.log import LogEntry
 from .._kernel.rulebook import Rulebook
 from ..domain import Faction, Season, Status
+from ..domain import events as ev
 from ..domain.clock import Moment
-from ..domain.events import (
-    BrpChange,
-    DeadlineSet,
-    Event,
-    Note,
-    PhaseEnded,
-    StatusChanged,
-    UnitEliminated,
-    UnitMoved,
-    UnitPlaced,
-    UnitRemoved,
-    WarBegan,
-    WarEnded,
-)
 from ..errors import MinorsError, ReportError, UnknownNameError
 from ..rules82 import RULEBOOK, Game
 from .report import describe, placed
@@ -140,19 +127,21 @@ class _Reader:
                 continue
         return set()
 
-    def concerns(self, effect: Event, games: tuple[Game, ...]) -> set[str]:
+    def concerns(self, effect: ev.Event, games: tuple[Game, ...]) -> set[str]:
         match effect:
-            case StatusChanged(minor=minor) | DeadlineSet(minor=minor):
+            case ev.StatusChanged(minor=minor) | ev.DeadlineSet(minor=minor):
                 return {minor}
-            case WarBegan(a=a, b=b) | WarEnded(a=a, b=b):
+            case ev.WarBegan(a=a, b=b) | ev.WarEnded(a=a, b=b):
                 return {a, b} & self._known
-            case BrpChange(entry=entry):
+            case ev.BrpChange(entry=entry):
                 return {entry.minor} if entry.minor else set()
-            case UnitPlaced(unit=unit, country=country) | UnitMoved(unit=unit, country=country):
+            case (
+                ev.UnitPlaced(unit=unit, country=country) | ev.UnitMoved(unit=unit, country=country)
+            ):
                 return ({country} & self._known) | self.owner(unit, games)
-            case UnitRemoved(unit=unit) | UnitEliminated(unit=unit):
+            case ev.UnitRemoved(unit=unit) | ev.UnitEliminated(unit=unit):
                 return self.owner(unit, games)
-            case Note(text=text):
+            case ev.Note(text=text):
                 return set(self._names.findall(text))
         return set()
 
@@ -176,7 +165,7 @@ def _command_text(command: Mapping[str, Any], order: Iterable[str]) -> str:
 
 def _events(
     entry: LogEntry, reader: _Reader, games: tuple[Game, ...]
-) -> Iterator[tuple[Line, Event | None]]:
+) -> Iterator[tuple[Line, ev.Event | None]]:
     """The lines of one entry: its command, then what the rules did."""
     kind = entry.command["command"]
     if kind != "advance":
@@ -184,15 +173,15 @@ def _events(
         at, turn = str(entry.moment), Turn(entry.moment.turn).key
         text = _command_text(entry.command, reader.fields(kind))
         yield Line(entry.seq, at, turn, text, "", minors, True), None
-    happened = (item for item in placed(entry) if not isinstance(item[1], PhaseEnded))
+    happened = (item for item in placed(entry) if not isinstance(item[1], ev.PhaseEnded))
     for at, run in groupby(happened, key=lambda item: item[0]):
         turn, effects = Turn(Moment.parse(at).turn).key, [effect for _, effect in run]
         partners: dict[str, list[str]] = {}
         for effect in effects:
-            if isinstance(effect, WarBegan) and effect.rule == "82.12":
+            if isinstance(effect, ev.WarBegan) and effect.rule == "82.12":
                 partners.setdefault(effect.a, []).append(effect.b)
         for effect in effects:
-            if not (isinstance(effect, WarBegan) and effect.rule == "82.12"):
+            if not (isinstance(effect, ev.WarBegan) and effect.rule == "82.12"):
                 text = describe(effect).removesuffix(f"  [{effect.rule}]")
                 minors = reader.ordered(reader.concerns(effect, games))
                 yield Line(entry.seq, at, turn, text, effect.rule, minors), effect
@@ -232,7 +221,7 @@ def tell(
         try:
             if kind == "advance":
                 target = Moment.parse(fields["to"])
-                effects: list[Event] = []
+                effects: list[ev.Event] = []
                 while game.clock.turn < target.turn:
                     close_turn()
                     effects += game.advance_to(Moment.turn_start(game.clock.turn + 1))
@@ -247,7 +236,7 @@ def tell(
             )
         for event, change in _events(entry, reader, (game, before)):
             events.append(event)
-            if isinstance(change, StatusChanged):
+            if isinstance(change, ev.StatusChanged):
                 tie = f" ({change.major})" if change.major else ""
                 line = f"{change.old.value} → {change.new.value}{tie} [{change.rule}]"
                 changes.setdefault((change.minor, event.turn), []).append(line)
