@@ -98,7 +98,7 @@ def _switch_off_data(patch: pytest.MonkeyPatch, clause: str) -> None:
     patch.setattr(tables_module, "build", switched)
     tables_module._cached.cache_clear()
     if any(r.table == "transitions" for r in carriers.DATA.get(clause, ())):
-        table = machine._compile(
+        table = machine._routes_of(
             Machine(
                 model=None,
                 states=[s.value for s in minors.Status],

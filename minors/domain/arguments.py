@@ -72,7 +72,7 @@ def _describe(hint: Any) -> str:
     return str(hint)
 
 
-def _compile(hint: Any) -> Fit:
+def _fit_of(hint: Any) -> Fit:
     """A checker for `hint`."""
     expected = _describe(hint)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
@@ -85,7 +85,7 @@ def _compile(hint: Any) -> Fit:
     if hint is None or hint is type(None):
         return lambda value, path: value if value is None else mismatch(value, path)
     if origin in (Union, types.UnionType):
-        options = [_compile(a) for a in args]
+        options = [_fit_of(a) for a in args]
 
         def one_of(value: Any, path: str) -> Any:
             inner: _Mismatch | None = None
@@ -101,7 +101,7 @@ def _compile(hint: Any) -> Fit:
 
         return one_of
     if origin is Mapping:
-        keys, values = (_compile(a) for a in args)
+        keys, values = (_fit_of(a) for a in args)
 
         def mapping(value: Any, path: str) -> Any:
             if not isinstance(value, Mapping):
@@ -113,7 +113,7 @@ def _compile(hint: Any) -> Fit:
 
         return mapping
     if origin in _ITERABLES:
-        each = _compile(args[0])
+        each = _fit_of(args[0])
 
         def items(value: Any, path: str) -> Any:
             if not isinstance(value, origin):
@@ -151,7 +151,7 @@ def checked(error: Error) -> Callable[[Callable[P, R]], Callable[P, R]]:
         @functools.cache
         def fits() -> dict[str, Fit]:  # read at the first call: the hints may name later classes
             hints = typing.get_type_hints(func)
-            return {n: _compile(hints[n]) for n in names if n in hints}
+            return {n: _fit_of(hints[n]) for n in names if n in hints}
 
         def fit(name: str, value: Any) -> Any:
             check = fits().get(name)
@@ -182,7 +182,7 @@ def typed(error: Error) -> Callable[[type, list[attrs.Attribute[Any]]], list[att
     def transform(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
         @functools.cache
         def fits() -> dict[str, Fit]:
-            return {n: _compile(h) for n, h in typing.get_type_hints(cls).items()}
+            return {n: _fit_of(h) for n, h in typing.get_type_hints(cls).items()}
 
         def validator_of(where: str) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
             def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -224,7 +224,7 @@ def _guarded(converter: Callable[[Any], Any], where: str, error: Error) -> Calla
     @functools.cache
     def fit() -> Fit:
         first = next(iter(inspect.signature(converter).parameters), "")
-        return _compile(typing.get_type_hints(converter).get(first, Any))
+        return _fit_of(typing.get_type_hints(converter).get(first, Any))
 
     def guarded(value: Any) -> Any:
         try:

@@ -159,7 +159,7 @@ class Context:
 Route = tuple[tuple[tuple[str, bool], ...], Status]
 
 
-def _compile(machine: Machine) -> dict[tuple[Status, Trigger], tuple[Route, ...]]:
+def _routes_of(machine: Machine) -> dict[tuple[Status, Trigger], tuple[Route, ...]]:
     compiled: dict[tuple[Status, Trigger], tuple[Route, ...]] = {}
     for trigger, event in machine.events.items():
         for source, transitions in event.transitions.items():
@@ -170,7 +170,7 @@ def _compile(machine: Machine) -> dict[tuple[Status, Trigger], tuple[Route, ...]
     return compiled
 
 
-_TABLE = _compile(MACHINE)
+_TABLE = _routes_of(MACHINE)
 
 
 def table() -> Mapping[tuple[Status, Trigger], tuple[Route, ...]]:
