@@ -95,7 +95,7 @@ def troops(
     vs: str | None = None,
     unit_class: str | None = None,
     unit: str | None = None,
-    ssr: Iterable[str] = (),
+    ssr: Iterable[str] | str = (),
     scenario_kind: str = "historical",
 ) -> list[Troops]:
     """The A25 profile of `country`'s troops now, one per opponent (or against `vs`); they
@@ -121,7 +121,7 @@ def troops(
             "unit": unit,
             "vs": against,
             "home": home,
-            "ssr": tuple(ssr),
+            "ssr": ssr if isinstance(ssr, str) else tuple(ssr),  # one rule, or several
             "scenario_kind": scenario_kind,
             "ruleset": rs,
             "window": False,  # the game, not a fixed June 1940, says when France has fallen

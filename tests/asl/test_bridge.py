@@ -41,6 +41,15 @@ def test_one_profile_per_opponent_from_the_wars() -> None:
     assert found[0].profile.context.vs == "British"
 
 
+def test_one_special_rule_is_named_as_a_word_or_in_a_list() -> None:
+    """`ssr="home_morale"` is the rule, as `profile` takes it, not eleven letters."""
+    game = minors.run_scenario(SAMPLE, "1943-winter/axis/diplomacy")
+    one = troops(game, "Hungary", in_country="Hungary", ssr="home_morale")
+    listed = troops(game, "Hungary", in_country="Hungary", ssr=["home_morale"])
+    assert one == listed
+    assert one != troops(game, "Hungary", in_country="Hungary")  # the SSR changes the profile
+
+
 @pytest.mark.rule("A25.92")
 def test_a_conquered_allied_minor_fights_on_as_british() -> None:
     """Poland, conquered in Fall 1939, fields troops under British rules (organized_by)."""
