@@ -563,10 +563,15 @@ def test_cli_ssr_repeatable_and_comma_separated() -> None:
         (("Partisan", "--date", "1943-01", "--class", "green"), "A25.24"),
         (("German", "--date", "1944-01", "--ssr", "night"), "unknown special rule"),
         (("German",), "--date YYYY-MM"),
+        (("German", "--date", "1944-01", "--at", "1940-spring"), "--at take the context"),
+        (("German", "--date", "1944-01", "--in", "Germany"), "--in take the context"),
+        (("Hungary", "--scenario", "x.toml", "--at", "1940-spring", "--date", "1944-01"), "--date"),
+        (("Hungary", "--scenario", "x.toml", "--at", "1940-spring", "--home"), "--home cannot"),
     ],
 )
 def test_cli_errors_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
-    """Unknown names and impossible dates exit 2 with a clear message."""
+    """Unknown names, impossible dates and options that cannot apply exit 2 with a clear
+    message."""
     code, out, err = _cli("nationality", *args)
     assert code == 2
     assert out == ""
