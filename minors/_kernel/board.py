@@ -336,8 +336,7 @@ class Board:
         return old
 
     def used(self, unit_id: str) -> bool:
-        """Whether `unit_id` was ever given in this game: on the map, eliminated or
-        removed."""
+        """Whether `unit_id` was ever given in this game: on the map, eliminated or removed."""
         return unit_id in self.units or unit_id in self.gone
 
     # ---- ledger --------------------------------------------------------------------------

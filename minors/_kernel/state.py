@@ -1,5 +1,4 @@
-"""A minor's row on the live board (`MinorRow`), and the stable hash the position key is
-made of."""
+"""A minor's row on the live board (`MinorRow`), and the stable hash the position key is made of."""
 
 from __future__ import annotations
 

@@ -368,21 +368,15 @@ def nationality(
         "ssr": [s.strip() for item in ssrs for s in item.split(",") if s.strip()],
         "scenario_kind": scenario_kind,
     }
+    # with a scenario, --at gives the month and --in the place; without, --date and --home
+    given = {"--date": when, "--home": home} if scenario else {"--at": at, "--in": in_country}
+    ignored = " and ".join(flag for flag, value in given.items() if value)
+    if ignored:
+        how = "with --scenario: use --at and --in" if scenario else "without --scenario"
+        raise click.UsageError(f"{ignored} cannot apply {how}")
     if scenario is not None:
-        ignored = [flag for flag, given in (("--date", when), ("--home", home)) if given]
-        if ignored:  # the scenario gives the month and the place
-            raise click.UsageError(
-                f"{' and '.join(ignored)} cannot apply with --scenario: the month comes from "
-                "--at, fighting at home from --in COUNTRY"
-            )
         _bridge(name, scenario, at, in_country, as_json, overlays, context)
         return
-    ignored = [flag for flag, given in (("--at", at), ("--in", in_country)) if given]
-    if ignored:
-        raise click.UsageError(
-            f"{' and '.join(ignored)} take the context from a scenario: add --scenario FILE, "
-            "or give --date YYYY-MM (and --home) instead"
-        )
     if when is None:
         raise click.UsageError("give the scenario's month: --date YYYY-MM (or --scenario)")
     found = profile(name, when, home=home, ruleset=load_ruleset(overlays), **context)

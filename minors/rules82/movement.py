@@ -1,5 +1,4 @@
-"""Units: `place`, `move` and `remove`, and who may enter a minor country (82.32D, 82.41,
-82.83)."""
+"""Units: `place`, `move` and `remove`, and who may enter a minor country (82.32D, 82.41, 82.83)."""
 
 from __future__ import annotations
 

@@ -563,9 +563,18 @@ def test_cli_ssr_repeatable_and_comma_separated() -> None:
         (("Partisan", "--date", "1943-01", "--class", "green"), "A25.24"),
         (("German", "--date", "1944-01", "--ssr", "night"), "unknown special rule"),
         (("German",), "--date YYYY-MM"),
-        (("German", "--date", "1944-01", "--at", "1940-spring"), "--at take the context"),
-        (("German", "--date", "1944-01", "--in", "Germany"), "--in take the context"),
-        (("Hungary", "--scenario", "x.toml", "--at", "1940-spring", "--date", "1944-01"), "--date"),
+        (
+            ("German", "--date", "1944-01", "--at", "1940-spring"),
+            "--at cannot apply without --scenario",
+        ),
+        (
+            ("German", "--date", "1944-01", "--in", "Germany"),
+            "--in cannot apply without --scenario",
+        ),
+        (
+            ("Hungary", "--scenario", "x.toml", "--at", "1940-spring", "--date", "1944-01"),
+            "--date cannot apply with --scenario",
+        ),
         (("Hungary", "--scenario", "x.toml", "--at", "1940-spring", "--home"), "--home cannot"),
     ],
 )
