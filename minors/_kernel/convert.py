@@ -97,12 +97,9 @@ def _empty(name: str, record: Any) -> None:
 
 
 def build_command(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str, Any]) -> Any:
-    """The command `name` of `kinds` from its fields in the scenario vocabulary (strict).
-
-    Raises:
-        CommandError: unknown command, unknown or missing field, or a value of the wrong type
-            (named with its path: `units.0.kind`).
-    """
+    """The command `name` of `kinds` from its fields in the scenario vocabulary (strict):
+    `CommandError` for an unknown command, an unknown or missing field, or a value of the
+    wrong type (named with its path: `units.0.kind`)."""
     cls = kinds.get(name) if isinstance(name, str) else None
     if cls is None:
         raise CommandError(f"unknown command {name!r}; commands are {', '.join(sorted(kinds))}")
@@ -113,10 +110,12 @@ def build_command(kinds: Mapping[str, type[Any]], name: str, fields: Mapping[str
     try:
         built = _reader(cls)(data, cls)
     except (cattrs.BaseValidationError, CommandError, KeyError, TypeError, ValueError) as exc:
-        where, problem, _ = convert.first_problem(exc)
+        where, problem, fix = convert.first_problem(exc)
         known = ", ".join(vocabulary_key(a.name) for a in attrs.fields(cls))
         if problem == "required field is missing":
             raise CommandError(f"{name}: missing field {where!r}") from None
+        if problem.startswith("unknown field") and "." in where:  # in a unit: the unit's fields
+            raise CommandError(f"{name}: field {where!r}: {problem}; {fix}") from None
         if problem.startswith("unknown field"):
             raise CommandError(f"{name}: {problem} (fields: {known})") from None
         raise CommandError(f"{name}: field {where!r}: {problem}") from None

@@ -155,3 +155,18 @@ def test_the_sample_campaign_s_commands_build_again_from_their_log() -> None:
         assert fields_of(minors.command(name, **fields)) == entry.command
         seen.add(name)
     assert len(seen) > 5, seen
+
+
+def test_an_unknown_field_of_a_unit_names_the_units_fields() -> None:
+    """A field a unit does not have is named with its path and the unit's own fields, not the
+    command's (`units`, `in`, `hex`)."""
+    unit = {"id": "ger-1", "owner": "Germany", "kind": "infantry", "factors": 3, "colour": "red"}
+    try:
+        minors.command("place", units=[unit], in_="Germany")
+    except CommandError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("a unit with an unknown field was accepted")
+    assert "'units.0.colour'" in message
+    assert "id, owner, kind, factors" in message
+    assert "units, in, hex" not in message
