@@ -1,9 +1,7 @@
-"""A public function's arguments, and a public record's fields, checked against their
-annotations: a value of the wrong type is the module's own malformed-input error, raised
-where it enters, never an `AttributeError` or `TypeError` from deep inside:
-`checked(ProfileError)` marks a function, `typed(HumanWaveError)` is a record's attrs
-`field_transformer`.
-"""
+"""A public function's arguments, and a public record's fields, checked against their annotations: a
+value of the wrong type is the module's own malformed-input error, raised where it enters, never an
+`AttributeError` or `TypeError` from deep inside: `checked(ProfileError)` marks a function,
+`typed(HumanWaveError)` is a record's attrs `field_transformer`."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from ..domain import CommandKind, DiplomaticLevel, Side, Status
 from ..domain.clock import Phase
 from ..domain.events import UnitMoved, UnitPlaced, UnitRemoved
 from ..domain.units import Unit, UnitKind, moved
+from ..ruleset.tables import Ruleset
 from .conquest import attackers, vichy_colony
 from .powers import allies, at_war, side_members, side_of
 from .ties import TIED, tie_rule
@@ -213,9 +214,8 @@ def _entry_refused(p: Play, owner: str, country: str, clause: str) -> Refusal:
 
 
 def _entries(p: Play, cmd: Move | Place, clause: str) -> list[Refusal]:
-    """The refusals under `clause` of the units of `cmd` entering its country (which owners
-    each clause keeps out is worked out once per command and state: the seven entry checks
-    of a command ask in turn)."""
+    """The refusals under `clause` of the units of `cmd` entering its country (worked out
+    once per command and state: the seven entry checks of a command ask in turn)."""
     memo = p.board.memo()
     found = memo.get(id(cmd))
     if found is None or found[0] is not cmd:
@@ -239,13 +239,19 @@ def _entries(p: Play, cmd: Move | Place, clause: str) -> list[Refusal]:
 
 
 def _hex(p: Play, country: str, hex_label: str | None) -> list[Refusal]:
-    """K3: a hex named is one of the country's (where the tables list its hexes)."""
-    if hex_label is None or country not in p.rs.minors:
+    """K3: a hex named is one of the country's where the tables list its hexes, and never
+    another country's (the tables list no major power's hexes: docs/rules.md)."""
+    record = p.rs.minors.get(country)
+    hexes = record.hexes if record is not None else ()
+    if hex_label is None or hex_label in hexes:
         return []
-    hexes = p.rs.minors[country].hexes
-    if not hexes or hex_label in hexes:
+    if not hexes and p.rs.derived(_hex_countries).get(hex_label, country) == country:
         return []
     return [refuse(f"hex {hex_label!r} is not in {country}", hex=hex_label, country=country)]
+
+
+def _hex_countries(rs: Ruleset) -> dict[str, str]:
+    return {h: name for name, record in rs.minors.items() for h in record.hexes}
 
 
 @check(Place, "K3")

@@ -1,6 +1,5 @@
-"""Read the rule tables and overlays, merge them (docs/tables.md, "Overlays"), structure
-them into records, validate; every error names the file, entry and field at fault.
-"""
+"""Read the rule tables and overlays, merge them (docs/tables.md, "Overlays"), structure them into
+records, validate; every error names the file, entry and field at fault."""
 
 from __future__ import annotations
 

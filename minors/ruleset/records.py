@@ -428,9 +428,8 @@ class Association:
 
 @frozen
 class BorderWarRule:
-    """82.41's exception: `attacker` attacks `minor` without a declaration of war (66.2,
-    67.2); 82.52's: when `redeploy_when` then declares war on it, `redeploy_by` sets its
-    units up again."""
+    """82.41's exception: `attacker` attacks `minor` without a declaration of war (66.2, 67.2);
+    82.52's: when `redeploy_when` then declares war on it, `redeploy_by` sets its units up again."""
 
     minor: str
     attacker: str

@@ -1,10 +1,9 @@
 """`minors explore`: a bounded exhaustive search from a position, breadth first, positions
-deduplicated by `Game.key()`, every invariant of `minors.testing` checked once per position.
-Of the shortest sequences that break an invariant the least by rank is reported, the same on
-any number of workers; commands that commute are pruned by sleep sets, sound under rule 82
-(docs/scale.md gives the argument): a rulebook whose rules read across minors should run
-with `reduction=False` (`--no-reduction`).
-"""
+deduplicated by `Game.key()`, every invariant of `minors.testing` checked once per position. Of the
+shortest sequences that break an invariant the least by rank is reported, the same on any number of
+workers; commands that commute are pruned by sleep sets, sound under rule 82 (docs/scale.md gives
+the argument): a rulebook whose rules read across minors should run with `reduction=False`
+(`--no-reduction`)."""
 
 from __future__ import annotations
 
@@ -45,9 +44,8 @@ Sleeping = tuple[tuple[Command, frozenset[str]], ...]
 
 @frozen
 class Search:
-    """What an exploration searches: from `root`, steps of `kinds` (None: every kind that
-    generates candidates) and `pass`, to `depth` steps and/or until the clock reaches
-    `until`."""
+    """What an exploration searches: from `root`, steps of `kinds` (None: every kind that generates
+    candidates) and `pass`, to `depth` steps and/or until the clock reaches `until`."""
 
     root: Game
     kinds: tuple[str, ...] | None
@@ -360,9 +358,8 @@ def _run(runner: Runner, payload: Payload, nodes: Sequence[Node], leaves: bool) 
 def _merge(
     answers: Sequence[Expanded], frontier: Sequence[Node], visited: set[int], best: dict[int, Best]
 ) -> int:
-    """Merge the successors of `answers` into `best` (the next level's new positions: least
-    rank, intersected sleep sets), alike in any order of `answers`; the number of
-    successors seen."""
+    """Merge the successors of `answers` into `best` (the next level's new positions: least rank,
+    intersected sleep sets), alike in any order of `answers`; the number of successors seen."""
     by_rank = {node.rank: node for node in frontier}
     seen = 0
     for answer in answers:

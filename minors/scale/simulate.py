@@ -1,8 +1,7 @@
-"""`minors simulate`: many campaigns from one position to a horizon, under a policy, under
-one set of rules or two. A campaign is a pure function of its spec and its index (its own
-seed), so any outcome replays (`replay_campaign`) and the report is the same on any number
-of workers; the sides play the same seeds (docs/scale.md).
-"""
+"""`minors simulate`: many campaigns from one position to a horizon, under a policy, under one set
+of rules or two. A campaign is a pure function of its spec and its index (its own seed), so any
+outcome replays (`replay_campaign`) and the report is the same on any number of workers; the sides
+play the same seeds (docs/scale.md)."""
 
 from __future__ import annotations
 

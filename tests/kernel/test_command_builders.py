@@ -162,7 +162,7 @@ def test_an_unknown_field_of_a_unit_names_the_units_fields() -> None:
     command's (`units`, `in`, `hex`)."""
     unit = {"id": "ger-1", "owner": "Germany", "kind": "infantry", "factors": 3, "colour": "red"}
     try:
-        minors.command("place", units=[unit], in_="Germany")
+        minors.command("place", units=[unit], **{"in": "Germany"})
     except CommandError as exc:
         message = str(exc)
     else:

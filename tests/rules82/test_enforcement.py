@@ -319,3 +319,19 @@ def test_war_on_a_controlled_minor_ends_the_control() -> None:
     assert game.minor("Rumania").standing is None
     assert any(isinstance(e, minors.Note) and e.rule == "82.35" for e in effects)
     assert game.brps("Germany") == 5 - 10  # the Fall grant (5) stays; the war costs 10
+
+
+@pytest.mark.rule("K3")
+def test_a_hex_named_in_a_major_power_is_never_another_countrys() -> None:
+    """The tables list no major power's hexes, but a hex they give another country (Oslo,
+    Norway's) is not in Germany: placing or moving a unit there is refused under K3, while
+    a hex no country lists is taken as the engine's word (docs/rules.md, K3)."""
+    game = minors.Game.new()
+    game.advance_to("1939-fall/axis/movement")
+    unit = {"id": "ger-9", "owner": "Germany", "kind": "infantry", "factors": 3}
+    refused = game.check(command("place", units=[unit], hex="Oslo", **{"in": "Germany"}))
+    assert [(v.rule, v.message) for v in refused] == [("K3", "hex 'Oslo' is not in Germany")]
+    assert game.check(command("place", units=[unit], hex="Berlin", **{"in": "Germany"})) == []
+    game.apply(command("place", units=[unit], **{"in": "Germany"}))
+    moved = game.check(command("move", units=["ger-9"], to="Germany", hex="Warsaw"))
+    assert [v.rule for v in moved] == ["K3"]
