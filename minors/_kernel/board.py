@@ -94,8 +94,7 @@ class Board:
             **dict.fromkeys(state.eliminated, "eliminated"),
             **dict.fromkeys(state.removed, "removed"),
         }
-        """Every id taken off the map, in order, "eliminated" or "removed" (never given
-        again)."""
+        """Every id taken off the map, in order, "eliminated" or "removed" (never given again)."""
         where: dict[str, tuple[str, ...]] = {}
         owned: dict[str, tuple[str, ...]] = {}
         for unit in state.units.values():

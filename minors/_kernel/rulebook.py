@@ -455,8 +455,7 @@ class Rulebook:
             (base.rewritten if base is not None else frozenset())
             | {k if isinstance(k, str) else _rule_key(k) for k in (*(replace or {}), *remove)}
         )
-        """The keys of the base's rules this rulebook (or a base of it) replaced or
-        removed."""
+        """The keys of the base's rules this rulebook (or a base of it) replaced or removed."""
         seen = {id(e.function) for e in entries}
         for source in sources:
             try:

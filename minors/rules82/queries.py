@@ -147,6 +147,12 @@ def _newly_attacked(game: BaseGame, minor: str) -> str | None:
     return None
 
 
+def _enemy_of(game: BaseGame, owner: str, attacker: str) -> bool:
+    """82.72, 82.73: whether `owner` is an enemy major power: one at war with the attacker."""
+    pair = (owner, attacker) if owner < attacker else (attacker, owner)
+    return owner in game.ruleset.majors and pair in game.raw_state.wars
+
+
 @clause("82.71")
 def may_fly(game: BaseGame, unit_id: str, mission: Mission) -> Answer:
     """82.71: in the attacker's player turn, a newly attacked minor's air units may only
@@ -177,14 +183,15 @@ def may_fly(game: BaseGame, unit_id: str, mission: Mission) -> Answer:
 
 @clause("82.72")
 def may_assist(game: BaseGame, unit_id: str, minor: str, mission: Mission) -> Answer:
-    """82.72: in the attacker's player turn, a major power at war with the attacker helps a
-    newly attacked minor only by intercepting naval activity: no interception of air
-    transport over it, no defensive air support for its ground units."""
+    """82.72: in the attacker's player turn, only a major power already at war with the
+    attacker helps a newly attacked minor, and only by intercepting naval activity."""
     unit = game.unit(unit_id)
     name = game.ruleset.minor(minor).name
     attacker = _newly_attacked(game, name)
     if attacker is None or unit.owner not in game.ruleset.majors:
         return Answer(True, "82.72", f"{name} is not in the first turn of an attack")
+    if not _enemy_of(game, unit.owner, attacker):
+        return Answer(False, "82.72", f"{unit.owner} is not at war with {attacker}: no help")
     if mission is Mission.INTERCEPT_NAVAL:
         return Answer(True, "82.72", f"{unit_id} may intercept {attacker}'s naval activity")
     return Answer(
@@ -197,15 +204,13 @@ def may_assist(game: BaseGame, unit_id: str, minor: str, mission: Mission) -> An
 
 @clause("82.73")
 def zoc_extends(game: BaseGame, unit_id: str, minor: str, *, adjacent: bool) -> Answer:
-    """82.73: in the attacker's player turn, the zone of control of an enemy major power's
-    armor unit next to a newly attacked minor extends into its hexes (adjacency is the
-    caller's fact)."""
+    """82.73: in the attacker's player turn, an armor unit of a major at war with the attacker
+    next to the newly attacked minor extends its zone into it (adjacency: the caller's)."""
     unit = game.unit(unit_id)
     name = game.ruleset.minor(minor).name
     attacker = _newly_attacked(game, name)
-    state = game.raw_state.minors[name]
-    enemy = unit.owner in state.at_war_with
-    if attacker and enemy and adjacent and unit.kind is UnitKind.ARMOR:
+    enemy = attacker is not None and _enemy_of(game, unit.owner, attacker)
+    if enemy and adjacent and unit.kind is UnitKind.ARMOR:
         return Answer(True, "82.73", f"{unit_id}'s zone of control extends into {name}")
     return Answer(False, "82.73", f"82.73 does not extend {unit_id}'s zone of control into {name}")
 

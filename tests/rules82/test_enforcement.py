@@ -171,6 +171,8 @@ def _first_turn() -> minors.Game:
     game.advance_to("1940-spring/axis/movement")
     game.apply(command("place", units=[unit("gpz", "Germany", "armor")], **{"in": "Germany"}))
     game.apply(command("place", units=[unit("raf", "Britain", "air", 5)], **{"in": "Britain"}))
+    game.apply(command("place", units=[unit("bpz", "Britain", "armor")], **{"in": "Britain"}))
+    game.apply(command("place", units=[unit("usn", "U.S.", "naval", 5)], **{"in": "U.S."}))
     return game
 
 
@@ -208,14 +210,26 @@ def test_enemy_majors_help_only_by_naval_interception() -> None:
     assert queries.may_assist(game, "raf", "Sweden", Mission.INTERCEPT_NAVAL).rule == "82.72"
 
 
+@pytest.mark.rule("82.72")
+def test_only_majors_at_war_with_the_attacker_assist() -> None:
+    """82.72: the United States, neutral in 1940, may not even intercept naval missions
+    over Sweden in Germany's turn of attack; neither may the attacker's own side."""
+    game = _first_turn()
+    assert not queries.may_assist(game, "usn", "Sweden", Mission.INTERCEPT_NAVAL)
+    assert not queries.may_assist(game, "gpz", "Sweden", Mission.INTERCEPT_NAVAL)
+
+
 @pytest.mark.rule("82.73")
 def test_enemy_armor_zoc_extends_in_the_first_turn() -> None:
-    """82.73: German armor next to Sweden projects its zone of control into it."""
+    """82.73: in Germany's turn of attack, British armor next to Sweden projects its zone
+    of control into it; the attacker's own armor gains nothing from the rule."""
     game = _first_turn()
-    assert queries.zoc_extends(game, "gpz", "Sweden", adjacent=True)
-    assert not queries.zoc_extends(game, "gpz", "Sweden", adjacent=False)
-    game.advance_to("1940-spring/allies/diplomacy")
+    assert queries.zoc_extends(game, "bpz", "Sweden", adjacent=True)
+    assert not queries.zoc_extends(game, "bpz", "Sweden", adjacent=False)
     assert not queries.zoc_extends(game, "gpz", "Sweden", adjacent=True)
+    assert not queries.zoc_extends(game, "raf", "Sweden", adjacent=True)  # not armor
+    game.advance_to("1940-spring/allies/diplomacy")
+    assert not queries.zoc_extends(game, "bpz", "Sweden", adjacent=True)
 
 
 @pytest.mark.rule("82.34")
