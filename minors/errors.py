@@ -364,9 +364,8 @@ class ReportError(MinorsError):
 
 
 class ScaleError(MinorsError):
-    """Work at scale (`minors.scale`) cannot go on: a worker's tables or rulebook digest
-    differently from the client's, the scheduler cannot be reached, or the cluster lost
-    the work."""
+    """Work at scale (`minors.scale`) cannot go on: a worker's tables or rulebook digest differently
+    from the client's, the scheduler cannot be reached, or the cluster lost the work."""
 
 
 class ScaleInputError(ScaleError, ValueError):

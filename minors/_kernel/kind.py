@@ -111,12 +111,11 @@ def vocabulary_key(attribute: str) -> str:
 # ---- canonical names and the form of every field -------------------------------------------
 
 Step = tuple[str, str, int, bool, Names | None, Any]
-"""What `resolve` does with a field: (attribute, key, code, optional, what it names, type).
-The code: 0 a minor, 1 a major, 2 either (checked or made canonical), 3 a unit list
-(checked), 4 a tuple of records (each resolved), 5 text, 6 a value of exactly the type
-(`int`: not a bool), 7 a tuple of such values, 8 an enum member (its value made one), 9 an
-instance of the type. `optional` lets None pass. Plain integers: enum lookups cost on the
-hot path."""
+"""What `resolve` does with a field: (attribute, key, code, optional, what it names, type). The
+code: 0 a minor, 1 a major, 2 either (checked or made canonical), 3 a unit list (checked), 4 a tuple
+of records (each resolved), 5 text, 6 a value of exactly the type (`int`: not a bool), 7 a tuple of
+such values, 8 an enum member (its value made one), 9 an instance of the type. `optional` lets None
+pass. Plain integers: enum lookups cost on the hot path."""
 _CODES = {Names.MINOR: 0, Names.MAJOR: 1, Names.COUNTRY: 2, Names.UNITS: 3}
 _EXACT = (int, bool, float)
 """Types whose values must be of the type itself (`True` is no count, 5 no fraction)."""

@@ -251,10 +251,9 @@ class _Rule(Generic[T]):
 
 
 def _dispatcher(fn: Callable[..., Any], key: str, otherwise: Any) -> Callable[..., Any]:
-    """What `rule` puts in place of `fn`: it runs the function in force (`fn`, a variant's,
-    or none while off: then it gives `otherwise`). One of one to four plain parameters gets
-    a dispatcher of that many (about 20 calls per command; `*args, **kwargs` costs 2.5 times
-    as much a call)."""
+    """What `rule` puts in place of `fn`: it runs the function in force (`fn`, a variant's, or none
+    while off: then it gives `otherwise`). One of one to four plain parameters gets a dispatcher of
+    that many (about 20 calls per command; `*args, **kwargs` costs 2.5 times as much a call)."""
     params = list(inspect.signature(fn).parameters.values())[1:]
     plain = all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in params)
     if plain and len(params) == 1:

@@ -74,6 +74,13 @@ def _mapping(game: BaseGame, name: str) -> CountryMapping:
     return country_nationality(name, side=side, conquered=conquered, ruleset=rs)
 
 
+def _fall_dated(rs: Any, nation: str) -> bool:
+    """Whether a country's fall bounds `nation`'s A25 dates (French to June 1940, then Vichy
+    and Free French): the game says when it fell; every other window holds."""
+    records = rs.nationalities
+    return bool(records[nation].successors) or any(nation in r.successors for r in records.values())
+
+
 def _opponent(game: BaseGame, name: str) -> tuple[str, str]:
     """A country's canonical name and what a profile opposes: its troops as the nationality
     they are in this game (else the country, which no opponent-bound row names); a name
@@ -108,6 +115,9 @@ def troops(
         in_country = game.unit(unit_id).country
     home = in_country is not None and rs.resolve(in_country) == name
     nation, reason, clause = mapping.nationality, mapping.reason, mapping.clause
+    minor = game.raw_state.minors.get(name)
+    if nation is not None and minor is not None and not minor.active:  # Vichy before the fall
+        nation, reason = None, f"{name} is not in play in this game yet: it has no troops"
     alone = Troops(name, nation, reason, clause, month, vs, home, (), None)
     if nation is None:
         return [alone]
@@ -124,7 +134,7 @@ def troops(
             "ssr": ssr if isinstance(ssr, str) else tuple(ssr),  # one rule, or several
             "scenario_kind": scenario_kind,
             "ruleset": rs,
-            "window": False,  # the game, not a fixed June 1940, says when France has fallen
+            "window": not _fall_dated(rs, nation),
         }
         found = profile(nation, month, **query)
         changes = tuple(str(m) for m in thresholds(nation, **query) if str(m) in inside)

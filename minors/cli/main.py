@@ -354,11 +354,10 @@ def nationality(
     in_country: str | None,
     overlays: tuple[str, ...],
 ) -> None:
-    """The ASL A25 traits of NAME's troops: NAME is a nationality (Romanian, Free French)
-    or a country of the strategic tables (Rumania). With --scenario FILE --at MOMENT the
-    month, opponents, side and fate of the country come from the strategic game (one
-    profile per opponent unless --vs names one). Exit 2 for an unknown name or an
-    impossible date."""
+    """The ASL A25 traits of NAME's troops: NAME is a nationality (Romanian, Free French) or a
+    country of the strategic tables (Rumania). With --scenario FILE --at MOMENT the month,
+    opponents, side and fate of the country come from the strategic game (one profile per opponent
+    unless --vs names one). Exit 2 for an unknown name or an impossible date."""
     from ..asl.nationality import profile
 
     context: dict[str, Any] = {  # what profile and the bridge both take
@@ -451,11 +450,10 @@ def _bridge(
 )
 @errors_exit_2
 def schema(name: str | None, folder: str | None) -> None:
-    """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the
-    document of exit 2), log (a log line of this version's format; log-1 ...), tables,
-    coverage, simulation (simulate --json), exploration (explore --json), verdicts (log
-    verify-many --json). Without NAME, list them and which command's --json follows
-    which."""
+    """Print the JSON Schema NAME: scenario (the file), state (run --json), error (the document of
+    exit 2), log (a log line of this version's format; log-1 ...), tables, coverage, simulation
+    (simulate --json), exploration (explore --json), verdicts (log verify-many --json). Without
+    NAME, list them and which command's --json follows which."""
     from .. import schema as schemas
 
     if folder is not None:

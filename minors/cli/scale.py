@@ -338,9 +338,8 @@ def verify_many(
     workers: int | None,
     scheduler: str | None,
 ) -> None:
-    """Verify many logs in parallel (files, or folders of *.jsonl): one line per log and a
-    summary. Exit 0 when all verify, 1 when any fails a check, else 2 when any cannot be
-    verified here."""
+    """Verify many logs in parallel (files, or folders of *.jsonl): one line per log and a summary.
+    Exit 0 when all verify, 1 when any fails a check, else 2 when any cannot be verified here."""
     scale = _scale()
     from ..scale.verify import is_small
 

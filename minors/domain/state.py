@@ -104,9 +104,8 @@ _EVENT_WRITERS: dict[type[Any], tuple[Callable[[Any], dict[str, Any]], str]] = {
 
 
 def event_data(event: Event) -> dict[str, Any]:
-    """An event as plain data, its class name as `effect` (what the tagged union's hook
-    writes, through the record's own hook, found once per class: a log writes one per
-    event)."""
+    """An event as plain data, its class name as `effect` (what the tagged union's hook writes,
+    through the record's own hook, found once per class: a log writes one per event)."""
     kind = type(event)
     found = _EVENT_WRITERS.get(kind)
     if found is None:

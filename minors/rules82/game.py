@@ -51,9 +51,8 @@ class Game(BaseGame):
         return GameState(clock=clock, minors=minors, units={}, wars=wars)
 
     def __repr__(self) -> str:
-        """The rulebook, the clock, the tables (digest, overlays), what is switched off,
-        and how much is going on: `<Game rulebook 'rule82'; at 1940-spring/axis/diplomacy
-        ...>`."""
+        """The rulebook, the clock, the tables (digest, overlays), what is switched off, and how
+        much is going on: `<Game rulebook 'rule82'; at 1940-spring/axis/diplomacy ...>`."""
         board, rs = self.play().board, self.ruleset
         at_war = sum(1 for m in board.minors.values() if m.active and m.at_war_with)
         parts = [f"rulebook {self.rulebook.name!r}", f"at {board.clock}"]

@@ -134,9 +134,8 @@ class CampaignResult:
     index: int
     seed: int
     seasons: tuple[tuple[tuple[int, int], ...], ...]
-    """Per season recorded, per minor (tables order): (status code, major code); the
-    status code indexes `Status` (`INACTIVE` when not in play), the major code the tables'
-    majors (-1: none)."""
+    """Per season recorded, per minor (tables order): (status code, major code); the status code
+    indexes `Status` (`INACTIVE` when not in play), the major code the tables' majors (-1: none)."""
     brps: tuple[tuple[int, ...], ...]
     """Per season recorded, each major's BRP credits from rule 82 (82.21, 82.22, K6)."""
     first_attack: tuple[int | None, ...]

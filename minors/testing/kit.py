@@ -234,9 +234,8 @@ def known_kinds(ruleset: Ruleset | None = None) -> list[str]:
 def commands(
     ruleset: Ruleset | None = None, kinds: Sequence[str] | None = None
 ) -> st.SearchStrategy[Command]:
-    """Arbitrary commands of `kinds` (legal or not, some malformed for the game), over the
-    names of `ruleset`; a kind with a field `_field` does not know is left out
-    (`known_kinds`)."""
+    """Arbitrary commands of `kinds` (legal or not, some malformed for the game), over the names of
+    `ruleset`; a kind with a field `_field` does not know is left out (`known_kinds`)."""
     rs = _rs(ruleset)
     wanted = sorted(kinds) if kinds is not None else sorted(KINDS)
     parts = [s for s in (_kind(rs, KINDS[name]) for name in wanted) if s is not None]
@@ -505,10 +504,9 @@ def ledger_problems(game: Game) -> list[str]:
 
 
 def unbatched_legal_actions(game: Game) -> list[Command]:
-    """Every candidate of every kind the rulebook generates, each checked on its own with
-    `check`: the reference `legal_actions` (which asks a batch's `batched` checks once)
-    must equal, order included. A house rule that generates candidates tests its batches
-    against it."""
+    """Every candidate of every kind the rulebook generates, each checked on its own with `check`:
+    the reference `legal_actions` (which asks a batch's `batched` checks once) must equal, order
+    included. A house rule that generates candidates tests its batches against it."""
     play = game.play()
     out: list[Command] = []
     for kind in game.rulebook.kinds.values():

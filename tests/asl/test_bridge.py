@@ -10,6 +10,7 @@ from click.testing import CliRunner
 import minors
 from minors.bridge import month_of, troops
 from minors.cli import main
+from minors.errors import ProfileError
 from minors.scenario import SAMPLE
 
 
@@ -70,6 +71,21 @@ def test_frances_fall_in_this_game_splits_its_forces() -> None:
     game.apply(minors.command("surrender", major="France"))
     assert troops(game, "France")[0].nationality == "Free French"
     assert troops(game, "Vichy France")[0].nationality == "Vichy French"
+
+
+@pytest.mark.rule("A25.58")
+def test_date_windows_hold_through_the_bridge() -> None:
+    """Vichy France has no troops before France falls; French troops last as long as France
+    does in this game, past June 1940; every other window holds (Polish troops end 12/45)."""
+    game = minors.Game.new()
+    (vichy,) = troops(game, "Vichy France")
+    assert (vichy.nationality, vichy.profile) == (None, None)
+    assert "not in play" in vichy.reason
+    game.advance_to("1941-spring/axis/diplomacy")
+    assert troops(game, "France")[0].profile is not None  # France stands: French rules hold
+    game.advance_to("1946-spring/axis/diplomacy")
+    with pytest.raises(ProfileError, match="impossible date 1946-03 for Polish troops"):
+        troops(game, "Poland")
 
 
 def test_countries_outside_a25_say_why() -> None:
