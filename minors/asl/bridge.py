@@ -75,8 +75,7 @@ def _mapping(game: BaseGame, name: str) -> CountryMapping:
 
 
 def _fall_dated(rs: Any, nation: str) -> bool:
-    """Whether a country's fall bounds `nation`'s A25 dates (French to June 1940, then Vichy
-    and Free French): the game says when it fell; every other window holds."""
+    """Whether France's fall (in tables: `successors`) bounds `nation`'s A25 dates."""
     records = rs.nationalities
     return bool(records[nation].successors) or any(nation in r.successors for r in records.values())
 

@@ -259,6 +259,7 @@ def trait(r: Row, cls: UnitClass | None, node: str) -> Trait:
     )
 
 
+_ABOVE = (TraitKind.BROKEN_MORALE_ABOVE_PRINTED, "")
 _CONDITIONS = tuple(f.name for f in attrs.fields(TraitCondition))
 """The conditions of a trait: those of its row, of the same names."""
 
@@ -293,7 +294,8 @@ def project(rows: list[Row]) -> Projection:
         colours[marked] = colours[marked] or colours[Weapon.ORDNANCE]
     modifiers = sum(
         _int(r.row.value) for r in by_key.get((TraitKind.BROKEN_MORALE_MODIFIER, ""), [])
-    )
+    )  # A25.8: each "one higher than printed" sets the level, so they do not add up
+    modifiers += max((_int(r.row.value) for r in by_key.get(_ABOVE, [])), default=0)
     return Projection(
         to_hit_by_weapon=MappingProxyType(colours),
         paatc=single(TraitKind.PAATC),

@@ -228,9 +228,8 @@ class HexGrain:
 
     @property
     def forward_hexsides(self) -> tuple[Hexside, ...]:
-        """A25.2311: the hexsides a HW Unit's forward hexes lie across: the HW Direction and
-        the two beside it on a normal grain, the two hexsides of the direction on an
-        alternate grain."""
+        """A25.2311: the hexsides a HW Unit's forward hexes lie across: the HW Direction and the two
+        beside it on a normal grain, the two hexsides of the direction on an alternate grain."""
         if self.alternate is None:
             return tuple(sorted(self.direction.turned(t) for t in (-1, 0, 1)))
         return tuple(sorted((self.direction, self.alternate)))

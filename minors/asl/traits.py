@@ -195,9 +195,8 @@ class QueryContext:
 
 @frozen
 class Projection:
-    """The answers most queries want, read from the traits of one class, or merged over
-    several: a value that differs between classes is None (docs/nationality.md,
-    "Projections and the JSON")."""
+    """The answers most queries want, read from the traits of one class, or merged over several: a
+    value that differs between classes is None (docs/nationality.md, "Projections and the JSON")."""
 
     to_hit_by_weapon: Mapping[Weapon, ToHit | None]
     paatc: Paatc | None

@@ -366,7 +366,9 @@ class TraitKind(StrEnum):
     """The printed broken-side Morale Level minus the Good Order one (A25.3, A25.8, A25.9,
     A25.11, A25.24)."""
     BROKEN_MORALE_MODIFIER = "broken_morale_modifier"
-    """A change to the printed broken-side Morale Level (A25.8, A25.9); they add up."""
+    """A change to the printed broken-side Morale Level (A25.9); they add up."""
+    BROKEN_MORALE_ABOVE_PRINTED = "broken_morale_above_printed"
+    """The broken-side Morale Level set this much above the printed one (A25.8): the highest."""
     PAATC = "paatc"
     """Which PAATC the unit takes (A25.65, A25.66, A25.81, A25.91)."""
     LAX = "lax"
@@ -542,6 +544,7 @@ _SPECIAL: dict[TraitKind, KindSpec] = {
     TraitKind.GUARDS_DEPLETION_DELTA: _I,
     TraitKind.BROKEN_MORALE: _I,
     TraitKind.BROKEN_MORALE_MODIFIER: KindSpec(int, cumulative=True),
+    TraitKind.BROKEN_MORALE_ABOVE_PRINTED: KindSpec(int, cumulative=True),
     TraitKind.PAATC: KindSpec(Paatc),
     TraitKind.HEAT_OF_BATTLE: KindSpec(HeatOfBattle, aspect=HobRoll),
     TraitKind.HW_MORALE_BONUS: _I,

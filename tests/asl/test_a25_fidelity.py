@@ -312,3 +312,21 @@ def test_a_nearer_row_with_an_exception_replaces_only_what_it_takes_in(tmp_path:
         (False, "Eritrean"),
         (True, "Italian"),
     ]
+
+
+# ---- round 3 -------------------------------------------------------------------------
+
+
+@pytest.mark.rule("A25.8")
+@pytest.mark.parametrize(("unit_class", "delta"), [("elite", 1), ("first_line", 0)])
+def test_two_one_higher_than_printed_rules_do_not_stack(unit_class: str, delta: int) -> None:
+    """A25.8: the home-morale SSR and Hungarians against Romanians each set the broken
+    side one higher than printed; together it is still one higher (a 1st Line squad's
+    printed side is one less, A25.8's first rule, so it ends level), unlike A25.9's Greek
+    increase, which adds to whatever else holds."""
+    query = {"unit_class": unit_class, "unit": "squad", "vs": "Romanian"}
+    both = profile("Hungarian", "1943-01", home=True, ssr="home_morale", **query)
+    rivals = profile("Hungarian", "1943-01", **query)
+    assert both.projection.broken_morale_delta == rivals.projection.broken_morale_delta == delta
+    greek = profile("Greek", "1941-01", unit_class="elite", unit="squad", vs="Italian")
+    assert greek.projection.broken_morale_delta == 0  # A25.9: one less, increased by one

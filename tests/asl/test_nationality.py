@@ -262,8 +262,9 @@ def test_inexperienced_is_green_and_conscript() -> None:
 
 @pytest.mark.rule("A25.8")
 def test_broken_morale_order_printed_then_modifiers() -> None:
-    """The printed broken side comes first, then each modifier is added: a Romanian
-    2nd Line squad at home with the SSR against Hungarians breaks one above Good Order."""
+    """The printed broken side comes first, then the modifiers: a Romanian 2nd Line squad
+    at home with the SSR against Hungarians has both "one higher than printed" rows listed,
+    and breaks one above its printed side (one below Good Order), not two (A25.8)."""
     found = profile(
         "Romanian",
         "1944-09",
@@ -274,9 +275,9 @@ def test_broken_morale_order_printed_then_modifiers() -> None:
         ssr={"home_morale"},
     )
     printed = [t.value for t in found.of(TraitKind.BROKEN_MORALE)]
-    added = [t.value for t in found.of(TraitKind.BROKEN_MORALE_MODIFIER)]
+    added = [t.value for t in found.of(TraitKind.BROKEN_MORALE_ABOVE_PRINTED)]
     assert (printed, added) == ([-1], [1, 1])
-    assert found.broken_morale_delta == 1
+    assert found.broken_morale_delta == 0
 
 
 @pytest.mark.rule("A25.76")
