@@ -330,3 +330,49 @@ def test_two_one_higher_than_printed_rules_do_not_stack(unit_class: str, delta: 
     assert both.projection.broken_morale_delta == rivals.projection.broken_morale_delta == delta
     greek = profile("Greek", "1941-01", unit_class="elite", unit="squad", vs="Italian")
     assert greek.projection.broken_morale_delta == 0  # A25.9: one less, increased by one
+
+
+TEXT_ENDS = {
+    "25.54-british-equipment": "A25.54: scenarios set before 12/43",
+    "25.4-indian-second-line": "A25.4: pre-1944 Indian troops",
+    "25.22-commissar-substitution": "A25.22: during or before 10/42",
+}
+"""Rows whose trait stops before their nationality does because the text bounds it."""
+
+
+def _months(first: YearMonth, last: YearMonth) -> list[YearMonth]:
+    out, (y, m) = [], (first.year, first.month)
+    while (y, m) <= (last.year, last.month):
+        out.append(YearMonth(y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+@pytest.mark.rule("A25.55")
+def test_no_month_without_rules() -> None:
+    """Every trait a nationality's rows give up to some month is given on to the end of the
+    nationality's dates (a later row of the same kind and aspect takes over), unless the
+    text bounds it (TEXT_ENDS): Free French troops, accepted to 12/45, kept their A25.55
+    equipment only to 5/45 (its heading's dates; its body says in/after 12/43)."""
+    rs = load_ruleset()
+    window = cascade.index_of(rs).window
+    groups: dict[tuple[str, str, str], list[Any]] = {}
+    for row in rs.nationality_traits.values():
+        for name in row.nationalities:
+            if name in window and row.key not in TEXT_ENDS:
+                groups.setdefault((name, row.kind.value, str(row.aspect)), []).append(row)
+    gaps = {}
+    for (name, kind, aspect), rows in groups.items():
+        start, end = window[name]
+        start, end = start or YearMonth(1939, 1), end or YearMonth(1945, 12)
+        spans = [
+            (YearMonth.of(r.from_) if r.from_ else start, YearMonth.of(r.until) if r.until else end)
+            for r in rows
+        ]
+        covered = {m for a, b in spans for m in _months(a, b)}
+        missing = [m for m in _months(min(a for a, _ in spans), end) if m not in covered]
+        if missing:
+            gaps[(name, kind, aspect)] = f"{missing[0]}..{missing[-1]}"
+    assert gaps == {}
+    free = profile("Free French", "1945-09")
+    assert [t.value for t in free.of(TraitKind.EQUIPMENT_SOURCE, "vehicles")] == ["U.S."]
