@@ -131,6 +131,8 @@ def counts(p: Play, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
     side = owner_side(p, unit)
     if limit.side is not None and side is not limit.side:
         return False
+    if not limit.always and any(own.side is side for own in _finland(p, group)):
+        return False  # 82.32A: Finland's own limit replaces the ten for Axis units there
     return not _vichy_exempt(p, unit, group)
 
 
@@ -160,9 +162,8 @@ def _tracers(p: Play, group: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def supply_order(p: Play, minor: str) -> list[str]:
-    """82.321A: the units supplied in or through a controlled minor, in priority order:
-    the units inside first, then those tracing through it (while 82.321A is off, all of
-    them by id)."""
+    """82.321A: the units supplied in or through a controlled minor, in priority order: the units
+    inside first, then those tracing through it (while 82.321A is off, all of them by id)."""
     group = group_of(p, minor)
     units = p.board.units.values()
     inside = sorted(u.id for u in units if u.country in group and u.owner not in group)
@@ -274,9 +275,8 @@ def _loss_of(minor: str, unit_id: str) -> ChooseLosses:
 
 @candidates(TraceSupply)
 def _traces(p: Play) -> Iterator[tuple[TraceSupply, ...]]:
-    """Each unit on the map through each minor under a limit now that it is not in (none
-    is worth tracing through a minor under no limit), a batch per minor; none while K1
-    refuses them."""
+    """Each unit on the map through each minor under a limit now that it is not in (none is worth
+    tracing through a minor under no limit), a batch per minor; none while K1 refuses them."""
     units = p.board.units
     if not units:
         return
@@ -324,9 +324,8 @@ def _choose(p: Play, cmd: ChooseLosses) -> None:
 
 
 def _victims(p: Play, group: tuple[str, ...], inside: list[Unit]) -> list[Unit]:
-    """The units inside in the order they go when the limit is exceeded: those the owner
-    chose first (`choose_losses`), then the documented default — by unit id, sorted as
-    text, last first."""
+    """The units inside in the order they go when the limit is exceeded: those the owner chose first
+    (`choose_losses`), then the documented default — by unit id, sorted as text, last first."""
     chosen: list[str] = []
     for minor in group:
         chosen.extend(p.board.losses.get(minor, ()))
