@@ -17,6 +17,7 @@ from minors.bridge import troops
 from minors.cli import main
 from minors.domain.a25 import TraitKind, UnitClass, YearMonth
 from minors.nationality import profile, resolve, thresholds
+from minors.scenario import SAMPLE
 from tests.paths import DOCS
 
 # ---- item 7: "X except Y" is stored as that -------------------------------------------
@@ -376,3 +377,18 @@ def test_no_month_without_rules() -> None:
     assert gaps == {}
     free = profile("Free French", "1945-09")
     assert [t.value for t in free.of(TraitKind.EQUIPMENT_SOURCE, "vehicles")] == ["U.S."]
+
+
+@pytest.mark.rule("A25.4")
+@pytest.mark.rule("A25.92")
+def test_generally_elite_belongs_to_the_polish_forces_in_british_service() -> None:
+    """A25.4's volunteers, generally elite, are the Free French and Polish forces in British
+    service, not the Polish army of 1939 (A25.9 gives it elite and 1st Line squads): the
+    hint leaves Polish troops and follows Poland's troops after its conquest."""
+    elite = [("elite",)]
+    polish = profile("Polish", "1939-09")
+    assert [t.value for t in polish.of(TraitKind.USUAL_CLASSES)] == []
+    game = minors.run_scenario(SAMPLE, "1941-spring/axis/diplomacy")
+    (poland,) = troops(game, "Poland")
+    assert poland.profile is not None
+    assert [t.value for t in poland.profile.of(TraitKind.USUAL_CLASSES)] == elite

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 import minors
 from minors.bridge import month_of, troops
+from minors.nationality import lineage
 from minors.cli import main
 from minors.errors import ProfileError
 from minors.scenario import SAMPLE
@@ -53,10 +54,12 @@ def test_one_special_rule_is_named_as_a_word_or_in_a_list() -> None:
 
 @pytest.mark.rule("A25.92")
 def test_a_conquered_allied_minor_fights_on_as_british() -> None:
-    """Poland, conquered in Fall 1939, fields troops under British rules (organized_by)."""
+    """Poland, conquered in Fall 1939, fields troops under British rules (organized_by):
+    Free Polish, a British nationality, which A25.4 calls generally elite."""
     game = minors.run_scenario(SAMPLE, "1941-spring/axis/diplomacy")
     (poland,) = troops(game, "Poland")
-    assert (poland.nationality, poland.clause) == ("British", "A25.92")
+    assert (poland.nationality, poland.clause) == ("Free Polish", "A25.92")
+    assert lineage("Free Polish")[1] == "British"
     free = minors.Game.new()
     assert troops(free, "Poland")[0].nationality == "Polish"
 
