@@ -348,12 +348,11 @@ RUSSIAN_REPLACEMENTS: Mapping[str, str] = MappingProxyType(
         "2-3-7": "2-2-6",
     }
 )
-"""The next lower quality Russian MMC of the same size, for A25.222. ASSUMED, NOT STATED:
-A25.222 names only the 4-2-6 and 2-2-6 cases (see `REDUCTION`). These rows reverse the
-Battle Hardening steps of A25.2 (4-2-6 → 5-2-7, 2-2-7 → 3-2-8) and A25.211 (2-2-6 → 2-2-7,
-Conscripts to the 4-4-7/2-3-7 SMG line), the pairs squad/half-squad being those A25.211
-prints. Pass another table to `rally_outcome` to change them; an MMC with no row has no
-poorer unit and is eliminated."""
+"""The next lower quality Russian MMC of the same size, for A25.222. ASSUMED, NOT STATED: A25.222
+names only the 4-2-6 and 2-2-6 cases (see `REDUCTION`). These rows reverse the Battle Hardening
+steps of A25.2 (4-2-6 → 5-2-7, 2-2-7 → 3-2-8) and A25.211 (2-2-6 → 2-2-7, Conscripts to the
+4-4-7/2-3-7 SMG line), the pairs squad/half-squad being those A25.211 prints. Pass another table to
+`rally_outcome` to change them; an MMC with no row has no poorer unit and is eliminated."""
 
 REDUCTION: Mapping[str, str] = MappingProxyType({"4-2-6": "2-2-6"})
 """A25.222 EXC: a broken 4-2-6 that fails a Commissar's rally is Reduced to a 2-2-6 HS."""

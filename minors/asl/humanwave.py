@@ -387,9 +387,8 @@ def legal_moves(state: HWUnitState, grain: HexGrain, facts: ImpulseFacts) -> tup
 @checked(HumanWaveError)
 @clause("A25.232")
 def after_move(state: HWUnitState, move: HWMove, grain: HexGrain) -> HWUnitState:
-    """The unit's state after `move` (to an adjacent hex): the hex left is remembered
-    (A25.2322); moving farther from the grain puts on a Range counter, closer takes it off
-    (A25.2321)."""
+    """The unit's state after `move` (to an adjacent hex): the hex left is remembered (A25.2322);
+    moving farther from the grain puts on a Range counter, closer takes it off (A25.2321)."""
     if move.kind.in_hex:
         return state
     if distance(state.hex, move.hex) != 1:

@@ -19,7 +19,7 @@ from ..ruleset.tables import Ruleset
 from .diplomacy import deduct_all
 from .machine import Trigger, fired
 from .powers import enemies, side_of
-from .sequence import by_name, out_of_turn
+from .sequence import advice, by_name, out_of_turn
 from .survival import on_occupation
 from .ties import TIED, set_status
 
@@ -80,11 +80,10 @@ def may_attack_without_declaration(p: Play, major: str, minor: str) -> str | Non
 
 
 def attackers(p: Play, minor: str) -> dict[str, str]:
-    """Every major that may attack `minor` without (more) declaring war now, with the
-    clause that lets it: at war with it already (82.41), at war with the major it is
-    associated with, allied to or conquered by (82.42), a Vichy colony open to it (82.41's
-    exception), an occupation 82.91D names. Worked out once per state of the minors and
-    wars (`attack_table`)."""
+    """Every major that may attack `minor` without (more) declaring war now, with the clause that
+    lets it: at war with it already (82.41), at war with the major it is associated with, allied to
+    or conquered by (82.42), a Vichy colony open to it (82.41's exception), an occupation 82.91D
+    names. Worked out once per state of the minors and wars (`attack_table`)."""
     table = attack_table(p)
     found = table.get(minor)
     return found if found is not None else _attackers_into(p, minor, table)
@@ -139,9 +138,8 @@ def _through_its_major(p: Play, state: Minor) -> Collection[str]:
 
 @rule("82.41", otherwise=False, name="vichy_colony")
 def vichy_colony(p: Play, major: str, minor: str) -> bool:
-    """82.41's exception (77.61), a rule a rulebook may replace (`vichy_colony`): whether
-    `minor` is a Vichy colony that Britain or the U.S. may attack without a declaration.
-    By default none is."""
+    """82.41's exception (77.61), a rule a rulebook may replace (`vichy_colony`): whether `minor` is
+    a Vichy colony that Britain or the U.S. may attack without a declaration. By default none is."""
     return False
 
 
@@ -181,7 +179,7 @@ def _war_first(p: Play, cmd: Conquer) -> list[Refusal]:
     exception applies."""
     if _may_conquer(p, cmd.by, cmd.minor):
         return []
-    message = f"{cmd.by} is not at war with {cmd.minor}: declare war on it first"
+    message = lambda: f"not at war with {cmd.minor} ({advice(p, cmd.by, cmd.minor)})"  # noqa: E731
     return [refuse(message, by=cmd.by, minor=cmd.minor)]
 
 

@@ -127,10 +127,9 @@ def deploying_power(p: Play, attacker: str) -> str:
 
 @rule("82.52", otherwise=None)
 def schedule(p: Play, minor: str, attacker: str) -> Deployment | None:
-    """82.52, 82.53, 82.56: an attack sets up the minor's forces when this declarations phase
-    ends; forces already on the map stay, except a minor's after its border war when the
-    power its row names attacks (Finland's or Rumania's, Germany: Britain sets them up
-    again, 66.27, 67.27)."""
+    """82.52, 82.53, 82.56: an attack sets up the minor's forces when this declarations phase ends;
+    forces already on the map stay, except a minor's after its border war when the power its row
+    names attacks (Finland's or Rumania's, Germany: Britain sets them up again, 66.27, 67.27)."""
     record = p.rs.minors[minor]
     if record.theater is not Theater.EUROPE or not record.armed_forces:
         return None
@@ -313,10 +312,9 @@ def _available(p: Play, minor: str) -> list[str]:
 def default_set_up(
     p: Play, minor: str, specs: list[Spec]
 ) -> tuple[list[tuple[Spec, str]], list[Spec]]:
-    """The documented default set-up: one ground unit (the strongest) in the capital
-    (82.54), then ground, air and naval units in table order, each in the first free hex
-    with room (capital first); naval units in the capital. What finds no room is returned
-    as eliminated (82.55)."""
+    """The documented default set-up: one ground unit (the strongest) in the capital (82.54), then
+    ground, air and naval units in table order, each in the first free hex with room (capital
+    first); naval units in the capital. What finds no room is returned as eliminated (82.55)."""
     available = _available(p, minor)
     capital = p.rs.minors[minor].capital
     order = ([capital] if capital in available else []) + [h for h in available if h != capital]

@@ -342,10 +342,9 @@ def _scale(minor: str, major: str, low: int, high: int) -> tuple[DiplomaticResul
 
 @candidates(DiplomaticResult)
 def _results(p: Play) -> Iterator[tuple[DiplomaticResult, ...]]:
-    """Every result of the scale by each major power on each minor K7 lets it roll on (no
-    roll given), a batch per major: K1 and K2 read only the roller, and the minors K7
-    refuses (asked once per state of the minors) are left out. A roller K1 or K2 refuses
-    is left out whole."""
+    """Every result of the scale by each major power on each minor K7 lets it roll on (no roll
+    given), a batch per major: K1 and K2 read only the roller, and the minors K7 refuses (asked once
+    per state of the minors) are left out. A roller K1 or K2 refuses is left out whole."""
     rules = p.rules
     low, high = p.rs.scale
     minors = tuple(p.rs.minors)
@@ -466,10 +465,9 @@ def _reversal(p: Play, minor: str, old: Holding | None, new: Holding | None) -> 
 def _lift(
     p: Play, minor: str, deadlines: tuple[Deadline, ...], side: Side, why: str
 ) -> tuple[Deadline, ...] | None:
-    """82.33 (a reading, docs/rules.md; a variant may replace it): `side`'s units
-    stop trespassing in `minor` when its side holds control there again (a new result of
-    its side, 82.31, 82.32D/E) or the minor associates with its garrison (82.34): that
-    side's deadlines there end."""
+    """82.33 (a reading, docs/rules.md; a variant may replace it): `side`'s units stop trespassing
+    in `minor` when its side holds control there again (a new result of its side, 82.31, 82.32D/E)
+    or the minor associates with its garrison (82.34): that side's deadlines there end."""
     kept = tuple(d for d in deadlines if d.side is not side)
     if len(kept) != len(deadlines):
         p.note("82.33", "{}'s 82.33 deadline in {} ends: {}", side.value, minor, why)

@@ -18,6 +18,7 @@ from ..domain.units import Unit, UnitKind, moved
 from ..ruleset.tables import Ruleset
 from .conquest import attackers, vichy_colony
 from .powers import allies, at_war, side_members, side_of
+from .sequence import advice
 from .ties import TIED, tie_rule
 
 __all__ = [
@@ -197,14 +198,11 @@ def _entry_refused(p: Play, owner: str, country: str, clause: str) -> Refusal:
         if clause == "82.83C":
             return f"{owner}'s units fight only in their own country"
         assert state is not None
-        if clause == "82.41":
-            return (
-                f"{owner}'s units cannot enter {country} ({state.status.value}): {major} must "
-                "declare war on it first"
-            )
+        at = country if clause == "82.41" else state.major or country
         return (
-            f"{owner}'s units cannot enter {country} ({state.status.value} with "
-            f"{state.major}): {major} must be at war with {state.major} first"
+            f"{owner}'s units cannot enter {country} ({state.status.value}"
+            f"{'' if at == country else ' with ' + at}): {major} is not at war with {at} "
+            f"({advice(p, major or owner, at)})"
         )
 
     if clause in ("K3", "82.83C", "82.41"):

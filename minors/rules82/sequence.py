@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from .._kernel.rulebook import Play, Refusal, refuse
+from ..domain import CommandKind
 from ..domain.clock import Phase
 from ..ruleset.tables import Ruleset
 from .powers import side_of
 
-__all__ = ["by_name", "in_turn", "majors_in_turn", "minors_in_play", "out_of_turn"]
+__all__ = ["advice", "by_name", "in_turn", "majors_in_turn", "minors_in_play", "out_of_turn"]
 
 
 def out_of_turn(p: Play, major: str, phase: Phase, what: str, key: str = "major") -> list[Refusal]:
@@ -55,3 +56,13 @@ def minors_in_play(p: Play) -> tuple[str, ...]:
         minors = p.board.minors
         found = memo["in play"] = tuple([m for m in p.rs.minors if minors[m].active])
     return found
+
+
+def advice(p: Play, attacker: str, target: str) -> str:
+    """What a refusal tells `attacker` to do about `target`: declare war if `check` takes it
+    now, else why it cannot (a refusal never prescribes an illegal move)."""
+    kind = p.rules.book.kinds[CommandKind.DECLARE_WAR]  # every rule-82 rulebook has it
+    for check, _ in p.rules.checks.get(kind, ()):
+        for refusal in check(p, kind(attacker, target)):
+            return f"{attacker} cannot declare war on {target} now: {refusal.message}"
+    return f"{attacker} may declare war on {target} now"

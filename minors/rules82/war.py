@@ -22,7 +22,7 @@ from .deployment import schedule
 from .diplomacy import PEACE, apply_result, lift_deadlines
 from .machine import Trigger, fired
 from .powers import add_war, allies, at_war, enemies, faction_of, side_of
-from .sequence import by_name, out_of_turn
+from .sequence import advice, by_name, out_of_turn
 from .survival import attack_renews, on_attack, on_war_between_majors, resolve_pending
 from .ties import TIED, refresh_wars, set_status, tie_rule
 
@@ -144,10 +144,9 @@ def _on_a_minor_in_play(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
 
 
 def _tied_to(p: Play, attacker: str, target: str, clause: str) -> list[Refusal]:
-    """A war on a minor that `clause` ties to a major (82.12 colonies, 82.13 the
-    Commonwealth, 82.93 Pacific minors, 82.42 associates, allies and conquests), by a power
-    not at war with it through that major, is made on the major (a conquered minor is
-    attacked without one)."""
+    """A war on a minor that `clause` ties to a major (82.12 colonies, 82.13 the Commonwealth, 82.93
+    Pacific minors, 82.42 associates, allies and conquests), by a power not at war with it through
+    that major, is made on the major (a conquered minor is attacked without one)."""
     state = p.board.minors.get(target)
     if (
         state is None
@@ -170,13 +169,17 @@ def _tied_to(p: Play, attacker: str, target: str, clause: str) -> list[Refusal]:
     return [
         refuse(
             lambda: (
-                f"{target} is {status.value} with {major}: it shares {major}'s wars, so "
-                f"declare war on {major}"
+                f"{target} is {status.value} with {major}: it shares {major}'s wars "
+                f"({advice(p, attacker, major or target)})"
             ),
             minor=target,
             major=major,
         )
     ]
+
+
+def _garrisoned(p: Play, attacker: str, target: str, major: str) -> str:
+    return f"{major} garrisons {target}: war on it first ({advice(p, attacker, major)})"
 
 
 @check((DeclareWar, BorderWar), "82.34")
@@ -186,10 +189,7 @@ def _garrison_needs_war(p: Play, cmd: DeclareWar | BorderWar) -> list[Refusal]:
     if target in p.rs.majors or not p.board.occupied(target):
         return []
     return [
-        refuse(
-            f"{major} garrisons {target}: {attacker} must declare war on {major} first",
-            garrison=major,
-        )
+        refuse(functools.partial(_garrisoned, p, attacker, target, major), garrison=major)
         for major in garrisons(p, target, attacker)
         if not at_war(p, attacker, major)
     ]
@@ -253,10 +253,11 @@ def _border_war_pair(p: Play, cmd: BorderWar) -> list[Refusal]:
     if row is not None and row.attacker == cmd.attacker:
         return []
     wars = "; ".join(f"{r.attacker} against {m}" for m, r in p.rs.border_wars.items())
-    message = (
-        f"{cmd.attacker} has no border war with {cmd.target}: only {wars or 'none'}; "
-        "declare war instead"
-    )
+
+    def message() -> str:
+        tail = advice(p, cmd.attacker, cmd.target)
+        return f"{cmd.attacker} has no border war with {cmd.target}: only {wars or 'none'} ({tail})"
+
     return [refuse(message, attacker=cmd.attacker, target=cmd.target)]
 
 
@@ -300,9 +301,8 @@ def _declarations_by(attacker: str, targets: tuple[str, ...]) -> tuple[DeclareWa
 
 @candidates(DeclareWar)
 def _declarations(p: Play) -> Iterator[tuple[DeclareWar, ...]]:
-    """Every major power's declaration on every country, a batch per attacker (K1 and
-    82.56 read only the attacker and `displace`); an attacker K1 refuses is left out
-    whole."""
+    """Every major power's declaration on every country, a batch per attacker (K1 and 82.56 read
+    only the attacker and `displace`); an attacker K1 refuses is left out whole."""
     targets = p.rs.derived(_countries)
     for attacker in p.rs.majors:
         batch = _declarations_by(attacker, targets)

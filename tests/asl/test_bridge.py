@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 import minors
 from minors.bridge import month_of, troops
-from minors.nationality import lineage
 from minors.cli import main
 from minors.errors import ProfileError
+from minors.nationality import lineage
 from minors.scenario import SAMPLE
 
 

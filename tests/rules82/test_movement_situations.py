@@ -173,12 +173,14 @@ def test_who_may_enter_a_major_power_and_a_minor() -> None:
         ("82.83C", "Thailand's units fight only in their own country")
     ]
     assert refusal("ger-1", "Sweden") == [
-        ("82.41", "Germany's units cannot enter Sweden (neutral): Germany must declare war on "
-                  "it first")
+        ("82.41", "Germany's units cannot enter Sweden (neutral): Germany is not at war with "
+                  "Sweden (Germany cannot declare war on Sweden now: a declaration of war belongs "
+                  "in the axis declarations phase, not 1939-fall/axis/movement)")
     ]  # fmt: skip
     assert refusal("ita-1", "Egypt") == [
-        ("82.12", "Italy's units cannot enter Egypt (colony with Britain): Italy must be at "
-                  "war with Britain first")
+        ("82.12", "Italy's units cannot enter Egypt (colony with Britain): Italy is not at war "
+                  "with Britain (Italy cannot declare war on Britain now: a declaration of war "
+                  "belongs in the axis declarations phase, not 1939-fall/axis/movement)")
     ]  # fmt: skip
     assert refusal("australia-1", "Egypt") == []  # its own side's colony, in its zone
     with pytest.raises(RuleViolation, match="K3"):

@@ -1057,11 +1057,12 @@ def test_frances_fall_brings_vichy_and_the_free_french() -> None:
     assert [(v.rule, v.message) for v in game.check(vichy)] == [
         ("K7", "Vichy France is not in play")
     ]
-    wars = "only Russia against Finland; Russia against Rumania; declare war instead"
+    wars = "only Russia against Finland; Russia against Rumania"
     border = command("border_war", attacker="Germany", target="Italy")
     assert [(v.rule, v.message) for v in game.check(border)] == [
-        ("82.41", f"Germany has no border war with Italy: {wars}")
-    ]
+        ("82.41", f"Germany has no border war with Italy: {wars} (Germany cannot declare war on "
+                  "Italy now: Germany cannot declare war on its own faction's Italy)")
+    ]  # fmt: skip
     game.advance_to("1940-spring/axis/declarations")
     game.apply(command("surrender", major="France"))
     assert game.minor("Vichy France").active
