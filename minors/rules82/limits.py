@@ -90,16 +90,16 @@ def _own_limits(rs: Ruleset) -> dict[str, tuple[Limit, ...]]:
 @rule("82.32", otherwise=())
 def _control(p: Play, group: tuple[str, ...]) -> tuple[Limit, ...]:
     """82.32: after an 8 / −1, at most ten foreign factors while the power controls it."""
-    for m in group:
-        state = p.board.minors[m]
-        standing = state.standing
-        if (
-            state.status is Status.HEXES_CONTROLLED
-            and standing is not None
-            and standing.level >= DiplomaticLevel.CONTROL
-        ):
-            return (p.rs.limits["default"],)
-    return ()
+    return (p.rs.limits["default"],) if _controller(p, group) is not None else ()
+
+
+def _controller(p: Play, group: tuple[str, ...]) -> str | None:
+    """The major whose result (8 / −1) controls the hexes of a minor of `group`, if any."""
+    for state in map(p.board.minors.__getitem__, group):
+        held = state.standing if state.status is Status.HEXES_CONTROLLED else None
+        if held is not None and held.level >= DiplomaticLevel.CONTROL:
+            return held.major
+    return None
 
 
 def limits_on(p: Play, group: tuple[str, ...]) -> list[Limit]:
@@ -133,6 +133,9 @@ def counts(p: Play, limit: Limit, group: tuple[str, ...], unit: Unit) -> bool:
         return False
     if not limit.always and any(own.side is side for own in _finland(p, group)):
         return False  # 82.32A: Finland's own limit replaces the ten for Axis units there
+    held = not limit.always and p.rules.on("82.32D")
+    if held and side is not side_of(p, _controller(p, group) or unit.owner):
+        return False  # 82.32D: the ten bounds the controlling side; 82.33 the evicted one
     return not _vichy_exempt(p, unit, group)
 
 
@@ -249,16 +252,21 @@ def _losses_in_phase(p: Play, cmd: ChooseLosses) -> list[Refusal]:
     return _in_phase_of_limits(p, cmd.units, "choosing losses")
 
 
-@check(ChooseLosses, "K3", batched=True)  # `_losses` lists foreign units there
+@check(ChooseLosses, "K3", batched=True)  # `_losses` lists only counted units there
 def _losses_units(p: Play, cmd: ChooseLosses) -> list[Refusal]:
-    """K3: the units chosen are foreign units in the minor (or its limit group)."""
+    """K3: the units chosen stand in the minor (or its group) and count against its limit."""
     found = _unknown(p, cmd.units)
     group = group_of(p, cmd.minor)
     for unit_id in cmd.units:
         unit = p.board.units.get(unit_id)
-        if unit is not None and (unit.country not in group or unit.owner in group):
-            found.append(refuse(f"{unit_id} is not a foreign unit in {cmd.minor}", unit=unit_id))
+        if unit is not None and not _counted(p, group, unit):
+            found.append(refuse(f"{unit_id} is not under {cmd.minor}'s limit", unit=unit_id))
     return found
+
+
+def _counted(p: Play, group: tuple[str, ...], unit: Unit) -> bool:
+    """Whether `unit` stands in `group` and counts against a limit there (82.32D, 82.322)."""
+    return unit.country in group and any(counts(p, lim, group, unit) for lim in limits_on(p, group))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -291,12 +299,12 @@ def _traces(p: Play) -> Iterator[tuple[TraceSupply, ...]]:
 
 @candidates(ChooseLosses)
 def _losses(p: Play) -> Iterator[tuple[ChooseLosses, ...]]:
-    """Each foreign unit in a minor under a limit now, as the one to go first; a batch per
-    minor; none while K1 refuses them."""
+    """Each unit counted against a limit now, as the one to go first; a batch per minor; none
+    while K1 refuses them."""
     units = p.board.units
     for name in _limited(p):
         group = group_of(p, name)
-        foreign = sorted(u for u in p.board.where.get(name, ()) if units[u].owner not in group)
+        foreign = sorted(u for u in p.board.where.get(name, ()) if _counted(p, group, units[u]))
         batch = tuple(_loss_of(name, u) for u in foreign)
         if batch and not p.rules.refuses(_losses_in_phase, p, batch[0]):
             yield batch

@@ -139,11 +139,11 @@ def _positions() -> list[minors.Game]:
         game = minors.Game.new()
         game.advance_to(moment)
         found.append(game)
-    losses = minors.Game.new()  # an Allied unit in Finland, a minor under a limit
+    losses = minors.Game.new()  # a Canadian unit in Norway, which Britain's −1 controls
     losses.advance_to("1939-fall/allies/diplomacy")
-    losses.apply(minors.command("diplomatic_result", minor="Finland", major="France", result=-2))
+    losses.apply(minors.command("diplomatic_result", minor="Norway", major="Britain", result=-1))
     losses.advance_to("1939-fall/allies/movement")
-    losses.apply(minors.command("move", units=["canada-2"], to="Finland"))
+    losses.apply(minors.command("move", units=["canada-2"], to="Norway"))
     deploying = minors.Game.new()  # Sweden's set-up due, and Italy out of the war
     deploying.advance_to("1940-spring/axis/declarations")
     deploying.apply(minors.command("declare_war", attacker="Germany", target="Sweden"))

@@ -232,3 +232,29 @@ def test_no_limit_is_exceeded_at_any_phase_end(
     logged = {e.unit for entry in game.log for e in entry.effects if isinstance(e, UnitEliminated)}
     assert gone <= logged
     assert all(e.rule for entry in game.log for e in entry.effects)
+
+
+@pytest.mark.rule("82.321B")
+@pytest.mark.rule("82.32D")
+def test_losses_are_chosen_only_among_the_units_the_limit_counts() -> None:
+    """After Britain's −1 reverses Germany's 8 on Bulgaria, only British units count against
+    the limit: the Allies may not name a German unit to lose, and `legal_actions` lists
+    only the British one."""
+    game = minors.Game.new()
+    game.apply(minors.command("diplomatic_result", minor="Bulgaria", major="Germany", result=8))
+    game.advance_to("1939-fall/axis/movement")
+    german = [
+        {"id": f"ger-{i}", "owner": "Germany", "kind": "infantry", "factors": 5} for i in (1, 2)
+    ]
+    game.apply(minors.command("place", units=german, **{"in": "Bulgaria"}))
+    game.advance_to("1939-fall/allies/diplomacy")
+    game.apply(minors.command("diplomatic_result", minor="Bulgaria", major="Britain", result=-1))
+    game.advance_to("1939-fall/allies/movement")
+    british = [{"id": "brit-1", "owner": "Britain", "kind": "infantry", "factors": 4}]
+    game.apply(minors.command("place", units=british, **{"in": "Bulgaria"}))
+    named = minors.command("choose_losses", minor="Bulgaria", units=["ger-1"])
+    assert [(v.rule, v.message) for v in game.check(named)] == [
+        ("K3", "ger-1 is not under Bulgaria's limit")
+    ]
+    listed = [c.units for c in game.legal_actions("choose_losses") if c.minor == "Bulgaria"]
+    assert listed == [("brit-1",)]
